@@ -1,0 +1,76 @@
+//! The command-line interface: argument types (clap derive) and one function
+//! per subcommand, each turning arguments into library calls and printing
+//! text or, with `--json`, exactly one JSON object.
+
+pub mod perft;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Engine tournaments, self-play and search study for two-player board games.
+#[derive(Debug, Parser)]
+#[command(name = "arena", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the leaves of the game tree to a depth (checks and times move generation)
+    Perft(perft::PerftArgs),
+}
+
+/// A game that commands can be asked to work on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    /// Othello (Reversi), 8x8.
+    Othello,
+    /// Tic-tac-toe, 3x3.
+    Tictactoe,
+}
+
+impl GameKind {
+    /// The name used in output.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Othello => "othello",
+            GameKind::Tictactoe => "tictactoe",
+        }
+    }
+}
+
+/// Runs a parsed command line and returns the process exit code.
+///
+/// # Errors
+/// Any error of the command, to be printed by the caller with `{:#}`.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Perft(args) => perft::run(&args),
+    }
+}
+
+/// Prints `text` on stdout followed by a newline. A closed pipe (`arena … |
+/// head`) is not an error.
+///
+/// # Errors
+/// Other write errors.
+pub fn print(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// Prints one JSON object on stdout.
+///
+/// # Errors
+/// Serialization or write errors.
+pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
+    print(&serde_json::to_string(value)?)
+}

@@ -1,0 +1,71 @@
+//! Game rules, and nothing else: this module imports no search, engine,
+//! tournament or I/O code of ours.
+//!
+//! [`Game`] is what search is generic over. A position *is* the game state
+//! (copy-make: [`Game::play`] returns the child), legal moves include an explicit
+//! pass when the side to move is stuck but the game goes on, and scores are
+//! always from the point of view of the side to move.
+
+pub mod movelist;
+pub mod othello;
+pub mod perft;
+pub mod tictactoe;
+pub mod tree;
+
+pub use movelist::MoveList;
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// A two-player, zero-sum, perfect-information game position.
+///
+/// Contract shared by every implementation:
+/// - [`Game::generate_moves`] yields an empty list exactly when
+///   [`Game::is_over`] is true; a side that cannot move but whose game is not
+///   over gets the single move [`Game::pass_move`] (games without passes never
+///   return that).
+/// - [`Game::final_score`] is meaningful only when the game is over and is from
+///   the point of view of the side to move in that final position.
+/// - [`Game::hash`] is equal for equal positions (as search sees them).
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// A move, including the pass where the game has one.
+    type Move: Copy + Default + Eq + Hash + Debug + Display + Send + Sync + 'static;
+
+    /// Short lower-case name (`othello`, `tictactoe`, `tree`).
+    const NAME: &'static str;
+
+    /// Appends every legal move to `moves` (which the caller cleared).
+    fn generate_moves(&self, moves: &mut MoveList<Self::Move>);
+
+    /// The position after `mv`, which must be legal here.
+    ///
+    /// # Panics
+    /// May panic, or return a meaningless position, if `mv` is not legal.
+    fn play(&self, mv: Self::Move) -> Self;
+
+    /// True when neither side has a move.
+    fn is_over(&self) -> bool;
+
+    /// The exact result of a finished game, from the side to move's point of
+    /// view (positive: the side to move has won).
+    fn final_score(&self) -> i32;
+
+    /// A 64-bit key of the position, for transposition tables.
+    fn hash(&self) -> u64;
+
+    /// True when the first player (Othello: black; tic-tac-toe: X; trees: MAX)
+    /// is to move.
+    fn first_player_to_move(&self) -> bool;
+
+    /// The pass move, if this game has one.
+    fn pass_move() -> Option<Self::Move> {
+        None
+    }
+
+    /// Number of legal moves; the default generates them.
+    fn move_count(&self) -> usize {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        moves.len()
+    }
+}

@@ -1,0 +1,197 @@
+//! Bitboard primitives: legal-move generation over the whole board at once
+//! (shifts, no per-square loop), the discs one move flips, and stability-free
+//! helpers that search and evaluation share. Bit `i` is square `i` (see
+//! [`super::square`]).
+
+/// Every square except columns a and h: the mask for east/west shifts, so
+/// that a run of discs cannot wrap from one row to the next.
+const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+/// Every square except rows 1 and 8.
+const NOT_EDGE_ROWS: u64 = 0x00FF_FFFF_FFFF_FF00;
+/// Every square except the outer ring.
+const INNER: u64 = 0x007E_7E7E_7E7E_7E00;
+
+/// Moves along one line direction (`shift` = 1, 7, 8 or 9, both ways at once)
+/// that bracket a run of `mask` discs with a `player` disc: a parallel-prefix
+/// ("Kogge-Stone"-like) flood in 4 steps instead of a loop of 6.
+#[inline(always)]
+fn moves_along(player: u64, mask: u64, shift: u32) -> u64 {
+    let mut left = mask & (player << shift);
+    left |= mask & (left << shift);
+    let pair_left = mask & (mask << shift);
+    left |= pair_left & (left << (2 * shift));
+    left |= pair_left & (left << (2 * shift));
+
+    let mut right = mask & (player >> shift);
+    right |= mask & (right >> shift);
+    let pair_right = mask & (mask >> shift);
+    right |= pair_right & (right >> (2 * shift));
+    right |= pair_right & (right >> (2 * shift));
+
+    (left << shift) | (right >> shift)
+}
+
+/// Legal moves of `player` against `opponent`, as a set of empty squares.
+#[inline]
+pub fn legal_moves(player: u64, opponent: u64) -> u64 {
+    let empty = !(player | opponent);
+    (moves_along(player, opponent & NOT_EDGE_COLUMNS, 1)
+        | moves_along(player, opponent & NOT_EDGE_ROWS, 8)
+        | moves_along(player, opponent & INNER, 7)
+        | moves_along(player, opponent & INNER, 9))
+        & empty
+}
+
+/// For each square and each of the 8 directions, the squares from (not
+/// including) that square to the board edge. Directions 0..4 go towards
+/// higher bit indexes (E, SW, S, SE), 4..8 towards lower (W, NE, N, NW).
+static RAYS: [[u64; 8]; 64] = build_rays();
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    // (column step, row step) per direction; the first four increase the index.
+    const STEPS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+        (-1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+    ];
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dc, dr) = STEPS[d];
+            let mut c = (sq % 8) as i32 + dc;
+            let mut r = (sq / 8) as i32 + dr;
+            let mut ray = 0u64;
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                ray |= 1u64 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            rays[sq][d] = ray;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// The opponent discs that `player` flips by playing on `square` (0..64).
+/// Returns 0 when the move flips nothing (an illegal move).
+///
+/// Along each ray the first square that is not an opponent disc is the
+/// "outflank" square; when it holds a player disc, the opponent discs between
+/// are flipped. Rays towards higher indexes find it with a trailing-zero
+/// count, rays towards lower ones with a leading-zero count.
+#[inline]
+pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+    let rays = &RAYS[square];
+    let mut flipped = 0u64;
+    for &ray in &rays[..4] {
+        let blockers = ray & !opponent;
+        let outflank = blockers & blockers.wrapping_neg() & player;
+        // outflank - 1 sets every bit below it; on the ray those are opponent discs.
+        let run = outflank.wrapping_sub(1) & ray;
+        flipped |= run & 0u64.wrapping_sub((outflank != 0) as u64);
+    }
+    for &ray in &rays[4..] {
+        let blockers = ray & !opponent;
+        // Highest set bit of blockers (0 when there is none).
+        let top = (1u64 << 63).checked_shr(blockers.leading_zeros()).unwrap_or(0);
+        let outflank = top & player;
+        // Ray bits above the outflank square (all opponent discs).
+        let run = ray & !(outflank.wrapping_shl(1).wrapping_sub(1));
+        flipped |= run & 0u64.wrapping_sub((outflank != 0) as u64);
+    }
+    flipped
+}
+
+/// Squares adjacent (8 directions) to any square of `b`, `b` itself excluded
+/// only if not adjacent to another.
+#[inline]
+pub fn neighbours(b: u64) -> u64 {
+    let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
+}
+
+/// Iterates over the set bits of a board, lowest first, as indexes.
+#[derive(Clone, Copy)]
+pub struct Bits(pub u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            None
+        } else {
+            let i = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            Some(i)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Square-by-square reference: walk each direction one step at a time.
+    fn slow_flips(square: usize, player: u64, opponent: u64) -> u64 {
+        let mut all = 0;
+        for (dc, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            let (mut c, mut r) = ((square % 8) as i32 + dc, (square / 8) as i32 + dr);
+            let mut run = 0u64;
+            while (0..8).contains(&c) && (0..8).contains(&r) {
+                let bit = 1u64 << (r * 8 + c);
+                if opponent & bit != 0 {
+                    run |= bit;
+                } else {
+                    if player & bit != 0 {
+                        all |= run;
+                    }
+                    break;
+                }
+                c += dc;
+                r += dr;
+            }
+        }
+        all
+    }
+
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn flips_and_moves_match_a_square_by_square_walk() {
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            let a = xorshift(&mut s);
+            let b = xorshift(&mut s);
+            let player = a & !b;
+            let opponent = b & !a & xorshift(&mut s);
+            let empty = !(player | opponent);
+            let mut expected_moves = 0u64;
+            for sq in 0..64 {
+                let slow = slow_flips(sq, player, opponent);
+                if empty & (1 << sq) != 0 {
+                    assert_eq!(flips(sq, player, opponent), slow, "square {sq}");
+                    if slow != 0 {
+                        expected_moves |= 1 << sq;
+                    }
+                }
+            }
+            assert_eq!(legal_moves(player, opponent), expected_moves);
+        }
+    }
+}
