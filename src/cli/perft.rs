@@ -18,7 +18,7 @@ pub struct PerftArgs {
     pub game: GameKind,
     /// Start from this position (Othello: a position string or a move list;
     /// tic-tac-toe: 9 cells like `X-O------` or a move list like `b2a1`)
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
     /// Plies to count (a pass is a ply; a finished game is a leaf wherever it ends)
     #[arg(long)]

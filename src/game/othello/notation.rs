@@ -18,9 +18,9 @@ pub enum NotationError {
         /// Its character index in the input.
         index: usize,
     },
-    /// Fewer than 64 square characters.
+    /// Not 64 square characters.
     #[error("position string has {count} squares, expected 64")]
-    TooShort {
+    WrongLength {
         /// Squares found.
         count: usize,
     },
@@ -33,14 +33,6 @@ pub enum NotationError {
         /// The character.
         ch: char,
         /// Its character index in the input.
-        index: usize,
-    },
-    /// Text after the side to move.
-    #[error("unexpected {text:?} at index {index} after the side to move")]
-    Trailing {
-        /// The extra text.
-        text: String,
-        /// Its character index.
         index: usize,
     },
     /// Something in a move list that is not a move.
@@ -83,33 +75,32 @@ fn square_code(ch: char) -> Option<Option<Color>> {
 /// # Errors
 /// A [`NotationError`] naming the bad character and its index.
 pub fn parse_board_string(text: &str) -> Result<Board, NotationError> {
-    let mut chars = text.char_indices().filter(|(_, c)| !c.is_whitespace());
-    let (mut black, mut white, mut count) = (0u64, 0u64, 0usize);
-    while count < 64 {
-        let Some((index, ch)) = chars.next() else {
-            return Err(NotationError::TooShort { count });
-        };
+    let chars: Vec<(usize, char)> = text.char_indices().filter(|(_, c)| !c.is_whitespace()).collect();
+    // The side to move is a last one-character word (`... X`), or the 65th
+    // character of a string written without the space.
+    let trimmed = text.trim_end();
+    let side_word = trimmed
+        .rsplit_once(char::is_whitespace)
+        .is_some_and(|(_, last)| last.chars().count() == 1);
+    let squares = chars.len() - usize::from(side_word);
+    if squares < 64 || (squares > 65 && !side_word) || (squares > 64 && side_word) {
+        return Err(NotationError::WrongLength { count: squares });
+    }
+    let (black, white) = chars[..64].iter().enumerate().try_fold((0u64, 0u64), |(b, w), (i, &(index, ch))| {
         match square_code(ch) {
-            Some(Some(Color::Black)) => black |= 1 << count,
-            Some(Some(Color::White)) => white |= 1 << count,
-            Some(None) => {}
-            None => return Err(NotationError::BadSquare { ch, index }),
+            Some(Some(Color::Black)) => Ok((b | 1 << i, w)),
+            Some(Some(Color::White)) => Ok((b, w | 1 << i)),
+            Some(None) => Ok((b, w)),
+            None => Err(NotationError::BadSquare { ch, index }),
         }
-        count += 1;
-    }
-    let side = match chars.next() {
-        None => return Err(NotationError::MissingSide),
-        Some((index, ch)) => match square_code(ch) {
-            Some(Some(color)) => color,
-            _ => return Err(NotationError::BadSide { ch, index }),
-        },
+    })?;
+    let Some(&(index, ch)) = chars.get(64) else {
+        return Err(NotationError::MissingSide);
     };
-    if let Some((index, _)) = chars.next() {
-        return Err(NotationError::Trailing {
-            text: text[index..].trim().to_string(),
-            index,
-        });
-    }
+    let side = match square_code(ch) {
+        Some(Some(color)) => color,
+        _ => return Err(NotationError::BadSide { ch, index }),
+    };
     Ok(Board::from_colors(black, white, side))
 }
 
@@ -231,8 +222,13 @@ mod tests {
 
     #[test]
     fn errors_name_the_place() {
-        let short = &START[..63];
-        assert_eq!(parse_board_string(short), Err(NotationError::TooShort { count: 63 }));
+        let short = format!("{} X", &START[..63]);
+        assert_eq!(parse_board_string(&short), Err(NotationError::WrongLength { count: 63 }));
+        let long = format!("-{START}");
+        assert_eq!(parse_board_string(&long), Err(NotationError::WrongLength { count: 65 }));
+        assert_eq!(parse_board_string(&START[..64]), Err(NotationError::MissingSide));
+        let compact = START.replace(' ', "");
+        assert_eq!(parse_board_string(&compact), Ok(Board::start()));
         let mut bad = START.to_string();
         bad.replace_range(10..11, "Z");
         assert_eq!(parse_board_string(&bad), Err(NotationError::BadSquare { ch: 'Z', index: 10 }));

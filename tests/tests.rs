@@ -1,0 +1,5 @@
+//! Integration tests: one binary, a module per topic (ripgrep's layout).
+
+mod util;
+
+mod perft;
