@@ -61,7 +61,10 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
-        Error::Io { path: path.into(), source }
+        Error::Io {
+            path: path.into(),
+            source,
+        }
     }
 }
 

@@ -10,7 +10,13 @@ use arena::{Board, Game};
 
 /// Most leaves a single check may count: all of them in release builds, a
 /// cap in debug builds so that `cargo test` stays quick.
-const NODE_CAP: u64 = if cfg!(debug_assertions) { 2_000_000 } else { u64::MAX };
+fn node_cap() -> u64 {
+    if cfg!(debug_assertions) {
+        2_000_000
+    } else {
+        u64::MAX
+    }
+}
 
 /// An independent Othello implementation: an 8x8 array and a walk in each
 /// direction, nothing shared with the library.
@@ -21,7 +27,16 @@ mod slow {
         pub cells: [[u8; 8]; 8],
     }
 
-    const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const DIRS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
 
     impl Pos {
         pub fn from_string(s: &str) -> Pos {
@@ -51,7 +66,10 @@ mod slow {
             for (dr, dc) in DIRS {
                 let mut run = Vec::new();
                 let (mut rr, mut cc) = (r + dr, c + dc);
-                while (0..8).contains(&rr) && (0..8).contains(&cc) && self.cells[rr as usize][cc as usize] == 2 {
+                while (0..8).contains(&rr)
+                    && (0..8).contains(&cc)
+                    && self.cells[rr as usize][cc as usize] == 2
+                {
                     run.push((rr as usize, cc as usize));
                     rr += dr;
                     cc += dc;
@@ -112,7 +130,10 @@ mod slow {
             }
             return perft(&passed, depth - 1);
         }
-        moves.iter().map(|&(r, c)| perft(&p.play(r, c), depth - 1)).sum()
+        moves
+            .iter()
+            .map(|&(r, c)| perft(&p.play(r, c), depth - 1))
+            .sum()
     }
 }
 
@@ -134,12 +155,21 @@ fn read_suite() -> Vec<Case> {
         let (key, value) = line.split_once(' ').unwrap_or((line, ""));
         let value = value.trim();
         match key {
-            "id" => cases.push(Case { id: value.into(), game: "othello".into(), position: "start".into(), counts: vec![] }),
+            "id" => cases.push(Case {
+                id: value.into(),
+                game: "othello".into(),
+                position: "start".into(),
+                counts: vec![],
+            }),
             "game" => cases.last_mut().unwrap().game = value.into(),
             "position" => cases.last_mut().unwrap().position = value.into(),
             "perft" => {
                 let (d, nodes) = value.split_once(' ').unwrap();
-                cases.last_mut().unwrap().counts.push((d.parse().unwrap(), nodes.trim().parse().unwrap()));
+                cases
+                    .last_mut()
+                    .unwrap()
+                    .counts
+                    .push((d.parse().unwrap(), nodes.trim().parse().unwrap()));
             }
             _ => panic!("perft.txt line {}: unknown key {key:?}", n + 1),
         }
@@ -152,14 +182,25 @@ fn perft_suite_matches_the_library_with_and_without_bulk_counting() {
     let cases = read_suite();
     assert!(cases.len() >= 8);
     for case in &cases {
-        for &(depth, nodes) in case.counts.iter().filter(|c| c.1 <= NODE_CAP) {
+        for &(depth, nodes) in case.counts.iter().filter(|c| c.1 <= node_cap()) {
             let (bulk, full) = match case.game.as_str() {
                 "othello" => {
                     let b = parse_position(&case.position).unwrap();
-                    (perft_bulk(&b, depth), if nodes <= 50_000_000 { perft(&b, depth) } else { nodes })
+                    (
+                        perft_bulk(&b, depth),
+                        if nodes <= 50_000_000 {
+                            perft(&b, depth)
+                        } else {
+                            nodes
+                        },
+                    )
                 }
                 "tictactoe" => {
-                    let t = if case.position == "start" { TicTacToe::new() } else { TicTacToe::parse(&case.position).unwrap() };
+                    let t = if case.position == "start" {
+                        TicTacToe::new()
+                    } else {
+                        TicTacToe::parse(&case.position).unwrap()
+                    };
                     (perft_bulk(&t, depth), perft(&t, depth))
                 }
                 other => panic!("unknown game {other}"),
@@ -175,7 +216,11 @@ fn independent_generator_agrees_with_the_suite() {
     for case in read_suite().iter().filter(|c| c.game == "othello") {
         let b = parse_position(&case.position).unwrap();
         let p = slow::Pos::from_string(&board_string(&b));
-        for &(depth, nodes) in case.counts.iter().filter(|c| c.1 <= 3_000_000.min(NODE_CAP)) {
+        for &(depth, nodes) in case
+            .counts
+            .iter()
+            .filter(|c| c.1 <= 3_000_000.min(node_cap()))
+        {
             assert_eq!(slow::perft(&p, depth), nodes, "{} depth {depth}", case.id);
         }
     }
@@ -185,9 +230,19 @@ fn independent_generator_agrees_with_the_suite() {
 fn perft_is_invariant_under_the_8_symmetries() {
     for case in read_suite().iter().filter(|c| c.game == "othello") {
         let b = parse_position(&case.position).unwrap();
-        let &(depth, nodes) = case.counts.iter().rev().find(|c| c.1 <= 3_000_000.min(NODE_CAP)).unwrap();
+        let &(depth, nodes) = case
+            .counts
+            .iter()
+            .rev()
+            .find(|c| c.1 <= 3_000_000.min(node_cap()))
+            .unwrap();
         for sym in Symmetry::ALL {
-            assert_eq!(perft_bulk(&sym.board(&b), depth), nodes, "{} under {sym:?}", case.id);
+            assert_eq!(
+                perft_bulk(&sym.board(&b), depth),
+                nodes,
+                "{} under {sym:?}",
+                case.id
+            );
         }
     }
 }
@@ -236,7 +291,12 @@ fn random_positions_round_trip_through_position_strings() {
 fn random_positions_agree_with_the_slow_generator_to_depth_3() {
     for b in random_positions(300, 11) {
         let p = slow::Pos::from_string(&board_string(&b));
-        assert_eq!(perft_bulk(&b, 3), slow::perft(&p, 3), "{}", board_string(&b));
+        assert_eq!(
+            perft_bulk(&b, 3),
+            slow::perft(&p, 3),
+            "{}",
+            board_string(&b)
+        );
     }
 }
 
@@ -277,7 +337,15 @@ fn cli_bad_positions_give_one_line_and_exit_1() {
         assert_eq!(stderr(&out), expected, "{args:?}");
         assert!(stdout(&out).is_empty());
     }
-    let out = arena(&["perft", "--game", "tictactoe", "--depth", "2", "--position", "XXQ------"]);
+    let out = arena(&[
+        "perft",
+        "--game",
+        "tictactoe",
+        "--depth",
+        "2",
+        "--position",
+        "XXQ------",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stderr(&out), "error: --position: unexpected character 'Q' at index 2 (expected X, O, - or a move like b2)\n");
 }
@@ -294,7 +362,11 @@ fn print_suite_candidates() {
             found_pass |= pass;
             let p = slow::Pos::from_string(&board_string(&b));
             let counts: Vec<u64> = (1..=6).map(|d| slow::perft(&p, d)).collect();
-            println!("{} empties {} pass {pass} {counts:?}", board_string(&b), b.empties());
+            println!(
+                "{} empties {} pass {pass} {counts:?}",
+                board_string(&b),
+                b.empties()
+            );
         }
     }
 }

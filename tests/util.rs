@@ -5,7 +5,9 @@ use std::process::{Command, Output};
 
 /// Path of a file under `tests/data/`.
 pub fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
 }
 
 /// Path of a file in the repository.

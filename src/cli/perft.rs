@@ -66,16 +66,20 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     let nodes = match args.game {
         GameKind::Othello => {
             let pos = match &args.position {
-                Some(p) => parse_position(p)
-                    .map_err(|source| Error::Position { argument: "--position".into(), source })?,
+                Some(p) => parse_position(p).map_err(|source| Error::Position {
+                    argument: "--position".into(),
+                    source,
+                })?,
                 None => crate::Board::start(),
             };
             count(&pos, args.depth, bulk)
         }
         GameKind::Tictactoe => {
             let pos = match &args.position {
-                Some(p) => TicTacToe::parse(p)
-                    .map_err(|source| Error::TicTacToe { argument: "--position".into(), source })?,
+                Some(p) => TicTacToe::parse(p).map_err(|source| Error::TicTacToe {
+                    argument: "--position".into(),
+                    source,
+                })?,
                 None => TicTacToe::new(),
             };
             count(&pos, args.depth, bulk)
@@ -87,7 +91,11 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
         depth: args.depth,
         nodes,
         seconds,
-        nps: if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 },
+        nps: if seconds > 0.0 {
+            nodes as f64 / seconds
+        } else {
+            0.0
+        },
         bulk,
     };
     if args.json {

@@ -33,7 +33,10 @@ pub fn perft_bulk<G: Game>(pos: &G, depth: u32) -> u64 {
             if moves.is_empty() {
                 return 1;
             }
-            moves.iter().map(|mv| perft_bulk(&pos.play(mv), depth - 1)).sum()
+            moves
+                .iter()
+                .map(|mv| perft_bulk(&pos.play(mv), depth - 1))
+                .sum()
         }
     }
 }

@@ -71,7 +71,9 @@ pub enum TicTacToeError {
         count: usize,
     },
     /// Counts that no game reaches.
-    #[error("X has {x} marks and O has {o}: X moves first, so X must have as many as O or one more")]
+    #[error(
+        "X has {x} marks and O has {o}: X moves first, so X must have as many as O or one more"
+    )]
     BadCounts {
         /// X marks.
         x: u32,
@@ -104,7 +106,7 @@ impl TicTacToe {
     }
 
     fn has_line(marks: u16) -> bool {
-        LINES.iter().any(|&l| marks & l == l)
+        LINES.iter().any(|&l| l & !marks == 0)
     }
 
     /// Reads 9 cells (`X`, `O`, `-`/`.`, whitespace ignored) or a move list
@@ -124,11 +126,13 @@ impl TicTacToe {
                     continue;
                 }
                 let token = t.get(i..(i + 2).min(b.len())).unwrap_or("");
-                let cell = Cell::parse(token).filter(|c| {
-                    (pos.x | pos.o) & (1 << c.0) == 0 && !pos.is_over()
-                });
+                let cell = Cell::parse(token)
+                    .filter(|c| (pos.x | pos.o) & (1 << c.0) == 0 && !pos.is_over());
                 let Some(cell) = cell else {
-                    return Err(TicTacToeError::IllegalMove { text: token.to_string(), index: i });
+                    return Err(TicTacToeError::IllegalMove {
+                        text: token.to_string(),
+                        index: i,
+                    });
                 };
                 pos = pos.play(cell);
                 i += 2;
@@ -195,9 +199,15 @@ impl Game for TicTacToe {
     fn play(&self, mv: Cell) -> TicTacToe {
         let bit = 1u16 << mv.0;
         if self.x_to_move() {
-            TicTacToe { x: self.x | bit, o: self.o }
+            TicTacToe {
+                x: self.x | bit,
+                o: self.o,
+            }
         } else {
-            TicTacToe { x: self.x, o: self.o | bit }
+            TicTacToe {
+                x: self.x,
+                o: self.o | bit,
+            }
         }
     }
 
@@ -206,7 +216,11 @@ impl Game for TicTacToe {
     }
 
     fn final_score(&self) -> i32 {
-        let (mover, other) = if self.x_to_move() { (self.x, self.o) } else { (self.o, self.x) };
+        let (mover, other) = if self.x_to_move() {
+            (self.x, self.o)
+        } else {
+            (self.o, self.x)
+        };
         let value = 10 - self.plies() as i32;
         if Self::has_line(other) {
             -value
@@ -243,7 +257,13 @@ mod tests {
         assert!(slow.is_over());
         assert_eq!(slow.plies(), 9);
         assert_eq!(slow.final_score(), -1);
-        assert!(matches!(TicTacToe::parse("a1a1"), Err(TicTacToeError::IllegalMove { index: 2, .. })));
-        assert!(matches!(TicTacToe::parse("XXX------"), Err(TicTacToeError::BadCounts { .. })));
+        assert!(matches!(
+            TicTacToe::parse("a1a1"),
+            Err(TicTacToeError::IllegalMove { index: 2, .. })
+        ));
+        assert!(matches!(
+            TicTacToe::parse("XXX------"),
+            Err(TicTacToeError::BadCounts { .. })
+        ));
     }
 }

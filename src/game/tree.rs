@@ -72,7 +72,11 @@ impl<'a> Parser<'a> {
         let before = &self.text[..pos];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        TreeError { line, column, message }
+        TreeError {
+            line,
+            column,
+            message,
+        }
     }
 
     fn peek(&self) -> Option<char> {
@@ -86,8 +90,8 @@ impl<'a> Parser<'a> {
                 self.pos += c.len_utf8();
             } else if rest.starts_with("//") {
                 self.pos += rest.find('\n').unwrap_or(rest.len());
-            } else if rest.starts_with("/*") {
-                match rest[2..].find("*/") {
+            } else if let Some(body) = rest.strip_prefix("/*") {
+                match body.find("*/") {
                     Some(k) => self.pos += k + 4,
                     None => return Err(self.error_at(self.pos, "unterminated /* comment".into())),
                 }
@@ -101,10 +105,15 @@ impl<'a> Parser<'a> {
         self.skip_space()?;
         let start = self.pos;
         match self.peek() {
-            None => Err(self.error_at(start, "expected an integer leaf or '[', found the end of the file".into())),
+            None => Err(self.error_at(
+                start,
+                "expected an integer leaf or '[', found the end of the file".into(),
+            )),
             Some('[') => {
                 if depth > 200 {
-                    return Err(self.error_at(start, "tree is nested more than 200 levels deep".into()));
+                    return Err(
+                        self.error_at(start, "tree is nested more than 200 levels deep".into())
+                    );
                 }
                 self.pos += 1;
                 let mut children = Vec::new();
@@ -120,7 +129,8 @@ impl<'a> Parser<'a> {
                         Some(',') => self.pos += 1,
                         Some(']') => {}
                         Some(c) => {
-                            return Err(self.error_at(self.pos, format!("expected ',' or ']', found {c:?}")))
+                            return Err(self
+                                .error_at(self.pos, format!("expected ',' or ']', found {c:?}")))
                         }
                         None => {
                             return Err(self.error_at(start, "this '[' is never closed".into()));
@@ -128,12 +138,18 @@ impl<'a> Parser<'a> {
                     }
                 }
                 if children.is_empty() {
-                    return Err(self.error_at(start, "empty inner node: a list needs at least one child".into()));
+                    return Err(self.error_at(
+                        start,
+                        "empty inner node: a list needs at least one child".into(),
+                    ));
                 }
                 if children.len() > MAX_MOVES {
                     return Err(self.error_at(
                         start,
-                        format!("inner node has {} children; at most {MAX_MOVES} are supported", children.len()),
+                        format!(
+                            "inner node has {} children; at most {MAX_MOVES} are supported",
+                            children.len()
+                        ),
                     ));
                 }
                 Ok(Raw::Inner(children))
@@ -191,11 +207,18 @@ impl TreeData {
                         nodes.push(Node::Leaf(0));
                         queue.push_back((child, first + k));
                     }
-                    Node::Inner { first: first as u32, count: count as u32 }
+                    Node::Inner {
+                        first: first as u32,
+                        count: count as u32,
+                    }
                 }
             };
         }
-        Ok(TreePos { tree: Arc::new(TreeData { nodes }), node: 0, depth: 0 })
+        Ok(TreePos {
+            tree: Arc::new(TreeData { nodes }),
+            node: 0,
+            depth: 0,
+        })
     }
 
     /// Number of nodes, root and leaves included.
@@ -245,7 +268,11 @@ impl Game for TreePos {
         match self.tree.nodes[self.node as usize] {
             Node::Inner { first, count } => {
                 assert!(u32::from(mv.0) < count, "branch {} out of range", mv.0);
-                TreePos { tree: Arc::clone(&self.tree), node: first + u32::from(mv.0), depth: self.depth + 1 }
+                TreePos {
+                    tree: Arc::clone(&self.tree),
+                    node: first + u32::from(mv.0),
+                    depth: self.depth + 1,
+                }
             }
             Node::Leaf(_) => panic!("no move from a leaf"),
         }
@@ -257,7 +284,7 @@ impl Game for TreePos {
 
     fn final_score(&self) -> i32 {
         let v = self.leaf_value().unwrap_or(0);
-        if self.depth % 2 == 0 {
+        if self.depth.is_multiple_of(2) {
             v
         } else {
             -v
@@ -273,7 +300,7 @@ impl Game for TreePos {
     }
 
     fn first_player_to_move(&self) -> bool {
-        self.depth % 2 == 0
+        self.depth.is_multiple_of(2)
     }
 }
 

@@ -102,7 +102,9 @@ pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
     for &ray in &rays[4..] {
         let blockers = ray & !opponent;
         // Highest set bit of blockers (0 when there is none).
-        let top = (1u64 << 63).checked_shr(blockers.leading_zeros()).unwrap_or(0);
+        let top = (1u64 << 63)
+            .checked_shr(blockers.leading_zeros())
+            .unwrap_or(0);
         let outflank = top & player;
         // Ray bits above the outflank square (all opponent discs).
         let run = ray & !(outflank.wrapping_shl(1).wrapping_sub(1));
@@ -145,7 +147,16 @@ mod tests {
     /// Square-by-square reference: walk each direction one step at a time.
     fn slow_flips(square: usize, player: u64, opponent: u64) -> u64 {
         let mut all = 0;
-        for (dc, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        for (dc, dr) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ] {
             let (mut c, mut r) = ((square % 8) as i32 + dc, (square / 8) as i32 + dr);
             let mut run = 0u64;
             while (0..8).contains(&c) && (0..8).contains(&r) {

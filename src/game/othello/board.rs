@@ -60,8 +60,16 @@ impl Board {
     pub fn from_colors(black: u64, white: u64, side: Color) -> Board {
         assert_eq!(black & white, 0, "a square holds two discs");
         match side {
-            Color::Black => Board { player: black, opponent: white, side },
-            Color::White => Board { player: white, opponent: black, side },
+            Color::Black => Board {
+                player: black,
+                opponent: white,
+                side,
+            },
+            Color::White => Board {
+                player: white,
+                opponent: black,
+                side,
+            },
         }
     }
 

@@ -12,6 +12,8 @@ mod square;
 pub mod symmetry;
 
 pub use board::{Board, Color, IllegalMove};
-pub use notation::{board_string, parse_board_string, parse_position, play_move_list, NotationError};
+pub use notation::{
+    board_string, parse_board_string, parse_position, play_move_list, NotationError,
+};
 pub use square::{Move, Square};
 pub use symmetry::Symmetry;

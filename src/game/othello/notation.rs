@@ -75,7 +75,10 @@ fn square_code(ch: char) -> Option<Option<Color>> {
 /// # Errors
 /// A [`NotationError`] naming the bad character and its index.
 pub fn parse_board_string(text: &str) -> Result<Board, NotationError> {
-    let chars: Vec<(usize, char)> = text.char_indices().filter(|(_, c)| !c.is_whitespace()).collect();
+    let chars: Vec<(usize, char)> = text
+        .char_indices()
+        .filter(|(_, c)| !c.is_whitespace())
+        .collect();
     // The side to move is a last one-character word (`... X`), or the 65th
     // character of a string written without the space.
     let trimmed = text.trim_end();
@@ -86,14 +89,19 @@ pub fn parse_board_string(text: &str) -> Result<Board, NotationError> {
     if squares < 64 || (squares > 65 && !side_word) || (squares > 64 && side_word) {
         return Err(NotationError::WrongLength { count: squares });
     }
-    let (black, white) = chars[..64].iter().enumerate().try_fold((0u64, 0u64), |(b, w), (i, &(index, ch))| {
-        match square_code(ch) {
-            Some(Some(Color::Black)) => Ok((b | 1 << i, w)),
-            Some(Some(Color::White)) => Ok((b, w | 1 << i)),
-            Some(None) => Ok((b, w)),
-            None => Err(NotationError::BadSquare { ch, index }),
-        }
-    })?;
+    let (black, white) =
+        chars[..64]
+            .iter()
+            .enumerate()
+            .try_fold(
+                (0u64, 0u64),
+                |(b, w), (i, &(index, ch))| match square_code(ch) {
+                    Some(Some(Color::Black)) => Ok((b | 1 << i, w)),
+                    Some(Some(Color::White)) => Ok((b, w | 1 << i)),
+                    Some(None) => Ok((b, w)),
+                    None => Err(NotationError::BadSquare { ch, index }),
+                },
+            )?;
     let Some(&(index, ch)) = chars.get(64) else {
         return Err(NotationError::MissingSide);
     };
@@ -149,14 +157,21 @@ pub fn play_move_list(start: Board, text: &str) -> Result<(Board, Vec<Move>), No
                 .find(|c: char| c.is_whitespace() || c == ',')
                 .map_or(text.len(), |k| i + k);
             let shown: String = text[i..stop].chars().take(8).collect();
-            return Err(NotationError::BadMove { text: shown, index: i });
+            return Err(NotationError::BadMove {
+                text: shown,
+                index: i,
+            });
         };
         number += 1;
         if !mv.is_pass() && board.must_pass() {
             board = board.passed();
             played.push(Move::PASS);
         }
-        board = board.try_play(mv).map_err(|_| NotationError::IllegalMove { mv, index: i, number })?;
+        board = board.try_play(mv).map_err(|_| NotationError::IllegalMove {
+            mv,
+            index: i,
+            number,
+        })?;
         played.push(mv);
         i = end;
     }
@@ -223,22 +238,44 @@ mod tests {
     #[test]
     fn errors_name_the_place() {
         let short = format!("{} X", &START[..63]);
-        assert_eq!(parse_board_string(&short), Err(NotationError::WrongLength { count: 63 }));
+        assert_eq!(
+            parse_board_string(&short),
+            Err(NotationError::WrongLength { count: 63 })
+        );
         let long = format!("-{START}");
-        assert_eq!(parse_board_string(&long), Err(NotationError::WrongLength { count: 65 }));
-        assert_eq!(parse_board_string(&START[..64]), Err(NotationError::MissingSide));
+        assert_eq!(
+            parse_board_string(&long),
+            Err(NotationError::WrongLength { count: 65 })
+        );
+        assert_eq!(
+            parse_board_string(&START[..64]),
+            Err(NotationError::MissingSide)
+        );
         let compact = START.replace(' ', "");
         assert_eq!(parse_board_string(&compact), Ok(Board::start()));
         let mut bad = START.to_string();
         bad.replace_range(10..11, "Z");
-        assert_eq!(parse_board_string(&bad), Err(NotationError::BadSquare { ch: 'Z', index: 10 }));
+        assert_eq!(
+            parse_board_string(&bad),
+            Err(NotationError::BadSquare { ch: 'Z', index: 10 })
+        );
         let side = START.replace(" X", " Q");
-        assert_eq!(parse_board_string(&side), Err(NotationError::BadSide { ch: 'Q', index: 65 }));
+        assert_eq!(
+            parse_board_string(&side),
+            Err(NotationError::BadSide { ch: 'Q', index: 65 })
+        );
         assert_eq!(
             parse_position("f5d6a1"),
-            Err(NotationError::IllegalMove { mv: Move::parse("a1").unwrap(), index: 4, number: 3 })
+            Err(NotationError::IllegalMove {
+                mv: Move::parse("a1").unwrap(),
+                index: 4,
+                number: 3
+            })
         );
-        assert!(matches!(parse_position("f5z9"), Err(NotationError::BadMove { index: 2, .. })));
+        assert!(matches!(
+            parse_position("f5z9"),
+            Err(NotationError::BadMove { index: 2, .. })
+        ));
         let msg = parse_position("f5d6a1").unwrap_err().to_string();
         assert_eq!(msg, "illegal move a1 at index 4 of the move list (move 3)");
     }

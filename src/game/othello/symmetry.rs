@@ -46,7 +46,8 @@ impl Symmetry {
 
     /// Applies the symmetry to a move (a pass stays a pass).
     pub fn move_(self, mv: Move) -> Move {
-        mv.to_square().map_or(Move::PASS, |sq| Move::square(self.square(sq)))
+        mv.to_square()
+            .map_or(Move::PASS, |sq| Move::square(self.square(sq)))
     }
 
     /// Applies the symmetry to a board (the side to move is unchanged).
