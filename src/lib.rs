@@ -6,9 +6,11 @@
 //! `arena` binary only parses arguments and calls [`cli`].
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod cli;
 pub mod error;
 pub mod game;
+pub mod stats;
 
 pub use error::{Error, Result};
 pub use game::othello::{Board, Move, Square};

@@ -2,4 +2,6 @@
 
 mod util;
 
+mod book;
 mod perft;
+mod stats;

@@ -2,7 +2,9 @@
 //! per subcommand, each turning arguments into library calls and printing
 //! text or, with `--json`, exactly one JSON object.
 
+pub mod book;
 pub mod perft;
+pub mod stats;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -22,6 +24,11 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the game tree to a depth (checks and times move generation)
     Perft(perft::PerftArgs),
+    /// Elo, error bars, LOS and SPRT from match results
+    Stats(stats::StatsArgs),
+    /// Opening books: check, generate, import
+    #[command(subcommand)]
+    Book(book::BookArgs),
 }
 
 /// A game that commands can be asked to work on.
@@ -51,6 +58,8 @@ impl GameKind {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Perft(args) => perft::run(&args),
+        Command::Stats(args) => stats::run(&args),
+        Command::Book(args) => book::run(&args),
     }
 }
 

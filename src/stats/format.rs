@@ -1,0 +1,278 @@
+//! Text output: the head-to-head result block in fastchess's layout (so
+//! scripts written for fastchess and fishtest can read it), and the rating
+//! table. Non-finite numbers print as `inf`, `-inf` or `nan`, as fastchess
+//! prints them.
+//!
+//! The block, for pentanomial statistics:
+//! ```text
+//! Elo: 12.34 +/- 5.67, nElo: 15.00 +/- 6.80
+//! LOS: 99.90 %, DrawRatio: 40.00 %, PairsRatio: 1.50
+//! Games: 1000, Wins: 400, Losses: 300, Draws: 300, Points: 550.0 (55.00 %)
+//! Ptnml(0-2): [10, 100, 200, 150, 40], WL/DD Ratio: 1.20
+//! LLR: 1.23 (41.8%) (-2.94, 2.94) [0.00, 5.00]
+//! ```
+
+use super::elo::{Basis, EloEstimate, Wdl};
+use super::pentanomial::{PairTally, Ptnml};
+use super::ratings::{Anchor, Method, Ratings};
+use super::sprt::SprtState;
+
+/// `x` with `decimals` digits after the point; `inf`, `-inf`, `nan` for
+/// non-finite values.
+pub fn fixed(x: f64, decimals: usize) -> String {
+    if x.is_nan() {
+        "nan".to_string()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{x:.decimals$}")
+    }
+}
+
+/// `Elo: 12.34 +/- 5.67, nElo: 15.00 +/- 6.80`
+pub fn elo_line(e: &EloEstimate) -> String {
+    format!(
+        "Elo: {} +/- {}, nElo: {} +/- {}",
+        fixed(e.elo, 2),
+        fixed(e.elo_error, 2),
+        fixed(e.nelo, 2),
+        fixed(e.nelo_error, 2)
+    )
+}
+
+/// `LOS: 99.90 %, DrawRatio: 40.00 %` and, when given, `, PairsRatio: 1.50`.
+/// `los` and `draw_ratio` are fractions.
+pub fn los_line(los: f64, draw_ratio: f64, pairs_ratio: Option<f64>) -> String {
+    let mut line = format!(
+        "LOS: {} %, DrawRatio: {} %",
+        fixed(los * 100.0, 2),
+        fixed(draw_ratio * 100.0, 2)
+    );
+    if let Some(ratio) = pairs_ratio {
+        line += &format!(", PairsRatio: {}", fixed(ratio, 2));
+    }
+    line
+}
+
+/// `Games: 1000, Wins: 400, Losses: 300, Draws: 300, Points: 550.0 (55.00 %)`
+pub fn games_line(wdl: &Wdl) -> String {
+    format!(
+        "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {} ({} %)",
+        wdl.games(),
+        wdl.wins,
+        wdl.losses,
+        wdl.draws,
+        fixed(wdl.points(), 1),
+        fixed(wdl.score() * 100.0, 2)
+    )
+}
+
+/// `Pairs: 500, Games: 1000, Points: 550.0 (55.00 %)`, for pentanomial
+/// counts without the game-by-game results.
+pub fn pairs_line(ptnml: &Ptnml) -> String {
+    format!(
+        "Pairs: {}, Games: {}, Points: {} ({} %)",
+        ptnml.pairs(),
+        ptnml.games(),
+        fixed(ptnml.points(), 1),
+        fixed(ptnml.score() * 100.0, 2)
+    )
+}
+
+/// `Ptnml(0-2): [10, 100, 200, 150, 40]` and, when given,
+/// `, WL/DD Ratio: 1.20`.
+pub fn ptnml_line(ptnml: &Ptnml, wl_dd_ratio: Option<f64>) -> String {
+    let [a, b, c, d, e] = ptnml.0;
+    let mut line = format!("Ptnml(0-2): [{a}, {b}, {c}, {d}, {e}]");
+    if let Some(ratio) = wl_dd_ratio {
+        line += &format!(", WL/DD Ratio: {}", fixed(ratio, 2));
+    }
+    line
+}
+
+/// `LLR: 1.23 (41.8%) (-2.94, 2.94) [0.00, 5.00]`: the LLR, its fraction of
+/// the way to the bound on its side, the bounds and `[elo0, elo1]`.
+pub fn llr_line(state: &SprtState) -> String {
+    format!(
+        "LLR: {} ({}%) ({}, {}) [{}, {}]",
+        fixed(state.llr, 2),
+        fixed(state.fraction() * 100.0, 1),
+        fixed(state.lower_bound, 2),
+        fixed(state.upper_bound, 2),
+        fixed(state.sprt.elo0(), 2),
+        fixed(state.sprt.elo1(), 2)
+    )
+}
+
+/// The head-to-head block the tournament prints, lines joined by `\n`
+/// without a final newline.
+///
+/// `wdl` counts every finished game, `pairs` every finished pair. With
+/// [`Basis::Pentanomial`] (the default for paired games) Elo, LOS and the
+/// draw ratio come from the pairs and the `Ptnml(0-2)` line is printed;
+/// with [`Basis::Trinomial`] they come from `wdl`, and neither `PairsRatio`
+/// nor the `Ptnml(0-2)` line is printed. The `LLR` line is printed when an
+/// SPRT state is given.
+pub fn match_block(wdl: &Wdl, pairs: &PairTally, basis: Basis, sprt: Option<&SprtState>) -> String {
+    let ptnml = pairs.ptnml();
+    let mut lines = Vec::with_capacity(5);
+    match basis {
+        Basis::Pentanomial => {
+            let estimate = ptnml.estimate();
+            lines.push(elo_line(&estimate));
+            lines.push(los_line(
+                estimate.los,
+                ptnml.draw_ratio(),
+                Some(ptnml.pairs_ratio()),
+            ));
+            lines.push(games_line(wdl));
+            lines.push(ptnml_line(&ptnml, Some(pairs.wl_dd_ratio())));
+        }
+        Basis::Trinomial => {
+            let estimate = wdl.estimate();
+            lines.push(elo_line(&estimate));
+            lines.push(los_line(estimate.los, wdl.draw_ratio(), None));
+            lines.push(games_line(wdl));
+        }
+    }
+    if let Some(state) = sprt {
+        lines.push(llr_line(state));
+    }
+    lines.join("\n")
+}
+
+/// The rating table: a header naming the method and anchor, one row per
+/// engine (`Rank Name Elo +/- Games Points Score`), a note when the fallback
+/// prior was used, and the LOS matrix (percent that the row engine is
+/// stronger than the column engine). Lines joined by `\n`.
+pub fn ratings_table(r: &Ratings) -> String {
+    let width = r
+        .engines
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let anchor = match &r.anchor {
+        Anchor::Average => "average = 0".to_string(),
+        Anchor::Engine(name) => format!("{name} = 0"),
+    };
+    let method = match &r.method {
+        Method::MaximumLikelihood => "maximum likelihood".to_string(),
+        Method::Prior { virtual_draws, .. } => {
+            format!("prior of {virtual_draws} virtual draws per pair")
+        }
+    };
+    let mut lines = vec![format!("Ratings ({method}, {anchor}), {} games", r.games)];
+    if let Method::Prior {
+        virtual_draws,
+        reason,
+    } = &r.method
+    {
+        lines.push(format!(
+            "Note: the maximum-likelihood ratings do not exist ({reason}); \
+             {virtual_draws} virtual draws were added between every two engines that met."
+        ));
+    }
+    lines.push(format!(
+        "{:>4} {:<width$} {:>8} {:>7} {:>7} {:>8} {:>7}",
+        "Rank", "Name", "Elo", "+/-", "Games", "Points", "Score"
+    ));
+    for (rank, e) in r.engines.iter().enumerate() {
+        lines.push(format!(
+            "{:>4} {:<width$} {:>8} {:>7} {:>7} {:>8} {:>6}%",
+            rank + 1,
+            e.name,
+            fixed(e.elo, 1),
+            fixed(e.error, 1),
+            e.games,
+            fixed(e.points, 1),
+            fixed(e.score() * 100.0, 1)
+        ));
+    }
+    if r.engines.len() > 1 {
+        lines.push(String::new());
+        lines.push("LOS (%, row stronger than column):".to_string());
+        let cell = width.max(6);
+        let mut header = format!("{:<width$}", "");
+        for e in &r.engines {
+            header += &format!(" {:>cell$}", e.name);
+        }
+        lines.push(header);
+        for (e, row) in r.engines.iter().zip(&r.los) {
+            let mut line = format!("{:<width$}", e.name);
+            for v in row {
+                let text = if v.is_nan() {
+                    "-".to_string()
+                } else {
+                    fixed(v * 100.0, 1)
+                };
+                line += &format!(" {text:>cell$}");
+            }
+            lines.push(line);
+        }
+    }
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::sprt::{Model, Sprt};
+
+    #[test]
+    fn fixed_prints_non_finite_like_fastchess() {
+        assert_eq!(fixed(1.005, 1), "1.0");
+        assert_eq!(fixed(f64::INFINITY, 2), "inf");
+        assert_eq!(fixed(f64::NEG_INFINITY, 2), "-inf");
+        assert_eq!(fixed(f64::NAN, 2), "nan");
+    }
+
+    #[test]
+    fn llr_line_layout() {
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, Model::Normalized).unwrap();
+        assert_eq!(
+            llr_line(&sprt.state(1.23)),
+            "LLR: 1.23 (41.8%) (-2.94, 2.94) [0.00, 5.00]"
+        );
+        assert_eq!(
+            llr_line(&sprt.state(-1.472)),
+            "LLR: -1.47 (-50.0%) (-2.94, 2.94) [0.00, 5.00]"
+        );
+    }
+
+    #[test]
+    fn block_layout() {
+        let pairs = PairTally {
+            ll: 10,
+            ld: 100,
+            wl: 120,
+            dd: 80,
+            wd: 150,
+            ww: 40,
+        };
+        let wdl = pairs.wdl();
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, Model::Normalized).unwrap();
+        let state = sprt.evaluate_ptnml(&pairs.ptnml());
+        let block = match_block(&wdl, &pairs, Basis::Pentanomial, Some(&state));
+        let lines: Vec<&str> = block.lines().collect();
+        assert_eq!(lines.len(), 5);
+        assert!(lines[0].starts_with("Elo: "), "{block}");
+        assert!(
+            lines[1].starts_with("LOS: ")
+                && lines[1].contains(", DrawRatio: 40.00 %, PairsRatio: 1.73")
+        );
+        assert_eq!(
+            lines[2],
+            "Games: 1000, Wins: 350, Losses: 240, Draws: 410, Points: 555.0 (55.50 %)"
+        );
+        assert_eq!(
+            lines[3],
+            "Ptnml(0-2): [10, 100, 200, 150, 40], WL/DD Ratio: 1.50"
+        );
+        assert!(lines[4].starts_with("LLR: ") && lines[4].ends_with(" (-2.94, 2.94) [0.00, 5.00]"));
+        let trinomial = match_block(&wdl, &pairs, Basis::Trinomial, None);
+        assert_eq!(trinomial.lines().count(), 3);
+        assert!(!trinomial.contains("PairsRatio"));
+    }
+}

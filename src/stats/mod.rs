@@ -1,0 +1,38 @@
+//! Match statistics: Elo and its error from W/D/L or pentanomial counts, LOS,
+//! normalized Elo, the generalized SPRT as fishtest computes it, and
+//! multi-engine ratings. Independent of the games.
+//!
+//! - [`elo`]: Elo, LOS, normalized Elo from a score distribution; [`Wdl`].
+//! - [`pentanomial`]: game pairs: [`Ptnml`] counts and the [`PairTally`]
+//!   that keeps WL and DD apart.
+//! - [`sprt`]: the test ([`Sprt`], [`SprtState`]), on top of the private
+//!   maximum-likelihood solvers (`mle`, `root`).
+//! - [`crosstable`] and [`ratings`](mod@ratings): multi-engine Bradley-Terry
+//!   ratings.
+//! - [`format`](mod@format): the fastchess-style result block and the rating table.
+//! - [`summary`]: the JSON objects.
+//!
+//! A tournament keeps a [`Wdl`] (every finished game) and a [`PairTally`]
+//! (every finished pair), asks [`Sprt::evaluate_ptnml`] whether to stop,
+//! and prints [`format::match_block`].
+
+pub mod crosstable;
+pub mod elo;
+pub mod format;
+mod linalg;
+mod mle;
+pub mod pentanomial;
+pub mod ratings;
+mod root;
+pub mod sprt;
+pub mod summary;
+
+pub use crosstable::{Crosstable, RatingsFileError};
+pub use elo::{elo_to_score, score_to_elo, Basis, EloEstimate, Outcome, Wdl, NELO_PER_T};
+pub use format::match_block;
+pub use pentanomial::{PairTally, Ptnml};
+pub use ratings::{
+    ratings, Anchor, EngineRating, Method, Ratings, RatingsError, PRIOR_VIRTUAL_DRAWS,
+};
+pub use sprt::{Model, Sprt, SprtError, SprtState, Verdict};
+pub use summary::{RatingsSummary, Summary};

@@ -1,0 +1,216 @@
+//! A bracketed root finder (Brent's method: inverse quadratic interpolation
+//! and secant steps, falling back to bisection), and the secular equation
+//! `sum_i p_i a_i / (1 + x a_i) = 0` that every maximum-likelihood
+//! distribution of the SPRT reduces to.
+//!
+//! The secular function goes to `+inf` and `-inf` at the two ends of its
+//! open interval, so the root is searched for only after a bracket strictly
+//! inside the interval has been found; there are no unguarded Newton steps.
+
+/// Finds a root of `f` in `[a, b]`, given `f(a)` and `f(b)` of opposite
+/// signs (or one of them zero). Returns `None` if they have the same sign or
+/// `f` returns a non-finite value.
+///
+/// The result is within `tol` (plus a few ulps) of a sign change of `f`.
+pub(crate) fn brent(
+    f: impl Fn(f64) -> f64,
+    mut a: f64,
+    mut b: f64,
+    mut fa: f64,
+    mut fb: f64,
+    tol: f64,
+) -> Option<f64> {
+    if !fa.is_finite() || !fb.is_finite() {
+        return None;
+    }
+    if fa == 0.0 {
+        return Some(a);
+    }
+    if fb == 0.0 {
+        return Some(b);
+    }
+    if fa.signum() == fb.signum() {
+        return None;
+    }
+    // `b` is the best estimate so far, `a` the previous one, `c` the point
+    // that keeps the root bracketed between `b` and `c`.
+    let mut c = a;
+    let mut fc = fa;
+    let mut d = b - a;
+    let mut e = d;
+    for _ in 0..200 {
+        if fb.signum() == fc.signum() {
+            c = a;
+            fc = fa;
+            d = b - a;
+            e = d;
+        }
+        if fc.abs() < fb.abs() {
+            a = b;
+            b = c;
+            c = a;
+            fa = fb;
+            fb = fc;
+            fc = fa;
+        }
+        let tol1 = 2.0 * f64::EPSILON * b.abs() + 0.5 * tol;
+        let half = 0.5 * (c - b);
+        if half.abs() <= tol1 || fb == 0.0 {
+            return Some(b);
+        }
+        if e.abs() >= tol1 && fa.abs() > fb.abs() {
+            // Try interpolation: secant if only two distinct points,
+            // inverse quadratic otherwise.
+            let s = fb / fa;
+            let (mut p, mut q) = if a == c {
+                (2.0 * half * s, 1.0 - s)
+            } else {
+                let q = fa / fc;
+                let r = fb / fc;
+                (
+                    s * (2.0 * half * q * (q - r) - (b - a) * (r - 1.0)),
+                    (q - 1.0) * (r - 1.0) * (s - 1.0),
+                )
+            };
+            if p > 0.0 {
+                q = -q;
+            }
+            p = p.abs();
+            let limit1 = 3.0 * half * q - (tol1 * q).abs();
+            let limit2 = (e * q).abs();
+            if 2.0 * p < limit1.min(limit2) {
+                // Accept the interpolation.
+                e = d;
+                d = p / q;
+            } else {
+                d = half;
+                e = d;
+            }
+        } else {
+            d = half;
+            e = d;
+        }
+        a = b;
+        fa = fb;
+        b += if d.abs() > tol1 {
+            d
+        } else {
+            tol1.copysign(half)
+        };
+        fb = f(b);
+        if !fb.is_finite() {
+            return None;
+        }
+    }
+    Some(b)
+}
+
+/// Solves the secular equation `sum_i p_i a_i / (1 + x a_i) = 0` for `x` in
+/// the open interval `(-1 / max a, -1 / min a)`, where the left side
+/// decreases from `+inf` to `-inf`. The weights `p` must be positive.
+///
+/// Returns `None` unless some `a_i` is negative and some positive (then
+/// there is no root), or if no finite bracket can be found.
+pub(crate) fn secular(a: &[f64], p: &[f64]) -> Option<f64> {
+    let min = a.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = a.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !(min < 0.0 && max > 0.0) {
+        return None;
+    }
+    let f = |x: f64| -> f64 {
+        a.iter()
+            .zip(p)
+            .map(|(&ai, &pi)| pi * ai / (1.0 + x * ai))
+            .sum()
+    };
+    let lo = -1.0 / max;
+    let hi = -1.0 / min;
+    let width = hi - lo;
+    // Walk towards each end until the function has the sign it takes there.
+    let mut left = None;
+    let mut right = None;
+    let mut delta = 0.25;
+    for _ in 0..60 {
+        if left.is_none() {
+            let x = lo + delta * width;
+            let fx = f(x);
+            if fx.is_finite() && fx >= 0.0 {
+                left = Some((x, fx));
+            }
+        }
+        if right.is_none() {
+            let x = hi - delta * width;
+            let fx = f(x);
+            if fx.is_finite() && fx <= 0.0 {
+                right = Some((x, fx));
+            }
+        }
+        if left.is_some() && right.is_some() {
+            break;
+        }
+        delta *= 0.125;
+    }
+    let ((xa, fa), (xb, fb)) = (left?, right?);
+    brent(f, xa, xb, fa, fb, 1e-15 * width.max(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brent_finds_square_root_of_two() {
+        let f = |x: f64| x * x - 2.0;
+        let root = brent(f, 0.0, 2.0, f(0.0), f(2.0), 1e-14).unwrap();
+        assert!((root - 2f64.sqrt()).abs() < 1e-13);
+    }
+
+    #[test]
+    fn brent_rejects_a_non_bracket() {
+        let f = |x: f64| x * x + 1.0;
+        assert_eq!(brent(f, -1.0, 1.0, f(-1.0), f(1.0), 1e-12), None);
+    }
+
+    #[test]
+    fn brent_handles_a_steep_pole_like_function() {
+        // Root at x = 0.999, the function explodes near 1.
+        let f = |x: f64| 1.0 / (1.0 - x) - 1000.0;
+        let root = brent(f, 0.0, 1.0 - 1e-9, f(0.0), f(1.0 - 1e-9), 1e-15).unwrap();
+        assert!((root - 0.999).abs() < 1e-12);
+    }
+
+    #[test]
+    fn secular_solution_satisfies_the_equation() {
+        let a = [-0.55, -0.05, 0.45];
+        let p = [0.3, 0.4, 0.3];
+        let x = secular(&a, &p).unwrap();
+        let lhs: f64 = a
+            .iter()
+            .zip(&p)
+            .map(|(ai, pi)| pi * ai / (1.0 + x * ai))
+            .sum();
+        assert!(lhs.abs() < 1e-12, "{lhs}");
+        assert!(x > -1.0 / 0.45 && x < 1.0 / 0.55);
+    }
+
+    #[test]
+    fn secular_with_a_tiny_weight_near_the_pole() {
+        // A regularized empty category (weight ~1e-9) sits next to the pole.
+        let a = [-0.5, 0.0, 0.5];
+        let p = [1e-9, 0.5, 0.5 - 1e-9];
+        let x = secular(&a, &p).unwrap();
+        let lhs: f64 = a
+            .iter()
+            .zip(&p)
+            .map(|(ai, pi)| pi * ai / (1.0 + x * ai))
+            .sum();
+        // Near the pole `1 + x a_i` loses digits to cancellation.
+        assert!(lhs.abs() < 1e-6, "{lhs}");
+    }
+
+    #[test]
+    fn secular_without_a_sign_change_has_no_root() {
+        assert_eq!(secular(&[0.1, 0.2], &[0.5, 0.5]), None);
+        assert_eq!(secular(&[-0.1, 0.0], &[0.5, 0.5]), None);
+    }
+}
