@@ -4,7 +4,7 @@
 //! follows in the chain, which the binary prints as `place: cause` (`{:#}`).
 //! `anyhow` is only used by the binary and `cli` glue.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Any error the library reports.
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +45,19 @@ pub enum Error {
         #[source]
         source: crate::game::tree::TreeError,
     },
+    /// A bad configuration or data file (engine, weights, tournament): the
+    /// place, and what is wrong with the field or value there.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Config {
+        /// The file.
+        path: PathBuf,
+        /// Line, 1-based (0 when unknown).
+        line: usize,
+        /// Column, 1-based (0 when unknown).
+        column: usize,
+        /// What is wrong, naming the field and the value.
+        message: String,
+    },
     /// A bad value for a command-line argument that clap cannot check.
     #[error("{argument}: {message}")]
     Argument {
@@ -66,6 +79,59 @@ impl Error {
             source,
         }
     }
+}
+
+impl Error {
+    /// A configuration error at a known line and column.
+    pub fn config_at(path: &Path, line: usize, column: usize, message: String) -> Error {
+        Error::Config {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message,
+        }
+    }
+
+    /// A configuration error about `field`, placed at its first occurrence
+    /// in `text` (`field:` outside comments); the message names the field.
+    pub fn config_field(path: &Path, text: &str, field: &str, message: String) -> Error {
+        Error::config_field_nth(path, text, field, 0, message)
+    }
+
+    /// As [`Error::config_field`], at the field's `n`th occurrence (0-based;
+    /// the last one when there are fewer).
+    pub fn config_field_nth(
+        path: &Path,
+        text: &str,
+        field: &str,
+        n: usize,
+        message: String,
+    ) -> Error {
+        let places = field_places(text, field);
+        let (line, column) = places.get(n).or(places.last()).copied().unwrap_or((0, 0));
+        Error::config_at(path, line, column, format!("{field}: {message}"))
+    }
+}
+
+/// Lines and columns (1-based) where `field` is written as a RON field
+/// name (`field:`), skipping `//` comments.
+pub fn field_places(text: &str, field: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut from = 0;
+        while let Some(k) = code[from..].find(field) {
+            let at = from + k;
+            let before_ok =
+                at == 0 || !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+            let after = code[at + field.len()..].trim_start();
+            if before_ok && after.starts_with(':') {
+                out.push((i + 1, at + 1));
+            }
+            from = at + field.len();
+        }
+    }
+    out
 }
 
 /// Reads a whole text file, with the path in the error.

@@ -8,8 +8,11 @@
 
 pub mod book;
 pub mod cli;
+pub mod engine;
 pub mod error;
+pub mod eval;
 pub mod game;
+pub mod search;
 pub mod stats;
 
 pub use error::{Error, Result};

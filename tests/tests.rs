@@ -4,4 +4,5 @@ mod util;
 
 mod book;
 mod perft;
+mod search;
 mod stats;

@@ -4,7 +4,9 @@
 
 pub mod book;
 pub mod perft;
+pub mod search;
 pub mod stats;
+pub mod tree;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -24,6 +26,10 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the game tree to a depth (checks and times move generation)
     Perft(perft::PerftArgs),
+    /// Search one position with an engine file or an engine described by flags
+    Search(search::SearchArgs),
+    /// Search an explicit game tree to its leaves: root value and nodes visited
+    Tree(tree::TreeArgs),
     /// Elo, error bars, LOS and SPRT from match results
     Stats(stats::StatsArgs),
     /// Opening books: check, generate, import
@@ -58,6 +64,8 @@ impl GameKind {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Perft(args) => perft::run(&args),
+        Command::Tree(args) => tree::run(&args),
+        Command::Search(args) => search::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Book(args) => book::run(&args),
     }

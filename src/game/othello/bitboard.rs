@@ -122,6 +122,72 @@ pub fn neighbours(b: u64) -> u64 {
     h | (row << 8) | (row >> 8)
 }
 
+/// Column a.
+const COL_A: u64 = 0x0101_0101_0101_0101;
+/// Column h.
+const COL_H: u64 = 0x8080_8080_8080_8080;
+/// Row 1.
+const ROW_1: u64 = 0x0000_0000_0000_00FF;
+/// Row 8.
+const ROW_8: u64 = 0xFF00_0000_0000_0000;
+/// The outer ring.
+const EDGE: u64 = !INNER;
+
+/// Squares whose whole line in each direction is filled: (row, column,
+/// a1-h8 diagonal, h1-a8 diagonal).
+#[inline]
+fn full_lines(filled: u64) -> [u64; 4] {
+    // A square's line is full when, walking both ways to the edge, every
+    // square is filled: propagate "filled so far" from each edge inward.
+    let mut full = [0u64; 4];
+    for (k, (shift, edge_lo, edge_hi)) in [
+        (1u32, COL_A, COL_H),
+        (8, ROW_1, ROW_8),
+        (9, COL_A | ROW_1, COL_H | ROW_8),
+        (7, COL_H | ROW_1, COL_A | ROW_8),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // up: filled from this square to the high edge; down: to the low edge.
+        let mut up = filled & edge_hi;
+        let mut down = filled & edge_lo;
+        for _ in 0..7 {
+            up |= filled & (up >> shift) & !edge_hi;
+            down |= filled & (down << shift) & !edge_lo;
+        }
+        full[k] = up & down;
+    }
+    full
+}
+
+/// Discs of `player` that can never be flipped, found from the edges in:
+/// a disc is stable when, along each of the four lines through it, the line
+/// is full, or one neighbour on it is the board edge or a stable disc of the
+/// same colour. A lower bound of the true stable set (exact on edges).
+#[inline]
+pub fn stable_discs(player: u64, opponent: u64) -> u64 {
+    let full = full_lines(player | opponent);
+    let fixed = [
+        full[0] | COL_A | COL_H,
+        full[1] | ROW_1 | ROW_8,
+        full[2] | EDGE,
+        full[3] | EDGE,
+    ];
+    let mut stable = 0u64;
+    loop {
+        let h = fixed[0] | ((stable << 1) & !COL_A) | ((stable >> 1) & !COL_H);
+        let v = fixed[1] | (stable << 8) | (stable >> 8);
+        let d9 = fixed[2] | ((stable << 9) & !COL_A) | ((stable >> 9) & !COL_H);
+        let d7 = fixed[3] | ((stable << 7) & !COL_H) | ((stable >> 7) & !COL_A);
+        let next = player & h & v & d9 & d7;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
 /// Iterates over the set bits of a board, lowest first, as indexes.
 #[derive(Clone, Copy)]
 pub struct Bits(pub u64);

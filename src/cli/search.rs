@@ -1,0 +1,308 @@
+//! `arena search`: one search of one position, by an engine file or an
+//! engine described with flags; prints the move, score, PV and counters.
+
+use super::tree::Algorithm;
+use super::{print, print_json, GameKind};
+use crate::engine::{EngineConfig, RawEngine, SearchKind, SearchPlayer};
+use crate::eval::{EvalSpec, UNITS_PER_DISC};
+use crate::game::othello::{parse_position, Board};
+use crate::game::tictactoe::TicTacToe;
+use crate::search::deepening::SearchSettings;
+use crate::search::{
+    search, Limit, OrderBy, SearchGame, SearchOutcome, SearchStats, Searcher, Variant, ZeroEval,
+};
+use crate::Error;
+use std::fmt::Display;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Ordering options as flags spell them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OrderFlag {
+    /// Static square values
+    SquareWeights,
+    /// Transposition-table move first
+    HashMove,
+    /// Killer moves
+    Killers,
+    /// History heuristic
+    History,
+    /// Fewest opponent replies first
+    FastestFirst,
+    /// Shallow-search ordering
+    ShallowSearch,
+}
+
+impl From<OrderFlag> for OrderBy {
+    fn from(f: OrderFlag) -> OrderBy {
+        match f {
+            OrderFlag::SquareWeights => OrderBy::SquareWeights,
+            OrderFlag::HashMove => OrderBy::HashMove,
+            OrderFlag::Killers => OrderBy::Killers,
+            OrderFlag::History => OrderBy::History,
+            OrderFlag::FastestFirst => OrderBy::FastestFirst,
+            OrderFlag::ShallowSearch => OrderBy::ShallowSearch,
+        }
+    }
+}
+
+/// Evaluations as flags spell them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalFlag {
+    /// Disc difference
+    Discs,
+    /// Weighted squares (needs --weights)
+    Squares,
+    /// Linear features (needs --weights)
+    Features,
+}
+
+/// Arguments of `arena search`.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// An engine file; without it, the engine is described by the flags below
+    #[arg(long, conflicts_with_all = ["algorithm", "deepening", "tt_mib", "order", "eval", "weights"])]
+    pub engine: Option<PathBuf>,
+    /// The game (tic-tac-toe searches use flags, not engine files)
+    #[arg(long, value_enum, default_value = "othello")]
+    pub game: GameKind,
+    /// The position: a position string or a move list (default: the start)
+    #[arg(long, allow_hyphen_values = true)]
+    pub position: Option<String>,
+    /// Search to this depth (overrides the engine's limit)
+    #[arg(long, conflicts_with_all = ["nodes", "movetime"])]
+    pub depth: Option<u32>,
+    /// Deepen until this many nodes (overrides the engine's limit)
+    #[arg(long, conflicts_with = "movetime")]
+    pub nodes: Option<u64>,
+    /// Deepen for this many milliseconds (overrides the engine's limit)
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Search algorithm (flag-described engine)
+    #[arg(long, value_enum)]
+    pub algorithm: Option<Algorithm>,
+    /// Iterative deepening (flag-described engine; implied by --nodes and --movetime)
+    #[arg(long)]
+    pub deepening: bool,
+    /// Transposition table MiB (flag-described engine)
+    #[arg(long)]
+    pub tt_mib: Option<usize>,
+    /// Move ordering, highest priority first, comma-separated (flag-described engine)
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub order: Vec<OrderFlag>,
+    /// Evaluation (flag-described engine)
+    #[arg(long, value_enum)]
+    pub eval: Option<EvalFlag>,
+    /// Weights file for --eval squares|features
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Print one JSON object: {"best_move","score","depth","nodes","seconds","nps","pv",...}
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Result of `arena search --json`.
+#[derive(Debug, serde::Serialize)]
+pub struct SearchReport {
+    /// The move to play (null when the game is over).
+    pub best_move: Option<String>,
+    /// Score for the side to move: discs for Othello, game points otherwise.
+    pub score: f64,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Wall time.
+    pub seconds: f64,
+    /// Nodes per second.
+    pub nps: f64,
+    /// Principal variation.
+    pub pv: Vec<String>,
+    /// Every counter of the search.
+    pub stats: SearchStats,
+    /// Each completed iteration.
+    pub iterations: Vec<crate::search::Iteration>,
+    /// Share of cutoffs made by the first move searched.
+    pub first_move_cutoff_rate: Option<f64>,
+}
+
+fn report<M: Display>(out: &SearchOutcome<M>, units: i32) -> SearchReport {
+    let s = &out.stats;
+    SearchReport {
+        best_move: out.best_move.as_ref().map(|m| m.to_string()),
+        score: f64::from(out.score) / f64::from(units),
+        depth: out.depth,
+        nodes: s.nodes,
+        seconds: out.elapsed.as_secs_f64(),
+        nps: out.nps(),
+        pv: out.pv.iter().map(|m| m.to_string()).collect(),
+        stats: *s,
+        iterations: out.iterations.clone(),
+        first_move_cutoff_rate: (s.beta_cutoffs > 0)
+            .then(|| s.first_move_cutoffs as f64 / s.beta_cutoffs as f64),
+    }
+}
+
+fn limit_override(args: &SearchArgs) -> Option<Limit> {
+    args.depth
+        .map(Limit::Depth)
+        .or(args.nodes.map(Limit::Nodes))
+        .or(args.movetime.map(Limit::MoveTime))
+}
+
+/// The engine the flags describe.
+fn inline_engine(args: &SearchArgs) -> RawEngine {
+    let algorithm = args.algorithm.unwrap_or(Algorithm::AlphabetaFailsoft);
+    let search = match algorithm.variant() {
+        Variant::Minimax => SearchKind::Minimax,
+        Variant::Negamax => SearchKind::Negamax,
+        Variant::AlphaBeta { fail } => SearchKind::AlphaBeta { fail },
+        Variant::Pvs => SearchKind::Pvs,
+        Variant::MtdF => SearchKind::MtdF,
+    };
+    let weights = args.weights.clone().unwrap_or_default();
+    RawEngine {
+        name: "command-line".into(),
+        game: crate::engine::config::GameName::Othello,
+        search,
+        deepening: args.deepening || args.nodes.is_some() || args.movetime.is_some(),
+        aspiration: None,
+        limit: limit_override(args).unwrap_or(Limit::Depth(4)),
+        ordering: args.order.iter().map(|&o| o.into()).collect(),
+        tt_mib: args.tt_mib.unwrap_or(0),
+        eval: match args.eval.unwrap_or(EvalFlag::Discs) {
+            EvalFlag::Discs => EvalSpec::Discs,
+            EvalFlag::Squares => EvalSpec::WeightedSquares { weights },
+            EvalFlag::Features => EvalSpec::Features { weights },
+        },
+        endgame_exact_at: 0,
+        probcut: None,
+        seed: 0,
+    }
+}
+
+/// Checks a flag-described engine, reporting problems as argument errors.
+fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
+    if let EvalSpec::WeightedSquares { weights } | EvalSpec::Features { weights } = &raw.eval {
+        if weights.as_os_str().is_empty() {
+            return Err(Error::Argument {
+                argument: "--weights".into(),
+                message: "--eval squares and --eval features need a weights file".into(),
+            });
+        }
+    }
+    EngineConfig::check(raw, "", Path::new("")).map_err(|e| match e {
+        Error::Config { message, .. } => Error::Argument {
+            argument: "engine flags".into(),
+            message,
+        },
+        other => other,
+    })
+}
+
+/// Runs `arena search`.
+///
+/// # Errors
+/// A bad position, engine file or flag combination.
+pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
+    let rep = match args.game {
+        GameKind::Othello => {
+            let pos = match &args.position {
+                Some(p) => parse_position(p).map_err(|source| Error::Position {
+                    argument: "--position".into(),
+                    source,
+                })?,
+                None => Board::start(),
+            };
+            let mut config = match &args.engine {
+                Some(path) => EngineConfig::load(path)?,
+                None => check_inline(inline_engine(args))?,
+            };
+            let Some(settings) = config.search.as_mut() else {
+                return Err(Error::Argument {
+                    argument: "--engine".into(),
+                    message: format!("engine {} does not search (search: Random)", config.name),
+                }
+                .into());
+            };
+            if let Some(l) = limit_override(args) {
+                if !matches!(l, Limit::Depth(_)) {
+                    settings.deepening = true;
+                }
+                settings.limit = l;
+            }
+            let mut player = SearchPlayer::new(&config);
+            report(&player.analyse(&pos, None), UNITS_PER_DISC)
+        }
+        GameKind::Tictactoe => {
+            if args.engine.is_some() {
+                return Err(Error::Argument {
+                    argument: "--engine".into(),
+                    message:
+                        "engine files are Othello engines; describe a tic-tac-toe search with flags"
+                            .into(),
+                }
+                .into());
+            }
+            let pos = match &args.position {
+                Some(p) => TicTacToe::parse(p).map_err(|source| Error::TicTacToe {
+                    argument: "--position".into(),
+                    source,
+                })?,
+                None => TicTacToe::new(),
+            };
+            let raw = inline_engine(args);
+            if raw.eval != EvalSpec::Discs {
+                return Err(Error::Argument {
+                    argument: "--eval".into(),
+                    message: "tic-tac-toe searches are exhaustive and use no evaluation".into(),
+                }
+                .into());
+            }
+            let mut raw = raw;
+            if limit_override(args).is_none() {
+                raw.limit = Limit::Depth(9);
+            }
+            let config = check_inline(raw)?;
+            let settings = config.search.expect("flag engines search");
+            run_generic(
+                &pos,
+                &settings,
+                config.raw.tt_mib,
+                config.raw.ordering.clone(),
+            )
+        }
+    };
+    if args.json {
+        print_json(&rep)?;
+    } else {
+        print(&format!(
+            "best move {}, score {:+.2}, depth {}, {} nodes in {:.3} s ({:.2} M nodes/s)\npv {}\ncutoffs {} (first move {}), tt probes {} hits {} cutoffs {}, re-searches {}",
+            rep.best_move.as_deref().unwrap_or("none (game over)"),
+            rep.score,
+            rep.depth,
+            rep.nodes,
+            rep.seconds,
+            rep.nps / 1e6,
+            rep.pv.join(" "),
+            rep.stats.beta_cutoffs,
+            rep.stats.first_move_cutoffs,
+            rep.stats.tt_probes,
+            rep.stats.tt_hits,
+            rep.stats.tt_cutoffs,
+            rep.stats.researches,
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_generic<G: SearchGame>(
+    pos: &G,
+    settings: &SearchSettings,
+    tt_mib: usize,
+    order: Vec<OrderBy>,
+) -> SearchReport {
+    let mut s: Searcher<G, ZeroEval> = Searcher::new(ZeroEval, tt_mib, order);
+    let out = search(&mut s, pos, settings, None, 0);
+    report(&out, 1)
+}

@@ -1,0 +1,162 @@
+//! Players: what a tournament asks for a move. Built fresh per game from an
+//! [`EngineConfig`] and a seed, so a game depends only on its inputs.
+
+use super::config::EngineConfig;
+use crate::eval::OthelloEval;
+use crate::game::othello::{Board, Move};
+use crate::game::Game;
+use crate::search::limits::ClockState;
+use crate::search::{search, SearchOutcome, SearchStats, Searcher};
+use std::time::{Duration, Instant};
+
+/// One move chosen, with what the search behind it saw.
+#[derive(Clone, Debug)]
+pub struct MoveReport {
+    /// The move.
+    pub mv: Move,
+    /// Score for the mover in centidiscs (`None` for players that do not
+    /// search).
+    pub score: Option<i32>,
+    /// Depth reached.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// Something that plays Othello moves.
+pub trait Player: Send {
+    /// Display name.
+    fn name(&self) -> &str;
+
+    /// The move to play in `pos` (which is not over); `clock` is this
+    /// player's clock when the game is timed.
+    fn choose(&mut self, pos: &Board, clock: Option<ClockState>) -> MoveReport;
+}
+
+/// SplitMix64: a small, fast, well-mixed generator for seeded choices.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator from `seed`.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform integer below `n` (> 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        // Multiply-shift: unbiased enough for n far below 2^64.
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+}
+
+/// Plays a uniformly random legal move.
+pub struct RandomPlayer {
+    name: String,
+    rng: SplitMix64,
+}
+
+impl RandomPlayer {
+    /// A random mover named `name` with `seed`.
+    pub fn new(name: &str, seed: u64) -> Self {
+        RandomPlayer {
+            name: name.to_string(),
+            rng: SplitMix64::new(seed),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn choose(&mut self, pos: &Board, _clock: Option<ClockState>) -> MoveReport {
+        let start = Instant::now();
+        let mut moves = crate::game::MoveList::new();
+        pos.generate_moves(&mut moves);
+        let mv = moves.get(self.rng.below(moves.len() as u64) as usize);
+        MoveReport {
+            mv,
+            score: None,
+            depth: 0,
+            nodes: 0,
+            elapsed: start.elapsed(),
+        }
+    }
+}
+
+/// A searching engine.
+pub struct SearchPlayer {
+    config: EngineConfig,
+    searcher: Searcher<Board, OthelloEval>,
+}
+
+impl SearchPlayer {
+    /// The player `config` describes (which must be a searching engine).
+    pub fn new(config: &EngineConfig) -> Self {
+        SearchPlayer {
+            searcher: Searcher::new(
+                config.eval.clone(),
+                config.raw.tt_mib,
+                config.raw.ordering.clone(),
+            ),
+            config: config.clone(),
+        }
+    }
+
+    /// Searches `pos` and returns the whole outcome (for `arena search`).
+    pub fn analyse(&mut self, pos: &Board, clock: Option<ClockState>) -> SearchOutcome<Move> {
+        let settings = self.config.search.expect("a searching engine");
+        // Roughly half the empties are ours to play.
+        let moves_left = pos.empties().div_ceil(2);
+        search(&mut self.searcher, pos, &settings, clock, moves_left)
+    }
+
+    /// Counters of the last search.
+    pub fn stats(&self) -> SearchStats {
+        self.searcher.stats
+    }
+}
+
+impl Player for SearchPlayer {
+    fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    fn choose(&mut self, pos: &Board, clock: Option<ClockState>) -> MoveReport {
+        let out = self.analyse(pos, clock);
+        let mv = out.best_move.unwrap_or_else(|| {
+            let mut moves = crate::game::MoveList::new();
+            pos.generate_moves(&mut moves);
+            moves.get(0)
+        });
+        MoveReport {
+            mv,
+            score: Some(out.score),
+            depth: out.depth,
+            nodes: out.stats.nodes,
+            elapsed: out.elapsed,
+        }
+    }
+}
+
+/// Builds the player `config` describes, for one game: `seed` (the game's
+/// seed mixed with the engine's) drives every random choice.
+pub fn build_player(config: &EngineConfig, seed: u64) -> Box<dyn Player> {
+    match config.search {
+        None => Box::new(RandomPlayer::new(&config.name, seed ^ config.raw.seed)),
+        Some(_) => Box::new(SearchPlayer::new(config)),
+    }
+}

@@ -1,0 +1,184 @@
+//! A linear evaluation over classic Othello features, with one weight set
+//! per game stage. Every feature is "side to move minus opponent":
+//!
+//! | name | what it counts |
+//! | --- | --- |
+//! | `mobility` | legal moves |
+//! | `frontier` | empty squares next to one's discs (potential mobility of the *other* side: fewer is better) |
+//! | `corners` | corner discs |
+//! | `x_squares` | discs on b2, g2, b7, g7 while their corner is empty |
+//! | `c_squares` | discs on the edge squares next to an empty corner |
+//! | `stable` | discs that can never be flipped (edge-anchored stability) |
+//! | `discs` | discs |
+//! | `parity` | +1 when the side to move is due the last move (odd number of empties), else -1 |
+//!
+//! File format (RON):
+//! ```ron
+//! Features(stages: [
+//!     (min_empties: 40, mobility: 8.0, frontier: -4.0, corners: 90.0, x_squares: -40.0,
+//!      c_squares: -12.0, stable: 20.0, discs: 0.0, parity: 0.0),
+//!     (min_empties: 0, ...),
+//! ])
+//! ```
+//! Weights are centidiscs per unit of the feature.
+
+use super::{check_stages, parse_ron, stage_of, Term};
+use crate::error::{Error, Result};
+use crate::game::othello::bitboard::{legal_moves, neighbours, stable_discs};
+use crate::game::othello::Board;
+use serde::Deserialize;
+use std::path::Path;
+
+/// Number of features.
+pub const FEATURES: usize = 8;
+
+/// Feature names, in weight order.
+pub const NAMES: [&str; FEATURES] = [
+    "mobility",
+    "frontier",
+    "corners",
+    "x_squares",
+    "c_squares",
+    "stable",
+    "discs",
+    "parity",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename = "Features")]
+struct RawFile {
+    stages: Vec<RawStage>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStage {
+    min_empties: u32,
+    mobility: f64,
+    frontier: f64,
+    corners: f64,
+    x_squares: f64,
+    c_squares: f64,
+    stable: f64,
+    discs: f64,
+    parity: f64,
+}
+
+/// A feature evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Features {
+    min_empties: Vec<u32>,
+    weights: Vec<[f64; FEATURES]>,
+}
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// X-squares with their corners: (x-square bit, corner bit).
+const X_SQUARES: [(u64, u64); 4] = [
+    (1 << 9, 1 << 0),
+    (1 << 14, 1 << 7),
+    (1 << 49, 1 << 56),
+    (1 << 54, 1 << 63),
+];
+
+/// C-squares (two per corner) with their corners.
+const C_SQUARES: [(u64, u64); 4] = [
+    ((1 << 1) | (1 << 8), 1 << 0),
+    ((1 << 6) | (1 << 15), 1 << 7),
+    ((1 << 48) | (1 << 57), 1 << 56),
+    ((1 << 55) | (1 << 62), 1 << 63),
+];
+
+/// The feature values of `b` for the side to move.
+pub fn feature_values(b: &Board) -> [i32; FEATURES] {
+    let (p, o) = (b.player, b.opponent);
+    let empty = !(p | o);
+    let pc = |x: u64| x.count_ones() as i32;
+    let mut x_sq = 0;
+    let mut c_sq = 0;
+    for (x, corner) in X_SQUARES {
+        if empty & corner != 0 {
+            x_sq += pc(p & x) - pc(o & x);
+        }
+    }
+    for (c, corner) in C_SQUARES {
+        if empty & corner != 0 {
+            c_sq += pc(p & c) - pc(o & c);
+        }
+    }
+    [
+        pc(legal_moves(p, o)) - pc(legal_moves(o, p)),
+        pc(neighbours(p) & empty) - pc(neighbours(o) & empty),
+        pc(p & CORNERS) - pc(o & CORNERS),
+        x_sq,
+        c_sq,
+        pc(stable_discs(p, o)) - pc(stable_discs(o, p)),
+        pc(p) - pc(o),
+        if empty.count_ones() % 2 == 1 { 1 } else { -1 },
+    ]
+}
+
+impl Features {
+    /// Parses a weights file (`path` only names it in errors).
+    ///
+    /// # Errors
+    /// Malformed RON, a missing or unknown weight, a weight that is not a
+    /// finite number, or bad stage bounds, each naming the file, line and field.
+    pub fn parse(text: &str, path: &Path) -> Result<Features> {
+        let raw: RawFile = parse_ron(text, path)?;
+        let min_empties: Vec<u32> = raw.stages.iter().map(|s| s.min_empties).collect();
+        check_stages(&min_empties, text, path)?;
+        let mut weights = Vec::new();
+        for (n, s) in raw.stages.iter().enumerate() {
+            let w = [
+                s.mobility,
+                s.frontier,
+                s.corners,
+                s.x_squares,
+                s.c_squares,
+                s.stable,
+                s.discs,
+                s.parity,
+            ];
+            if let Some(k) = w.iter().position(|v| !v.is_finite()) {
+                return Err(Error::config_field_nth(
+                    path,
+                    text,
+                    NAMES[k],
+                    n,
+                    format!("stage {}: weight {} is not a finite number", n + 1, w[k]),
+                ));
+            }
+            weights.push(w);
+        }
+        Ok(Features {
+            min_empties,
+            weights,
+        })
+    }
+
+    fn stage(&self, b: &Board) -> &[f64; FEATURES] {
+        &self.weights[stage_of(&self.min_empties, b.empties())]
+    }
+
+    /// Score for the side to move, in centidiscs.
+    #[inline]
+    pub fn evaluate(&self, b: &Board) -> i32 {
+        let w = self.stage(b);
+        let f = feature_values(b);
+        let mut sum = 0.0;
+        for k in 0..FEATURES {
+            sum += w[k] * f64::from(f[k]);
+        }
+        sum.round() as i32
+    }
+
+    /// Every feature with its weight and contribution.
+    pub fn explain(&self, b: &Board) -> Vec<Term> {
+        let w = self.stage(b);
+        let f = feature_values(b);
+        (0..FEATURES)
+            .map(|k| Term::new(NAMES[k], f64::from(f[k]), w[k]))
+            .collect()
+    }
+}

@@ -1,0 +1,180 @@
+//! Othello evaluations, each built from data: disc count, weighted squares
+//! (tables by game stage) and features (mobility, frontier, corners, X- and
+//! C-squares, stable discs, parity; linear weights by stage). The weights
+//! live in RON files under `engines/weights/`, so comparing an evaluation
+//! change is comparing two files, with no recompile.
+//!
+//! Every evaluation scores in centidiscs (100 units = one disc of final
+//! score) for the side to move, so a finished game and an estimate share
+//! one scale.
+
+pub mod features;
+pub mod squares;
+
+pub use features::Features;
+pub use squares::WeightedSquares;
+
+use crate::error::{read_text, Error, Result};
+use crate::game::othello::Board;
+use crate::search::Evaluator;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Evaluation units per disc.
+pub const UNITS_PER_DISC: i32 = 100;
+
+/// Which evaluation an engine uses, as written in its engine file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum EvalSpec {
+    /// Disc difference.
+    Discs,
+    /// Weighted squares, tables from a weights file.
+    WeightedSquares {
+        /// The weights file, relative to the engine file.
+        weights: PathBuf,
+    },
+    /// Linear features, weights from a file.
+    Features {
+        /// The weights file, relative to the engine file.
+        weights: PathBuf,
+    },
+}
+
+/// A built evaluation.
+#[derive(Clone, Debug)]
+pub enum OthelloEval {
+    /// Disc difference.
+    Discs,
+    /// Weighted squares.
+    Squares(WeightedSquares),
+    /// Features.
+    Features(Features),
+}
+
+impl OthelloEval {
+    /// Builds the evaluation `spec` names, reading weight paths relative to
+    /// `base` (the engine file's folder).
+    ///
+    /// # Errors
+    /// The weights file cannot be read or is malformed.
+    pub fn load(spec: &EvalSpec, base: &Path) -> Result<OthelloEval> {
+        Ok(match spec {
+            EvalSpec::Discs => OthelloEval::Discs,
+            EvalSpec::WeightedSquares { weights } => {
+                let path = base.join(weights);
+                OthelloEval::Squares(WeightedSquares::parse(&read_text(&path)?, &path)?)
+            }
+            EvalSpec::Features { weights } => {
+                let path = base.join(weights);
+                OthelloEval::Features(Features::parse(&read_text(&path)?, &path)?)
+            }
+        })
+    }
+
+    /// The evaluation and each of its terms, for `arena eval`.
+    pub fn explain(&self, b: &Board) -> Vec<Term> {
+        match self {
+            OthelloEval::Discs => {
+                let d = b.player.count_ones() as i32 - b.opponent.count_ones() as i32;
+                vec![Term::new("discs", f64::from(d), f64::from(UNITS_PER_DISC))]
+            }
+            OthelloEval::Squares(w) => w.explain(b),
+            OthelloEval::Features(f) => f.explain(b),
+        }
+    }
+}
+
+impl Evaluator<Board> for OthelloEval {
+    #[inline]
+    fn evaluate(&self, b: &Board) -> i32 {
+        match self {
+            OthelloEval::Discs => {
+                (b.player.count_ones() as i32 - b.opponent.count_ones() as i32) * UNITS_PER_DISC
+            }
+            OthelloEval::Squares(w) => w.evaluate(b),
+            OthelloEval::Features(f) => f.evaluate(b),
+        }
+    }
+
+    fn units_per_point(&self) -> i32 {
+        UNITS_PER_DISC
+    }
+}
+
+/// One term of an evaluation: a named feature's value, its weight, and what
+/// it adds (value × weight, in centidiscs).
+#[derive(Clone, Debug, Serialize)]
+pub struct Term {
+    /// Feature name.
+    pub name: String,
+    /// Feature value for the side to move.
+    pub value: f64,
+    /// Weight in the current stage.
+    pub weight: f64,
+    /// Contribution to the score.
+    pub contribution: f64,
+}
+
+impl Term {
+    /// A term `name` with `value` and `weight`.
+    pub fn new(name: &str, value: f64, weight: f64) -> Term {
+        Term {
+            name: name.to_string(),
+            value,
+            weight,
+            contribution: value * weight,
+        }
+    }
+}
+
+/// Parses a RON weights file into `T`, with the file, line and column of a
+/// syntax or shape error.
+///
+/// # Errors
+/// [`Error::Config`] naming the place.
+pub fn parse_ron<T: serde::de::DeserializeOwned>(text: &str, path: &Path) -> Result<T> {
+    ron::Options::default()
+        .from_str(text)
+        .map_err(|e: ron::error::SpannedError| {
+            Error::config_at(
+                path,
+                e.span.start.line,
+                e.span.start.col,
+                e.code.to_string(),
+            )
+        })
+}
+
+/// The stage (index into `stages`, sorted by `min_empties` descending) for a
+/// position with `empties` empty squares: the first whose `min_empties` is
+/// at most `empties`.
+#[inline]
+pub fn stage_of(min_empties: &[u32], empties: u32) -> usize {
+    min_empties
+        .iter()
+        .position(|&m| empties >= m)
+        .unwrap_or(min_empties.len() - 1)
+}
+
+/// Checks a list of stage bounds: non-empty, strictly decreasing, ending at 0.
+///
+/// # Errors
+/// [`Error::Config`] naming the field.
+pub fn check_stages(min_empties: &[u32], text: &str, path: &Path) -> Result<()> {
+    let bad = |msg: String| Err(Error::config_field(path, text, "min_empties", msg));
+    if min_empties.is_empty() {
+        return bad("there must be at least one stage".into());
+    }
+    if min_empties.windows(2).any(|w| w[0] <= w[1]) {
+        return bad(format!(
+            "stages must be listed with min_empties strictly decreasing, got {min_empties:?}"
+        ));
+    }
+    if *min_empties.last().unwrap() != 0 {
+        return bad(format!(
+            "the last stage must have min_empties: 0 (got {})",
+            min_empties.last().unwrap()
+        ));
+    }
+    Ok(())
+}

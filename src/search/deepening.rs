@@ -1,0 +1,288 @@
+//! The search driver: one fixed-depth search, or iterative deepening (depth
+//! 1, 2, … with the previous iteration's best move searched first and,
+//! optionally, an aspiration window around its score) until the limit says
+//! stop. Only completed iterations count; an aborted one is thrown away.
+
+use super::limits::{budget, ClockState, Stop, StopReason};
+use super::searcher::Searcher;
+use super::{Evaluator, Fail, Limit, SearchGame, SearchStats, Variant, INFINITY, MAX_PLY};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// How to search: the algorithm and how long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchSettings {
+    /// The algorithm.
+    pub variant: Variant,
+    /// Iterative deepening (required by every limit but `Depth`).
+    pub deepening: bool,
+    /// Half-width of the aspiration window around the previous iteration's
+    /// score, in evaluation units (alpha-beta and PVS under deepening only).
+    pub aspiration: Option<i32>,
+    /// The limit.
+    pub limit: Limit,
+}
+
+/// One completed iteration.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Iteration {
+    /// Depth searched.
+    pub depth: u32,
+    /// Its score.
+    pub score: i32,
+    /// Nodes of the whole search so far.
+    pub nodes: u64,
+    /// Seconds since the search started.
+    pub seconds: f64,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchOutcome<M> {
+    /// The move to play (`None` only when the game is over).
+    pub best_move: Option<M>,
+    /// Its score for the side to move, in evaluation units.
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Principal variation, starting with `best_move`.
+    pub pv: Vec<M>,
+    /// Counters of the whole search (aborted iteration included).
+    pub stats: SearchStats,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Why it stopped.
+    pub stop: StopReason,
+    /// Every completed iteration.
+    pub iterations: Vec<Iteration>,
+}
+
+impl<M> SearchOutcome<M> {
+    /// Nodes per second.
+    pub fn nps(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            self.stats.nodes as f64 / s
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Deepest iteration the driver starts (more than any game here needs).
+const MAX_DEPTH: u32 = 64;
+
+/// Searches `pos` with `settings`; `clock` is the side to move's clock for
+/// [`Limit::Clock`], `moves_left` its estimate of its own moves still to play.
+pub fn search<G: SearchGame, E: Evaluator<G>>(
+    s: &mut Searcher<G, E>,
+    pos: &G,
+    settings: &SearchSettings,
+    clock: Option<ClockState>,
+    moves_left: u32,
+) -> SearchOutcome<G::Move> {
+    let start = Instant::now();
+    s.stats = SearchStats::default();
+    s.root_first = None;
+    if let Some(tt) = &mut s.tt {
+        tt.new_search();
+    }
+    let (max_depth, node_limit, soft, hard) = match settings.limit {
+        Limit::Depth(d) => (d, u64::MAX, None, None),
+        Limit::Nodes(n) => (MAX_DEPTH, n, None, None),
+        Limit::MoveTime(ms) => {
+            let t = Duration::from_millis(ms);
+            (MAX_DEPTH, u64::MAX, Some(t / 2), Some(t))
+        }
+        Limit::Clock(base, inc) => {
+            let c = clock.unwrap_or(ClockState {
+                remaining: Duration::from_millis(base),
+                increment: Duration::from_millis(inc),
+            });
+            let b = budget(c, moves_left);
+            (MAX_DEPTH, u64::MAX, Some(b.soft / 2), Some(b.hard))
+        }
+    };
+    let limited = node_limit != u64::MAX || hard.is_some();
+    let mut out = SearchOutcome {
+        best_move: None,
+        score: 0,
+        depth: 0,
+        pv: Vec::new(),
+        stats: SearchStats::default(),
+        elapsed: Duration::ZERO,
+        stop: StopReason::Depth,
+        iterations: Vec::new(),
+    };
+    if pos.is_over() {
+        s.stop = Stop::none();
+        s.stats.nodes = 1;
+        out.score = s.terminal(pos);
+        out.stats = s.stats;
+        out.elapsed = start.elapsed();
+        return out;
+    }
+
+    let first_depth = if settings.deepening {
+        1
+    } else {
+        max_depth.max(1)
+    };
+    let mut depth = first_depth;
+    loop {
+        // The first iteration always completes, so there is always a move.
+        s.stop = if depth == first_depth || !limited {
+            Stop::none()
+        } else {
+            Stop::new(node_limit, hard.map(|h| start + h))
+        };
+        let prev = out.iterations.last().map(|it| it.score);
+        let score = run_iteration(s, pos, settings, depth, prev);
+        if s.stop.aborted() {
+            out.stop = if s.stop.out_of_nodes(s.stats.nodes) {
+                StopReason::Nodes
+            } else {
+                StopReason::Time
+            };
+            break;
+        }
+        out.score = score;
+        out.depth = depth;
+        out.best_move = s.root_best();
+        out.pv = principal_variation(s, pos, settings.variant, depth);
+        out.iterations.push(Iteration {
+            depth,
+            score,
+            nodes: s.stats.nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+        s.root_first = out.best_move;
+        if !settings.deepening || depth >= max_depth {
+            break;
+        }
+        if node_limit != u64::MAX && s.stats.nodes >= node_limit {
+            out.stop = StopReason::Nodes;
+            break;
+        }
+        if soft.is_some_and(|t| start.elapsed() >= t) {
+            out.stop = StopReason::Time;
+            break;
+        }
+        if resolved(pos, depth) {
+            break;
+        }
+        depth += 1;
+    }
+    out.stats = s.stats;
+    out.elapsed = start.elapsed();
+    s.stop = Stop::none();
+    out
+}
+
+/// True when a search to `depth` already reached the end of every line
+/// (Othello: no more empty squares than plies searched), so deeper
+/// iterations cannot change anything.
+fn resolved<G: SearchGame>(pos: &G, depth: u32) -> bool {
+    depth as usize >= MAX_PLY - 4 || pos.max_plies_left().is_some_and(|n| depth >= n)
+}
+
+/// One iteration at `depth`, with an aspiration window when configured.
+fn run_iteration<G: SearchGame, E: Evaluator<G>>(
+    s: &mut Searcher<G, E>,
+    pos: &G,
+    settings: &SearchSettings,
+    depth: u32,
+    prev: Option<i32>,
+) -> i32 {
+    let window = |s: &mut Searcher<G, E>, alpha: i32, beta: i32| -> i32 {
+        match settings.variant {
+            Variant::AlphaBeta { fail: Fail::Hard } => s.alphabeta_hard(pos, alpha, beta, depth, 0),
+            Variant::AlphaBeta { fail: Fail::Soft } => s.alphabeta_soft(pos, alpha, beta, depth, 0),
+            Variant::Pvs => s.pvs(pos, alpha, beta, depth, 0),
+            _ => unreachable!("only windowed variants"),
+        }
+    };
+    match settings.variant {
+        Variant::Minimax => s.minimax(pos, depth),
+        Variant::Negamax => s.negamax(pos, depth),
+        Variant::MtdF => s.mtdf(pos, depth, prev.unwrap_or(0)),
+        _ => match (settings.aspiration, prev) {
+            (Some(w), Some(p)) if w > 0 => {
+                let (mut lo, mut hi) = (w, w);
+                loop {
+                    let alpha = (p - lo).max(-INFINITY);
+                    let beta = (p + hi).min(INFINITY);
+                    let v = window(s, alpha, beta);
+                    if s.stop.aborted() {
+                        return 0;
+                    }
+                    if v <= alpha && alpha > -INFINITY {
+                        lo = lo.saturating_mul(4);
+                    } else if v >= beta && beta < INFINITY {
+                        hi = hi.saturating_mul(4);
+                    } else {
+                        return v;
+                    }
+                    s.stats.researches += 1;
+                }
+            }
+            _ => window(s, -INFINITY, INFINITY),
+        },
+    }
+}
+
+/// The principal variation of the last iteration: the PV table for the
+/// variants that keep one, the transposition table for MTD(f).
+fn principal_variation<G: SearchGame, E: Evaluator<G>>(
+    s: &Searcher<G, E>,
+    pos: &G,
+    variant: Variant,
+    depth: u32,
+) -> Vec<G::Move> {
+    let mut pv: Vec<G::Move> = if variant == Variant::MtdF {
+        pv_from_table(s, pos, depth)
+    } else {
+        s.pv().to_vec()
+    };
+    // The root's best move leads, even when the table's line is empty or
+    // (fail-hard, every move failing low) the PV table kept nothing.
+    if let Some(b) = s.root_best() {
+        if pv.first() != Some(&b) {
+            pv = vec![b];
+        }
+    }
+    pv
+}
+
+/// Follows the table's best moves from `pos`, at most `depth` plies (and
+/// passes), checking each is legal.
+fn pv_from_table<G: SearchGame, E: Evaluator<G>>(
+    s: &Searcher<G, E>,
+    pos: &G,
+    depth: u32,
+) -> Vec<G::Move> {
+    let mut pv = Vec::new();
+    let Some(tt) = &s.tt else { return pv };
+    let mut p = pos.clone();
+    let mut moves = crate::game::MoveList::new();
+    let mut left = depth;
+    while left > 0 && pv.len() < MAX_PLY {
+        let Some(e) = tt.probe(p.hash()) else { break };
+        moves.clear();
+        p.generate_moves(&mut moves);
+        if moves.position(e.best).is_none() {
+            break;
+        }
+        pv.push(e.best);
+        if !G::is_pass(e.best) {
+            left -= 1;
+        }
+        p = p.play(e.best);
+    }
+    if let Some(b) = s.root_best() {
+        if pv.first() != Some(&b) {
+            pv = vec![b];
+        }
+    }
+    pv
+}

@@ -1,0 +1,178 @@
+//! Search limits (one enum) and the stop control that enforces them inside
+//! the search: node budgets exactly, time by looking at the clock every few
+//! thousand nodes.
+
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// How long a search may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Limit {
+    /// Search to exactly this depth (plies; passes are free).
+    Depth(u32),
+    /// Deepen until this many nodes have been visited; the last completed
+    /// iteration's move is played. Deterministic.
+    Nodes(u64),
+    /// Deepen for this many milliseconds per move.
+    MoveTime(u64),
+    /// A game clock: base milliseconds for the whole game and an increment
+    /// per move; time management decides how much of it each move uses.
+    Clock(u64, u64),
+}
+
+impl Limit {
+    /// True when the same input gives the same result every time.
+    pub fn is_deterministic(self) -> bool {
+        matches!(self, Limit::Depth(_) | Limit::Nodes(_))
+    }
+}
+
+/// The clock of the side to move, in a game played with [`Limit::Clock`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockState {
+    /// Time left, including nothing of this move's increment.
+    pub remaining: Duration,
+    /// Added after each move.
+    pub increment: Duration,
+}
+
+/// Time budget of one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Do not start a new iteration past this.
+    pub soft: Duration,
+    /// Abort the search at this.
+    pub hard: Duration,
+}
+
+/// Share of one move's time in a game with `clock`, when the side to move
+/// has about `moves_left` moves still to play.
+///
+/// The base share is `remaining / (moves_left + 2) + 3/4 · increment`;
+/// deepening stops starting iterations at that share and aborts at 3x it,
+/// but never spends more than a quarter of what is left, and keeps a
+/// 20 ms reserve (plus 5%) for the rest of the game so that the default
+/// settings never lose on time.
+pub fn budget(clock: ClockState, moves_left: u32) -> TimeBudget {
+    let reserve = Duration::from_millis(20) + clock.remaining / 20;
+    let usable = clock.remaining.saturating_sub(reserve);
+    let share = usable / (moves_left + 2) + clock.increment * 3 / 4;
+    let cap = usable / 4 + clock.increment / 2;
+    let soft = share.min(cap);
+    TimeBudget {
+        soft,
+        hard: (soft * 3).min(cap.max(soft)),
+    }
+}
+
+/// Enforces a node budget and a deadline inside a search.
+#[derive(Clone, Debug)]
+pub struct Stop {
+    node_limit: u64,
+    deadline: Option<Instant>,
+    next_check: u64,
+    aborted: bool,
+}
+
+/// Nodes between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 2048;
+
+/// Why a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum StopReason {
+    /// The depth limit (or the end of the game) was reached.
+    Depth,
+    /// The node budget ran out.
+    Nodes,
+    /// Time ran out.
+    Time,
+}
+
+impl Stop {
+    /// No limit.
+    pub fn none() -> Stop {
+        Stop::new(u64::MAX, None)
+    }
+
+    /// At most `node_limit` nodes, and no later than `deadline`.
+    pub fn new(node_limit: u64, deadline: Option<Instant>) -> Stop {
+        let mut s = Stop {
+            node_limit,
+            deadline,
+            next_check: 0,
+            aborted: false,
+        };
+        s.schedule(0);
+        s
+    }
+
+    fn schedule(&mut self, nodes: u64) {
+        self.next_check = if self.deadline.is_some() {
+            (nodes + CLOCK_INTERVAL).min(self.node_limit)
+        } else {
+            self.node_limit
+        };
+    }
+
+    /// True once the search must stop; call with the node count after
+    /// counting a node. Cheap when nothing is due.
+    #[inline(always)]
+    pub fn check(&mut self, nodes: u64) -> bool {
+        if nodes >= self.next_check && !self.aborted {
+            self.slow_check(nodes);
+        }
+        self.aborted
+    }
+
+    #[cold]
+    fn slow_check(&mut self, nodes: u64) {
+        if nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = true;
+        } else {
+            self.schedule(nodes);
+        }
+    }
+
+    /// True when a limit was hit.
+    #[inline(always)]
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// True when the node budget is used up (as opposed to time).
+    pub fn out_of_nodes(&self, nodes: u64) -> bool {
+        nodes >= self.node_limit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_never_spends_the_whole_clock() {
+        for ms in [1u64, 10, 50, 100, 1000, 60_000] {
+            for inc in [0u64, 10, 100] {
+                for moves in [0u32, 1, 10, 30] {
+                    let c = ClockState {
+                        remaining: Duration::from_millis(ms),
+                        increment: Duration::from_millis(inc),
+                    };
+                    let b = budget(c, moves);
+                    assert!(b.soft <= b.hard);
+                    assert!(
+                        b.hard < c.remaining + c.increment / 2 || ms <= 20,
+                        "{ms} {inc} {moves}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn node_limit_is_exact() {
+        let mut s = Stop::new(100, None);
+        assert!(!s.check(99));
+        assert!(s.check(100));
+    }
+}

@@ -1,0 +1,233 @@
+//! Game-tree search, generic over [`Game`]: every classic variant as its own
+//! code (minimax, negamax, alpha-beta fail-hard and fail-soft, PVS, MTD(f)),
+//! iterative deepening with aspiration windows, a transposition table, move
+//! ordering and search limits.
+//!
+//! Conventions shared by every variant:
+//! - Scores are `i32` in the evaluator's units, from the point of view of the
+//!   side to move; a finished game scores `final_score * units_per_point`.
+//! - A node is counted each time a position is visited: root, inner nodes and
+//!   leaves alike (the textbook count).
+//! - A pass is a move and a node, but it does not use up depth (as in Edax):
+//!   two passes end the game, so this cannot loop, and a position is always
+//!   searched to the same remaining depth whichever way it was reached, which
+//!   keeps transposition-table cutoffs exact.
+
+pub mod alphabeta;
+pub mod deepening;
+pub mod limits;
+pub mod minimax;
+pub mod mtdf;
+pub mod negamax;
+pub mod ordering;
+pub mod pvs;
+pub mod searcher;
+pub mod tt;
+
+pub use deepening::{search, Iteration, SearchOutcome, SearchSettings};
+pub use limits::{Limit, StopReason};
+pub use ordering::OrderBy;
+pub use searcher::Searcher;
+pub use tt::{Bound, TranspositionTable};
+
+use crate::game::othello::Board;
+use crate::game::tictactoe::TicTacToe;
+use crate::game::tree::TreePos;
+use crate::game::Game;
+use serde::{Deserialize, Serialize};
+
+/// Larger than any score; `-INFINITY..=INFINITY` is the full window.
+pub const INFINITY: i32 = 1 << 28;
+
+/// Deepest ply a search may reach (Othello: 60 moves plus passes).
+pub const MAX_PLY: usize = 128;
+
+/// Number of distinct move slots (see [`SearchGame::move_slot`]).
+pub const MOVE_SLOTS: usize = 65;
+
+/// What search needs from a game beyond its rules: a dense index of moves (for
+/// killer and history tables) and an optional static weight per move.
+pub trait SearchGame: Game {
+    /// A dense index of `mv`, below [`MOVE_SLOTS`].
+    fn move_slot(mv: Self::Move) -> usize;
+
+    /// True when `mv` is a pass (which does not use up depth).
+    fn is_pass(mv: Self::Move) -> bool {
+        Self::pass_move() == Some(mv)
+    }
+
+    /// The classic static value of the square a move is played on (higher is
+    /// searched first); 0 for games without one.
+    fn square_weight(_mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// Most plies (passes aside) the game can still last, when the rules
+    /// bound it; deepening stops once an iteration has seen every end.
+    fn max_plies_left(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// The classic Othello square values (corners best, X-squares worst), used to
+/// order moves. Indexed by square, a1 = 0.
+#[rustfmt::skip]
+pub const OTHELLO_SQUARE_ORDER: [i32; 64] = [
+    100, -20, 10,  5,  5, 10, -20, 100,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+     10,  -2,  -1, -1, -1, -1,  -2,  10,
+      5,  -2,  -1, -1, -1, -1,  -2,   5,
+      5,  -2,  -1, -1, -1, -1,  -2,   5,
+     10,  -2,  -1, -1, -1, -1,  -2,  10,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    100, -20, 10,  5,  5, 10, -20, 100,
+];
+
+impl SearchGame for Board {
+    #[inline]
+    fn move_slot(mv: Self::Move) -> usize {
+        mv.index()
+    }
+
+    #[inline]
+    fn is_pass(mv: Self::Move) -> bool {
+        mv.is_pass()
+    }
+
+    #[inline]
+    fn square_weight(mv: Self::Move) -> i32 {
+        mv.to_square()
+            .map_or(-1000, |sq| OTHELLO_SQUARE_ORDER[sq.index()])
+    }
+
+    fn max_plies_left(&self) -> Option<u32> {
+        Some(self.empties())
+    }
+}
+
+impl SearchGame for TicTacToe {
+    fn move_slot(mv: Self::Move) -> usize {
+        usize::from(mv.0)
+    }
+
+    fn square_weight(mv: Self::Move) -> i32 {
+        // Centre, then corners, then edges.
+        [2, 1, 2, 1, 3, 1, 2, 1, 2][usize::from(mv.0)]
+    }
+
+    fn max_plies_left(&self) -> Option<u32> {
+        Some(9 - self.plies())
+    }
+}
+
+impl SearchGame for TreePos {
+    fn move_slot(mv: Self::Move) -> usize {
+        usize::from(mv.0).min(MOVE_SLOTS - 1)
+    }
+}
+
+/// A static evaluation: the search calls it on positions at the depth limit
+/// that are not finished games.
+pub trait Evaluator<G: Game> {
+    /// Value of a position whose game goes on, for the side to move.
+    fn evaluate(&self, pos: &G) -> i32;
+
+    /// Evaluation units per point of final score (per disc in Othello), so
+    /// that finished games and estimates share one scale.
+    fn units_per_point(&self) -> i32 {
+        1
+    }
+}
+
+/// Evaluates every unfinished position as 0: for exhaustive searches of
+/// tic-tac-toe and explicit trees, where the depth limit is never reached.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ZeroEval;
+
+impl<G: Game> Evaluator<G> for ZeroEval {
+    fn evaluate(&self, _pos: &G) -> i32 {
+        0
+    }
+}
+
+/// Which search algorithm runs inside iterative deepening (or alone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Variant {
+    /// Textbook minimax: separate MAX and MIN functions, no pruning.
+    Minimax,
+    /// Minimax in one function, negating the score at each ply.
+    Negamax,
+    /// Alpha-beta pruning.
+    AlphaBeta {
+        /// What a node returns when it fails high or low.
+        fail: Fail,
+    },
+    /// Principal variation search (NegaScout): null windows after the
+    /// first move, re-searched on a fail high.
+    Pvs,
+    /// MTD(f): null-window fail-soft searches with a transposition table,
+    /// converging on the value.
+    MtdF,
+}
+
+/// Fail-hard or fail-soft alpha-beta.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fail {
+    /// Return values clamped to the window: beta on a cutoff, alpha when no
+    /// move beats alpha.
+    Hard,
+    /// Return the best value found, even outside the window.
+    Soft,
+}
+
+impl Variant {
+    /// True for the alpha-beta family (which may use a transposition table
+    /// and move ordering).
+    pub fn prunes(self) -> bool {
+        !matches!(self, Variant::Minimax | Variant::Negamax)
+    }
+
+    /// A short name, as `arena tree --algorithm` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Minimax => "minimax",
+            Variant::Negamax => "negamax",
+            Variant::AlphaBeta { fail: Fail::Hard } => "alphabeta",
+            Variant::AlphaBeta { fail: Fail::Soft } => "alphabeta-failsoft",
+            Variant::Pvs => "pvs",
+            Variant::MtdF => "mtdf",
+        }
+    }
+}
+
+/// Counters of one search, for study and speed figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SearchStats {
+    /// Positions visited (root, inner nodes and leaves).
+    pub nodes: u64,
+    /// Nodes where a move reached beta.
+    pub beta_cutoffs: u64,
+    /// Of those, how many on the first move searched.
+    pub first_move_cutoffs: u64,
+    /// Transposition-table probes.
+    pub tt_probes: u64,
+    /// Probes that found the position.
+    pub tt_hits: u64,
+    /// Probes whose stored bound ended the node.
+    pub tt_cutoffs: u64,
+    /// Re-searches (PVS after a null-window fail high, aspiration failures).
+    pub researches: u64,
+}
+
+impl SearchStats {
+    /// Adds `other`'s counters into `self`.
+    pub fn add(&mut self, other: &SearchStats) {
+        self.nodes += other.nodes;
+        self.beta_cutoffs += other.beta_cutoffs;
+        self.first_move_cutoffs += other.first_move_cutoffs;
+        self.tt_probes += other.tt_probes;
+        self.tt_hits += other.tt_hits;
+        self.tt_cutoffs += other.tt_cutoffs;
+        self.researches += other.researches;
+    }
+}

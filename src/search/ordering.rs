@@ -1,0 +1,107 @@
+//! Move ordering: a list of options, highest priority first. Each option
+//! gives every move a key; moves are sorted by the first option's key, ties
+//! broken by the next option's, and so on, and finally by board order
+//! (generation order, a1 first). An empty list is plain board order.
+//!
+//! Ordering never changes the value a full-window search returns, only how
+//! many nodes it takes to prove it.
+
+use super::searcher::Searcher;
+use super::{Evaluator, SearchGame, INFINITY, MAX_PLY};
+use crate::game::MoveList;
+
+use serde::{Deserialize, Serialize};
+
+/// One move-ordering option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OrderBy {
+    /// The game's static square values (Othello: corners first, X-squares
+    /// last).
+    SquareWeights,
+    /// The best move stored in the transposition table for this position
+    /// (needs a table).
+    HashMove,
+    /// The two most recent moves that caused a cutoff at the same ply.
+    Killers,
+    /// Moves that caused cutoffs often and deep (depth² per cutoff), per side.
+    History,
+    /// Fewest opponent replies first ("fastest first", Othello's mobility
+    /// ordering).
+    FastestFirst,
+    /// A shallow search of each move: depth `(d - 1) / 3` at nodes with `d >= 3`
+    /// plies left (0 = the evaluation of the position after the move).
+    ShallowSearch,
+}
+
+/// Most ordering options in one list (each at most once).
+pub const MAX_ORDER: usize = 6;
+
+impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
+    /// Sorts `moves` by the configured options (see the module docs).
+    pub(super) fn sort_moves(
+        &mut self,
+        pos: &G,
+        moves: &mut MoveList<G::Move>,
+        ply: usize,
+        depth: u32,
+        hash_move: Option<G::Move>,
+    ) {
+        let n = moves.len();
+        let mut keys = [[0i32; MAX_ORDER]; crate::game::movelist::MAX_MOVES];
+        let options = self.order.len().min(MAX_ORDER);
+        for (i, row) in keys.iter_mut().enumerate().take(n) {
+            let mv = moves.get(i);
+            for (k, key) in row.iter_mut().enumerate().take(options) {
+                *key = self.order_key(self.order[k], pos, mv, ply, depth, hash_move);
+            }
+        }
+        // Insertion sort, stable: ties keep board order.
+        let list = moves.as_mut_slice();
+        for i in 1..n {
+            let (mv, key) = (list[i], keys[i]);
+            let mut j = i;
+            while j > 0 && keys[j - 1] < key {
+                list[j] = list[j - 1];
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            list[j] = mv;
+            keys[j] = key;
+        }
+    }
+
+    /// The key option `opt` gives `mv` (higher is searched first).
+    #[inline]
+    fn order_key(
+        &mut self,
+        opt: OrderBy,
+        pos: &G,
+        mv: G::Move,
+        ply: usize,
+        depth: u32,
+        hash_move: Option<G::Move>,
+    ) -> i32 {
+        match opt {
+            OrderBy::SquareWeights => G::square_weight(mv),
+            OrderBy::HashMove => i32::from(hash_move == Some(mv)),
+            OrderBy::Killers => {
+                let killers = self.killers[ply.min(MAX_PLY - 1)];
+                if killers[0] == Some(mv) {
+                    2
+                } else {
+                    i32::from(killers[1] == Some(mv))
+                }
+            }
+            OrderBy::History => {
+                let side = usize::from(pos.first_player_to_move());
+                self.history[side][G::move_slot(mv)].min(i32::MAX as u32) as i32
+            }
+            OrderBy::FastestFirst => -(pos.play(mv).move_count() as i32),
+            OrderBy::ShallowSearch if depth >= 3 => {
+                let child = pos.play(mv);
+                -self.alphabeta_soft(&child, -INFINITY, INFINITY, (depth - 1) / 3, ply + 1)
+            }
+            OrderBy::ShallowSearch => 0,
+        }
+    }
+}

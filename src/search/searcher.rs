@@ -1,0 +1,179 @@
+//! The state one search carries from node to node: the evaluation, the
+//! transposition table, move-ordering tables (killers, history), the
+//! principal-variation table, counters and the stop control. The variants
+//! (`minimax.rs`, `negamax.rs`, `alphabeta.rs`, `pvs.rs`, `mtdf.rs`) are
+//! methods on [`Searcher`], each in its own file.
+//!
+//! Nothing here allocates after [`Searcher::new`]: the tables live in the
+//! searcher and are reused by every node and every search.
+
+use super::limits::Stop;
+use super::ordering::OrderBy;
+use super::tt::TranspositionTable;
+use super::{Evaluator, SearchGame, SearchStats, MAX_PLY, MOVE_SLOTS};
+use crate::game::MoveList;
+
+/// A search in progress (or ready for the next one).
+pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
+    /// The static evaluation.
+    pub eval: E,
+    /// The transposition table, when the engine has one.
+    pub tt: Option<TranspositionTable<G::Move>>,
+    /// Move-ordering options, highest priority first.
+    pub order: Vec<OrderBy>,
+    /// Counters of the current search (reset by the driver).
+    pub stats: SearchStats,
+    /// Node and time limits of the current search.
+    pub stop: Stop,
+    /// Move to search first at the root (the previous iteration's best).
+    pub root_first: Option<G::Move>,
+    pub(super) killers: Box<[[Option<G::Move>; 2]; MAX_PLY]>,
+    pub(super) history: Box<[[u32; MOVE_SLOTS]; 2]>,
+    pv: Box<[[G::Move; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    /// Best move of the last root search, even when every move failed low.
+    pub(super) root_best: Option<G::Move>,
+    /// Whether killers/history/shallow ordering are on (cached from `order`).
+    pub(super) flags: OrderFlags,
+}
+
+/// Which ordering tables are in use.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct OrderFlags {
+    pub killers: bool,
+    pub history: bool,
+    pub any: bool,
+}
+
+impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
+    /// A searcher with `eval`, a table of `tt_mib` MiB (none for 0) and the
+    /// ordering options `order` (highest priority first).
+    pub fn new(eval: E, tt_mib: usize, order: Vec<OrderBy>) -> Self {
+        let flags = OrderFlags {
+            killers: order.contains(&OrderBy::Killers),
+            history: order.contains(&OrderBy::History),
+            any: !order.is_empty(),
+        };
+        Searcher {
+            eval,
+            tt: (tt_mib > 0).then(|| TranspositionTable::new(tt_mib)),
+            order,
+            stats: SearchStats::default(),
+            stop: Stop::none(),
+            root_first: None,
+            killers: Box::new([[None; 2]; MAX_PLY]),
+            history: Box::new([[0; MOVE_SLOTS]; 2]),
+            pv: Box::new([[G::Move::default(); MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+            root_best: None,
+            flags,
+        }
+    }
+
+    /// Forgets what earlier searches learnt (table, killers, history), so the
+    /// next search gives the same result as on a fresh searcher.
+    pub fn clear(&mut self) {
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
+        self.killers.fill([None; 2]);
+        for h in self.history.iter_mut() {
+            h.fill(0);
+        }
+        self.root_first = None;
+    }
+
+    /// The principal variation found by the last search (empty for MTD(f),
+    /// which reads it from the table instead).
+    pub fn pv(&self) -> &[G::Move] {
+        &self.pv[0][..self.pv_len[0]]
+    }
+
+    /// Best move of the last root search.
+    pub fn root_best(&self) -> Option<G::Move> {
+        self.root_best
+    }
+
+    /// Counts a node; true when the search must stop.
+    #[inline(always)]
+    pub(super) fn visit(&mut self) -> bool {
+        self.stats.nodes += 1;
+        self.stop.check(self.stats.nodes)
+    }
+
+    /// Value of a finished game for the side to move.
+    #[inline]
+    pub(super) fn terminal(&self, pos: &G) -> i32 {
+        pos.final_score() * self.eval.units_per_point()
+    }
+
+    /// Starts the PV line at `ply` as empty.
+    #[inline(always)]
+    pub(super) fn pv_clear(&mut self, ply: usize) {
+        if ply < MAX_PLY {
+            self.pv_len[ply] = 0;
+        }
+    }
+
+    /// The PV at `ply` becomes `mv` followed by the PV at `ply + 1`.
+    #[inline]
+    pub(super) fn pv_update(&mut self, ply: usize, mv: G::Move) {
+        if ply + 1 >= MAX_PLY {
+            return;
+        }
+        let n = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = mv;
+        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Records the move that caused a beta cutoff, for killers and history.
+    #[inline]
+    pub(super) fn record_cutoff(
+        &mut self,
+        pos: &G,
+        mv: G::Move,
+        ply: usize,
+        depth: u32,
+        first: bool,
+    ) {
+        self.stats.beta_cutoffs += 1;
+        if first {
+            self.stats.first_move_cutoffs += 1;
+        }
+        if self.flags.killers && ply < MAX_PLY {
+            let k = &mut self.killers[ply];
+            if k[0] != Some(mv) {
+                k[1] = k[0];
+                k[0] = Some(mv);
+            }
+        }
+        if self.flags.history {
+            let side = usize::from(pos.first_player_to_move());
+            let h = &mut self.history[side][G::move_slot(mv)];
+            *h = h.saturating_add(depth * depth);
+        }
+    }
+
+    /// The legal moves of `pos` (which is not over), in search order.
+    #[inline]
+    pub(super) fn ordered_moves(
+        &mut self,
+        pos: &G,
+        moves: &mut MoveList<G::Move>,
+        ply: usize,
+        depth: u32,
+        hash_move: Option<G::Move>,
+    ) {
+        moves.clear();
+        pos.generate_moves(moves);
+        let first = if ply == 0 { self.root_first } else { None };
+        if self.flags.any && moves.len() > 1 {
+            self.sort_moves(pos, moves, ply, depth, hash_move);
+        }
+        if let Some(i) = first.and_then(|f| moves.position(f)) {
+            moves.move_to_front(i);
+        }
+    }
+}
