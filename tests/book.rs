@@ -637,3 +637,13 @@ fn xot_large_list_imports_legal_and_distinct() {
     let texts: Vec<&str> = written.openings.iter().map(|o| o.text.as_str()).collect();
     assert_eq!(texts, original.lines().map(str::trim).collect::<Vec<_>>());
 }
+
+#[test]
+fn a_non_ascii_line_is_a_bad_line_not_a_panic() {
+    let f = tmp("utf8.txt");
+    std::fs::write(&f, "a\u{20ac}\n\u{20ac}\u{20ac}\nf\u{e9}5\nf5\n").unwrap();
+    let out = arena(&["book", "check", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("3 bad lines"), "{err}");
+}

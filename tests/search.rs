@@ -473,3 +473,13 @@ fn search_command_reports_move_score_and_pv() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("--position"), "{}", stderr(&out));
 }
+
+#[test]
+fn bench_signature_is_pinned() {
+    // Total nodes of the strong preset's search over tests/data/bench.txt at
+    // depth 6. A change here means the search or the evaluation changed:
+    // update it on purpose, in the same commit as the change.
+    let r = arena::cli::bench::bench(6);
+    assert_eq!(r.positions, 24);
+    assert_eq!(r.nodes, 165_715);
+}

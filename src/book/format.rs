@@ -247,7 +247,7 @@ pub(crate) fn parse_with(text: &str, path: &Path, accept: Accept) -> Result<Book
 fn looks_like_moves(text: &str) -> bool {
     let b = text.as_bytes();
     text.eq_ignore_ascii_case("start")
-        || (b.len() >= 2 && (b[1].is_ascii_digit() || text[..2].eq_ignore_ascii_case("pa")))
+        || (b.len() >= 2 && (b[1].is_ascii_digit() || b[..2].eq_ignore_ascii_case(b"pa")))
 }
 
 /// One opening from its (trimmed, comment-free, non-empty) text.

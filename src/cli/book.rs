@@ -40,8 +40,8 @@ pub struct GenerateArgs {
     /// Keep one opening per class of positions equal up to the 8 board symmetries (the first move list in lexicographic order)
     #[arg(long)]
     pub unique_by_symmetry: bool,
-    /// Keep a seeded sample of this many openings
-    #[arg(long)]
+    /// Keep a seeded sample of this many openings (at least 1)
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub limit: Option<usize>,
     /// Seed of the sample [default: 0]
     #[arg(long, requires = "limit")]

@@ -2,6 +2,7 @@
 //! per subcommand, each turning arguments into library calls and printing
 //! text or, with `--json`, exactly one JSON object.
 
+pub mod bench;
 pub mod book;
 pub mod perft;
 pub mod search;
@@ -28,6 +29,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Search one position with an engine file or an engine described by flags
     Search(search::SearchArgs),
+    /// Search fixed positions at a fixed depth: total nodes (a signature) and nodes per second
+    Bench(bench::BenchArgs),
     /// Search an explicit game tree to its leaves: root value and nodes visited
     Tree(tree::TreeArgs),
     /// Elo, error bars, LOS and SPRT from match results
@@ -65,6 +68,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Tree(args) => tree::run(&args),
+        Command::Bench(args) => bench::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Book(args) => book::run(&args),

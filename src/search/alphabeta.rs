@@ -52,14 +52,14 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 return Probe::Cutoff(e.score);
             }
         }
-        Probe::Search(Some(e.best))
+        Probe::Search(Some(G::move_from_slot(usize::from(e.best))))
     }
 
     /// Stores a node's result, if there is a table.
     #[inline]
     pub(super) fn store(&mut self, pos: &G, depth: u32, bound: Bound, score: i32, best: G::Move) {
         if let Some(tt) = &mut self.tt {
-            tt.store(pos.hash(), depth, bound, score, best);
+            tt.store(pos.hash(), depth, bound, score, G::move_slot(best) as u8);
         }
     }
 

@@ -268,16 +268,17 @@ fn pv_from_table<G: SearchGame, E: Evaluator<G>>(
     let mut left = depth;
     while left > 0 && pv.len() < MAX_PLY {
         let Some(e) = tt.probe(p.hash()) else { break };
+        let best = G::move_from_slot(usize::from(e.best));
         moves.clear();
         p.generate_moves(&mut moves);
-        if moves.position(e.best).is_none() {
+        if moves.position(best).is_none() {
             break;
         }
-        pv.push(e.best);
-        if !G::is_pass(e.best) {
+        pv.push(best);
+        if !G::is_pass(best) {
             left -= 1;
         }
-        p = p.play(e.best);
+        p = p.play(best);
     }
     if let Some(b) = s.root_best() {
         if pv.first() != Some(&b) {

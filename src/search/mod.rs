@@ -30,7 +30,7 @@ pub use ordering::OrderBy;
 pub use searcher::Searcher;
 pub use tt::{Bound, TranspositionTable};
 
-use crate::game::othello::Board;
+use crate::game::othello::{Board, Move, Square};
 use crate::game::tictactoe::TicTacToe;
 use crate::game::tree::TreePos;
 use crate::game::Game;
@@ -50,6 +50,9 @@ pub const MOVE_SLOTS: usize = 65;
 pub trait SearchGame: Game {
     /// A dense index of `mv`, below [`MOVE_SLOTS`].
     fn move_slot(mv: Self::Move) -> usize;
+
+    /// The move whose slot is `slot` (the inverse of [`SearchGame::move_slot`]).
+    fn move_from_slot(slot: usize) -> Self::Move;
 
     /// True when `mv` is a pass (which does not use up depth).
     fn is_pass(mv: Self::Move) -> bool {
@@ -90,6 +93,15 @@ impl SearchGame for Board {
     }
 
     #[inline]
+    fn move_from_slot(slot: usize) -> Self::Move {
+        if slot < 64 {
+            Move::square(Square::new(slot as u8))
+        } else {
+            Move::PASS
+        }
+    }
+
+    #[inline]
     fn is_pass(mv: Self::Move) -> bool {
         mv.is_pass()
     }
@@ -110,6 +122,10 @@ impl SearchGame for TicTacToe {
         usize::from(mv.0)
     }
 
+    fn move_from_slot(slot: usize) -> Self::Move {
+        crate::game::tictactoe::Cell(slot as u8)
+    }
+
     fn square_weight(mv: Self::Move) -> i32 {
         // Centre, then corners, then edges.
         [2, 1, 2, 1, 3, 1, 2, 1, 2][usize::from(mv.0)]
@@ -122,7 +138,11 @@ impl SearchGame for TicTacToe {
 
 impl SearchGame for TreePos {
     fn move_slot(mv: Self::Move) -> usize {
-        usize::from(mv.0).min(MOVE_SLOTS - 1)
+        usize::from(mv.0)
+    }
+
+    fn move_from_slot(slot: usize) -> Self::Move {
+        crate::game::tree::Branch(slot as u8)
     }
 }
 

@@ -18,7 +18,7 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     /// The static evaluation.
     pub eval: E,
     /// The transposition table, when the engine has one.
-    pub tt: Option<TranspositionTable<G::Move>>,
+    pub tt: Option<TranspositionTable>,
     /// Move-ordering options, highest priority first.
     pub order: Vec<OrderBy>,
     /// Counters of the current search (reset by the driver).

@@ -29,47 +29,76 @@ pub enum Bound {
 }
 
 /// One stored search result.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Entry<M: Copy + Default> {
-    /// Full position key (0 with [`Bound::None`] marks an empty entry).
-    pub key: u64,
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
     /// Score, in the evaluator's units, for the side to move.
     pub score: i32,
-    /// Best move found (or the move that caused the cutoff).
-    pub best: M,
+    /// Best move found (or the move that caused the cutoff), as a move slot
+    /// (see [`super::SearchGame::move_slot`]).
+    pub best: u8,
     /// Remaining depth the position was searched to.
     pub depth: u8,
     /// What `score` means.
     pub bound: Bound,
-    /// Search generation that wrote it.
     generation: u8,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Bucket<M: Copy + Default> {
-    deep: Entry<M>,
-    recent: Entry<M>,
+impl Entry {
+    fn pack(self) -> u64 {
+        let bound = match self.bound {
+            Bound::None => 0u64,
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        u64::from(self.score as u32)
+            | u64::from(self.best) << 32
+            | u64::from(self.depth) << 40
+            | bound << 48
+            | u64::from(self.generation) << 56
+    }
+
+    fn unpack(data: u64) -> Entry {
+        Entry {
+            score: data as u32 as i32,
+            best: (data >> 32) as u8,
+            depth: (data >> 40) as u8,
+            bound: match (data >> 48) & 0xFF {
+                1 => Bound::Exact,
+                2 => Bound::Lower,
+                3 => Bound::Upper,
+                _ => Bound::None,
+            },
+            generation: (data >> 56) as u8,
+        }
+    }
 }
 
-/// A transposition table for moves of type `M`.
-pub struct TranspositionTable<M: Copy + Default> {
-    buckets: Vec<Bucket<M>>,
+/// Words per bucket: (key, data) for the deep entry, then for the recent one.
+const WORDS: usize = 4;
+
+/// A transposition table: buckets of two entries, each a key word and a
+/// packed data word. All-zero words are empty entries, so a new table is
+/// allocated zeroed (the operating system supplies zero pages lazily) and
+/// costs nothing until it is used.
+pub struct TranspositionTable {
+    words: Vec<u64>,
     mask: usize,
     generation: u8,
 }
 
-impl<M: Copy + Default> TranspositionTable<M> {
+impl TranspositionTable {
     /// A table of at most `mib` MiB (rounded down to a power-of-two number of
     /// buckets; at least one bucket).
     pub fn new(mib: usize) -> Self {
         let bytes = mib.saturating_mul(1 << 20);
-        let per = std::mem::size_of::<Bucket<M>>().max(1);
+        let per = WORDS * 8;
         let mut n = 1usize;
         while n.saturating_mul(2).saturating_mul(per) <= bytes {
             n *= 2;
         }
         TranspositionTable {
-            buckets: vec![Bucket::default(); n],
+            words: vec![0; n * WORDS],
             mask: n - 1,
             generation: 0,
         }
@@ -77,12 +106,12 @@ impl<M: Copy + Default> TranspositionTable<M> {
 
     /// Number of entries (two per bucket).
     pub fn capacity(&self) -> usize {
-        self.buckets.len() * 2
+        self.words.len() / WORDS * 2
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        self.words.fill(0);
         self.generation = 0;
     }
 
@@ -91,45 +120,56 @@ impl<M: Copy + Default> TranspositionTable<M> {
         self.generation = self.generation.wrapping_add(1);
     }
 
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize & self.mask) * WORDS
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry<M>> {
-        let b = &self.buckets[key as usize & self.mask];
-        if b.deep.bound != Bound::None && b.deep.key == key {
-            Some(b.deep)
-        } else if b.recent.bound != Bound::None && b.recent.key == key {
-            Some(b.recent)
-        } else {
-            None
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        let w = &self.words[b..b + WORDS];
+        for k in [0, 2] {
+            if w[k] == key && w[k + 1] != 0 {
+                return Some(Entry::unpack(w[k + 1]));
+            }
         }
+        None
     }
 
     /// Stores a result (see the module docs for the replacement scheme).
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u32, bound: Bound, score: i32, best: M) {
+    pub fn store(&mut self, key: u64, depth: u32, bound: Bound, score: i32, best: u8) {
         let generation = self.generation;
-        let entry = Entry {
-            key,
+        let data = Entry {
             score,
             best,
             depth: depth.min(255) as u8,
             bound,
             generation,
-        };
-        let b = &mut self.buckets[key as usize & self.mask];
-        if b.deep.bound == Bound::None
-            || b.deep.key == key
-            || b.deep.generation != generation
-            || b.deep.depth <= entry.depth
+        }
+        .pack();
+        let b = self.bucket(key);
+        let w = &mut self.words[b..b + WORDS];
+        let deep = Entry::unpack(w[1]);
+        let deep_used = w[1] != 0;
+        if !deep_used
+            || w[0] == key
+            || deep.generation != generation
+            || deep.depth <= depth.min(255) as u8
         {
-            // The old deep entry, if it held another position, still gets the
-            // recent slot rather than vanishing.
-            if b.deep.key != key && b.deep.bound != Bound::None && b.deep.generation == generation {
-                b.recent = b.deep;
+            // The old deep entry, if it held another position of this search,
+            // moves to the recent slot rather than vanishing.
+            if deep_used && w[0] != key && deep.generation == generation {
+                w[2] = w[0];
+                w[3] = w[1];
             }
-            b.deep = entry;
+            w[0] = key;
+            w[1] = data;
         } else {
-            b.recent = entry;
+            w[2] = key;
+            w[3] = data;
         }
     }
 }
@@ -140,15 +180,15 @@ mod tests {
 
     #[test]
     fn sizes_are_powers_of_two_within_the_budget() {
-        let t = TranspositionTable::<u8>::new(1);
+        let t = TranspositionTable::new(1);
         assert!(t.capacity().is_power_of_two());
-        assert!(t.capacity() * std::mem::size_of::<Entry<u8>>() <= 1 << 20);
-        assert_eq!(TranspositionTable::<u8>::new(0).capacity(), 2);
+        assert!(t.capacity() * 16 <= 1 << 20);
+        assert_eq!(TranspositionTable::new(0).capacity(), 2);
     }
 
     #[test]
     fn deep_results_survive_shallow_ones() {
-        let mut t = TranspositionTable::<u8>::new(0); // one bucket: every key collides
+        let mut t = TranspositionTable::new(0); // one bucket: every key collides
         t.store(1, 8, Bound::Exact, 10, 3);
         t.store(2, 2, Bound::Lower, 20, 4);
         t.store(3, 1, Bound::Upper, 30, 5);
