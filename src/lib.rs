@@ -12,8 +12,10 @@ pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod report;
 pub mod search;
 pub mod stats;
+pub mod tournament;
 
 pub use error::{Error, Result};
 pub use game::othello::{Board, Move, Square};

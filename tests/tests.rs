@@ -6,3 +6,4 @@ mod book;
 mod perft;
 mod search;
 mod stats;
+mod tournament;

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod book;
 pub mod perft;
+pub mod run;
 pub mod search;
 pub mod stats;
 pub mod tree;
@@ -25,6 +26,12 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run a tournament from a config: games on worker threads, journal, results, SPRT verdict
+    Run(run::RunArgs),
+    /// Recompute results.json, summary.md and games.ggf of a results folder from its journal
+    Report(run::ReportArgs),
+    /// Combine the results folders of shards into one
+    Merge(run::MergeArgs),
     /// Count the leaves of the game tree to a depth (checks and times move generation)
     Perft(perft::PerftArgs),
     /// Search one position with an engine file or an engine described by flags
@@ -66,6 +73,9 @@ impl GameKind {
 /// Any error of the command, to be printed by the caller with `{:#}`.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Run(args) => run::run(&args),
+        Command::Report(args) => run::report(&args),
+        Command::Merge(args) => run::merge(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Tree(args) => tree::run(&args),
         Command::Bench(args) => bench::run(&args),

@@ -19,6 +19,7 @@ pub enum GameName {
 
 /// How an engine picks its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum SearchKind {
     /// A uniformly random legal move (seeded).
     Random,

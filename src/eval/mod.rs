@@ -25,6 +25,7 @@ pub const UNITS_PER_DISC: i32 = 100;
 
 /// Which evaluation an engine uses, as written in its engine file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum EvalSpec {
     /// Disc difference.
     Discs,

@@ -1,0 +1,115 @@
+//! `arena run`, `arena report` and `arena merge`: tournaments.
+
+use super::print;
+use crate::tournament::{self, RunOptions, Shard, Tournament};
+use crate::Error;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `arena run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The tournament config (RON)
+    pub config: PathBuf,
+    /// Worker threads (games at once), instead of the config's
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Output folder, instead of the config's
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Play only slice K of N (pairs p with p % N == K - 1); merge slices with `arena merge`
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Continue the journal in the output folder (after a kill)
+    #[arg(long)]
+    pub resume: bool,
+    /// Print nothing but errors
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Arguments of `arena report`.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// A results folder (with journal.jsonl and tournament.json)
+    pub dir: PathBuf,
+    /// Print results.json instead of the text report
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `arena merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// Results folders of shards of one config
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The folder to write the merged run to (must not hold a journal)
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+fn code(c: u8) -> ExitCode {
+    ExitCode::from(c)
+}
+
+/// Runs `arena run`.
+///
+/// # Errors
+/// A bad config, an output folder of another run, I/O.
+pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let shard = match &args.shard {
+        Some(s) => Shard::parse(s).map_err(|message| Error::Argument {
+            argument: "--shard".into(),
+            message,
+        })?,
+        None => Shard::ALL,
+    };
+    let t = Tournament::load(&args.config)?;
+    let outcome = tournament::run(
+        &t,
+        &RunOptions {
+            concurrency: args.concurrency,
+            out: args.out.clone(),
+            shard,
+            resume: args.resume,
+            quiet: args.quiet,
+        },
+    )?;
+    Ok(code(outcome.exit_code))
+}
+
+/// Runs `arena report`.
+///
+/// # Errors
+/// A missing or bad journal.
+pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    let (info, results) = tournament::report(&args.dir)?;
+    if args.json {
+        print(&serde_json::to_string_pretty(&results)?)?;
+    } else {
+        print(&tournament::progress::report_text(&results))?;
+        if let Some(v) = results.verdict {
+            print(&format!("SPRT verdict: {v}"))?;
+        }
+    }
+    Ok(code(tournament::exit_code(&info, &results)))
+}
+
+/// Runs `arena merge`.
+///
+/// # Errors
+/// Folders of different configs, an occupied output folder, I/O.
+pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    let (info, results) = tournament::merge(&args.dirs, &args.out)?;
+    print(&tournament::progress::report_text(&results))?;
+    if let Some(v) = results.verdict {
+        print(&format!("SPRT verdict: {v}"))?;
+    }
+    print(&format!(
+        "Merged {} games into {}",
+        results.games_played,
+        args.out.display()
+    ))?;
+    Ok(code(tournament::exit_code(&info, &results)))
+}

@@ -1,0 +1,380 @@
+//! Tournament configs (`configs/*.ron`): the raw form as written
+//! ([`RawTournament`], `deny_unknown_fields`) and the checked form
+//! ([`Tournament`]) with every engine loaded and the book read. Errors name
+//! the file, line, column and field; semantic errors name the value.
+//! Nothing is silently corrected.
+//!
+//! Paths of engines and the book are relative to the config file; `out` is
+//! relative to the directory `arena` runs in (like any output path).
+
+use crate::book::{read_book, Book, BookError, OpeningOrder, Order};
+use crate::engine::{EngineConfig, RawEngine};
+use crate::error::{read_text, Error, Result};
+use crate::eval::EvalSpec;
+use crate::stats::{Model, Sprt};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// An engine of a tournament: a file, or written inline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum EngineRef {
+    /// An engine file, relative to the config file.
+    Path(PathBuf),
+    /// An engine written in the config (weights paths relative to the
+    /// config file).
+    Inline(RawEngine),
+}
+
+/// Which games a tournament plays.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Format {
+    /// Every two engines meet `rounds` times; a meeting is one pair of games
+    /// (one opening, colours swapped).
+    RoundRobin {
+        /// Meetings of each two engines.
+        rounds: u64,
+    },
+    /// The first `challengers` engines each meet every other engine
+    /// `rounds` times (two challengers meet once per round).
+    Gauntlet {
+        /// How many of the listed engines (from the first) are challengers.
+        challengers: usize,
+        /// Meetings of each challenger with each opponent.
+        rounds: u64,
+    },
+    /// Two engines, pairs until the SPRT accepts a hypothesis or
+    /// `max_pairs` pairs are played.
+    Sprt {
+        /// Elo of H0.
+        elo0: f64,
+        /// Elo of H1 (above elo0).
+        elo1: f64,
+        /// Type I error (accepting H1 when H0 holds).
+        alpha: f64,
+        /// Type II error.
+        beta: f64,
+        /// `Normalized` (fishtest's default) or `Logistic` Elo.
+        model: Model,
+        /// Most pairs to play.
+        max_pairs: u64,
+    },
+}
+
+/// The opening book of a tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBook {
+    /// The book file, relative to the config file.
+    pub file: PathBuf,
+    /// `Sequential` or `Random` (a shuffle seeded by the tournament seed).
+    pub order: Order,
+    /// Index of the first opening in the order (0-based).
+    #[serde(default)]
+    pub start: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// A tournament config as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Tournament")]
+pub struct RawTournament {
+    /// Display name.
+    pub name: String,
+    /// The engines.
+    pub engines: Vec<EngineRef>,
+    /// Which games.
+    pub format: Format,
+    /// The openings.
+    pub book: RawBook,
+    /// Worker threads (games played at once).
+    #[serde(default = "one")]
+    pub concurrency: usize,
+    /// Seed of every random choice (book order, random movers).
+    #[serde(default)]
+    pub seed: u64,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Exit with code 3 when the SPRT accepts H0 (SPRT only).
+    #[serde(default)]
+    pub fail_on_h0: bool,
+}
+
+/// A checked tournament, ready to run.
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    /// Display name.
+    pub name: String,
+    /// The engines, loaded, with unique names.
+    pub engines: Vec<EngineConfig>,
+    /// Which games.
+    pub format: Format,
+    /// The SPRT, for `Format::Sprt`.
+    pub sprt: Option<Sprt>,
+    /// The book.
+    pub book: Book,
+    /// Its order.
+    pub order: OpeningOrder,
+    /// The raw book settings.
+    pub book_settings: RawBook,
+    /// Worker threads.
+    pub concurrency: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Exit code 3 on H0.
+    pub fail_on_h0: bool,
+    /// Hash of everything that decides the games (not concurrency, output
+    /// folder or exit policy), as 16 hex digits.
+    pub hash: String,
+}
+
+/// FNV-1a, 64-bit: a hash that never changes between Rust versions (the
+/// standard library's does), for config fingerprints.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl Tournament {
+    /// Reads and checks a config file.
+    ///
+    /// # Errors
+    /// [`Error::Io`], or [`Error::Config`] naming the file, line, column and
+    /// field (engine and book problems name their own file too).
+    pub fn load(path: &Path) -> Result<Tournament> {
+        let text = read_text(path)?;
+        Tournament::parse(&text, path)
+    }
+
+    /// Parses and checks config text; `path` names it and is the base of
+    /// relative engine and book paths.
+    ///
+    /// # Errors
+    /// As [`Tournament::load`].
+    pub fn parse(text: &str, path: &Path) -> Result<Tournament> {
+        let raw: RawTournament = crate::eval::parse_ron(text, path)?;
+        let err = |field: &str, msg: String| Error::config_field(path, text, field, msg);
+        let base = path.parent().unwrap_or(Path::new("."));
+
+        if raw.name.trim().is_empty() {
+            return Err(err("name", "a tournament needs a non-empty name".into()));
+        }
+        if raw.engines.len() < 2 {
+            return Err(err(
+                "engines",
+                format!(
+                    "a tournament needs at least 2 engines, got {}",
+                    raw.engines.len()
+                ),
+            ));
+        }
+        let mut engines = Vec::new();
+        let mut fingerprints = Vec::new();
+        for (i, e) in raw.engines.iter().enumerate() {
+            let (config, weights_base) = match e {
+                EngineRef::Path(p) => {
+                    let full = base.join(p);
+                    if !full.is_file() {
+                        return Err(Error::config_field_nth(
+                            path,
+                            text,
+                            "engines",
+                            0,
+                            format!("engine {}: engine file {} not found", i + 1, full.display()),
+                        )
+                        .at_text(text, &p.to_string_lossy()));
+                    }
+                    let c = EngineConfig::load(&full)?;
+                    let wb = full.parent().unwrap_or(Path::new(".")).to_path_buf();
+                    (c, wb)
+                }
+                EngineRef::Inline(r) => (
+                    EngineConfig::check(r.clone(), text, path)?,
+                    base.to_path_buf(),
+                ),
+            };
+            fingerprints.push(engine_fingerprint(&config, &weights_base));
+            engines.push(config);
+        }
+        for (i, e) in engines.iter().enumerate() {
+            if engines[..i].iter().any(|o| o.name == e.name) {
+                return Err(err(
+                    "engines",
+                    format!(
+                        "two engines are named {:?}; names must be unique (they label results)",
+                        e.name
+                    ),
+                ));
+            }
+        }
+        let n = engines.len();
+        let sprt = match raw.format {
+            Format::RoundRobin { rounds } => {
+                if rounds == 0 {
+                    return Err(err("rounds", "must be at least 1".into()));
+                }
+                None
+            }
+            Format::Gauntlet {
+                challengers,
+                rounds,
+            } => {
+                if challengers == 0 || challengers >= n {
+                    return Err(err(
+                        "challengers",
+                        format!("{challengers} challengers among {n} engines: there must be at least 1 and fewer than {n}"),
+                    ));
+                }
+                if rounds == 0 {
+                    return Err(err("rounds", "must be at least 1".into()));
+                }
+                None
+            }
+            Format::Sprt {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+                model,
+                max_pairs,
+            } => {
+                if n != 2 {
+                    return Err(err(
+                        "engines",
+                        format!("an SPRT compares exactly 2 engines, got {n}"),
+                    ));
+                }
+                if max_pairs == 0 {
+                    return Err(err("max_pairs", "must be at least 1".into()));
+                }
+                if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
+                    return Err(err(
+                        "elo0",
+                        format!("elo0 ({elo0}) must be below elo1 ({elo1})"),
+                    ));
+                }
+                let s = Sprt::new(elo0, elo1, alpha, beta, model).map_err(|e| {
+                    let field = match e {
+                        crate::stats::SprtError::Probability { field, .. } => field,
+                        crate::stats::SprtError::LogisticRange { field, .. } => field,
+                        crate::stats::SprtError::ErrorSum { .. } => "alpha",
+                        _ => "elo0",
+                    };
+                    err(field, e.to_string())
+                })?;
+                Some(s)
+            }
+        };
+        if raw.fail_on_h0 && sprt.is_none() {
+            return Err(err(
+                "fail_on_h0",
+                "only an Sprt format can accept H0; use false".into(),
+            ));
+        }
+        if raw.concurrency == 0 || raw.concurrency > 256 {
+            return Err(err(
+                "concurrency",
+                format!("{} threads: must be 1 to 256", raw.concurrency),
+            ));
+        }
+        let book_path = base.join(&raw.book.file);
+        let book = read_book(&book_path).map_err(|e| match e {
+            BookError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                err("file", format!("book {} not found", book_path.display()))
+            }
+            BookError::Empty { .. } => err(
+                "file",
+                format!("book {} has no openings", book_path.display()),
+            ),
+            other => err("file", other.to_string()),
+        })?;
+        let order = OpeningOrder::new(book.len(), raw.book.order, raw.seed, raw.book.start)
+            .map_err(|e| err("start", e.to_string()))?;
+
+        let book_text = std::fs::read(&book_path).map_err(|e| Error::io(&book_path, e))?;
+        let normalized = serde_json::json!({
+            "name": raw.name,
+            "engines": fingerprints,
+            "format": raw.format,
+            "book": {
+                "fnv1a": format!("{:016x}", fnv1a(&book_text)),
+                "order": raw.book.order,
+                "start": raw.book.start,
+            },
+            "seed": raw.seed,
+        });
+        let hash = format!("{:016x}", fnv1a(normalized.to_string().as_bytes()));
+        Ok(Tournament {
+            name: raw.name,
+            engines,
+            format: raw.format,
+            sprt,
+            book,
+            order,
+            book_settings: raw.book,
+            concurrency: raw.concurrency,
+            seed: raw.seed,
+            out: raw.out,
+            fail_on_h0: raw.fail_on_h0,
+            hash,
+        })
+    }
+
+    /// Engine names, in config order.
+    pub fn engine_names(&self) -> Vec<String> {
+        self.engines.iter().map(|e| e.name.clone()).collect()
+    }
+}
+
+/// What decides an engine's play: its settings and its weights' content.
+fn engine_fingerprint(config: &EngineConfig, base: &Path) -> serde_json::Value {
+    let weights = match &config.raw.eval {
+        EvalSpec::Discs => None,
+        EvalSpec::WeightedSquares { weights } | EvalSpec::Features { weights } => {
+            std::fs::read(base.join(weights))
+                .ok()
+                .map(|b| format!("{:016x}", fnv1a(&b)))
+        }
+    };
+    serde_json::json!({ "engine": config.raw, "weights_fnv1a": weights })
+}
+
+impl Error {
+    /// Moves a config error to the line where `needle` first appears in
+    /// `text` (when it does), keeping its message.
+    pub fn at_text(self, text: &str, needle: &str) -> Error {
+        match self {
+            Error::Config { path, message, .. } => {
+                let found = text
+                    .lines()
+                    .enumerate()
+                    .find_map(|(i, l)| l.find(needle).map(|c| (i + 1, c + 1)));
+                match found {
+                    Some((line, column)) => Error::Config {
+                        path,
+                        line,
+                        column,
+                        message,
+                    },
+                    None => Error::Config {
+                        path,
+                        line: 0,
+                        column: 0,
+                        message,
+                    },
+                }
+            }
+            other => other,
+        }
+    }
+}

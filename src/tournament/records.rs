@@ -1,0 +1,159 @@
+//! Finished games: the record a worker sends back and the journal stores
+//! (one JSON line each), and their GGF form (`games.ggf`).
+
+use crate::game::othello::{board_string, Board, Color, Move};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The pair (0-based).
+    pub pair_id: u64,
+    /// The game: `2 * pair_id` or `2 * pair_id + 1`.
+    pub game_id: u64,
+    /// Round of the meeting.
+    pub round: u64,
+    /// Opening index in the book.
+    pub opening_id: usize,
+    /// Black's engine name.
+    pub black: String,
+    /// White's engine name.
+    pub white: String,
+    /// The start position as a position string when the opening is one
+    /// (then `moves` holds only the game's moves); absent for move-list
+    /// openings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// Plies of the opening at the head of `moves`.
+    pub opening_plies: usize,
+    /// The whole game as a move list (`f5d6...`, `pa` for a pass), opening
+    /// included.
+    pub moves: String,
+    /// Black's points: 1, 0.5 or 0.
+    pub result: f64,
+    /// Black minus white discs, empties to the winner (±64 for a forfeit).
+    pub disc_diff: i32,
+    /// Why the game ended: `game over`, `time forfeit: NAME`, `crash: NAME
+    /// (...)`, `illegal move: NAME (...)`.
+    pub reason: String,
+    /// Nodes searched for each move after the opening (0 for forced passes).
+    pub nodes: Vec<u64>,
+    /// Milliseconds spent on each move after the opening.
+    pub times_ms: Vec<f64>,
+    /// Depth reached for each move after the opening.
+    pub depths: Vec<u32>,
+}
+
+impl GameRecord {
+    /// The game's points for `engine` (`None` if it did not play).
+    pub fn points_of(&self, engine: &str) -> Option<f64> {
+        if self.black == engine {
+            Some(self.result)
+        } else if self.white == engine {
+            Some(1.0 - self.result)
+        } else {
+            None
+        }
+    }
+}
+
+/// GGF's board: `8 ` then 64 squares row by row (`*` black, `O` white,
+/// `-` empty), then the side to move.
+fn ggf_board(b: &Board) -> String {
+    let s = board_string(b);
+    let (squares, side) = s.split_at(64);
+    let squares: String = squares
+        .chars()
+        .map(|c| match c {
+            'X' => '*',
+            'O' => 'O',
+            _ => '-',
+        })
+        .collect();
+    let side = if side.trim() == "X" { '*' } else { 'O' };
+    format!("8 {squares} {side}")
+}
+
+/// The game in GGF (Generic Game Format, as used by GGS and Edax):
+/// `(;GM[Othello]PC[arena]PB[..]PW[..]RE[..]TY[8]BO[..]B[F5]W[D6]...;)`.
+/// `RE` is black's disc difference, with `:t` for a loss on time and `:r`
+/// for a forfeit by crash or illegal move.
+pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
+    let start = match &rec.start {
+        Some(p) => crate::game::othello::parse_position(p).unwrap_or_default(),
+        None => Board::start(),
+    };
+    let mut out = String::new();
+    let suffix = if rec.reason.starts_with("time") {
+        ":t"
+    } else if rec.reason == "game over" {
+        ""
+    } else {
+        ":r"
+    };
+    let _ = write!(
+        out,
+        "(;GM[Othello]PC[arena]EV[{}]GN[{}]PB[{}]PW[{}]RE[{:+}{}]TY[8]BO[{}]",
+        tournament.replace(']', ")"),
+        rec.game_id,
+        rec.black.replace(']', ")"),
+        rec.white.replace(']', ")"),
+        rec.disc_diff,
+        suffix,
+        ggf_board(&start)
+    );
+    let mut board = start;
+    let mut text = rec.moves.as_str();
+    while text.len() >= 2 {
+        let (m, rest) = text.split_at(2);
+        text = rest;
+        let Some(mv) = Move::parse(m) else { break };
+        let tag = if board.side == Color::Black { 'B' } else { 'W' };
+        let name = match mv.to_square() {
+            Some(sq) => sq.to_string().to_uppercase(),
+            None => "PA".into(),
+        };
+        let _ = write!(out, "{tag}[{name}]");
+        match board.try_play(mv) {
+            Ok(b) => board = b,
+            Err(_) => break,
+        }
+    }
+    out.push_str(";)");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ggf_has_board_players_result_and_moves() {
+        let rec = GameRecord {
+            pair_id: 0,
+            game_id: 1,
+            round: 0,
+            opening_id: 0,
+            black: "a".into(),
+            white: "b".into(),
+            start: None,
+            opening_plies: 2,
+            moves: "f5d6".into(),
+            result: 1.0,
+            disc_diff: 12,
+            reason: "game over".into(),
+            nodes: vec![],
+            times_ms: vec![],
+            depths: vec![],
+        };
+        let g = ggf(&rec, "t");
+        assert!(g.starts_with("(;GM[Othello]"), "{g}");
+        assert!(g.contains("PB[a]PW[b]RE[+12]"), "{g}");
+        assert!(
+            g.contains("BO[8 ---------------------------O*------*O--------------------------- *]"),
+            "{g}"
+        );
+        assert!(g.ends_with("B[F5]W[D6];)"), "{g}");
+    }
+}

@@ -1,0 +1,263 @@
+//! The schedule: a pure object that decides every game up front. Pair `p`
+//! is a meeting of two engines on one opening, played twice with colours
+//! swapped: game `2p` has the meeting's first engine as black, game `2p + 1`
+//! the second. A shard `K/N` takes the pairs with `p % N == K - 1`.
+
+use super::config::Format;
+use crate::book::OpeningOrder;
+
+/// One game to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// The pair (0-based, over the whole tournament).
+    pub pair_id: u64,
+    /// The game: `2 * pair_id` or `2 * pair_id + 1`.
+    pub game_id: u64,
+    /// Round of the meeting (0-based).
+    pub round: u64,
+    /// Opening index in the book.
+    pub opening_id: usize,
+    /// True when the opening order had been used up before (a repeat).
+    pub opening_repeated: bool,
+    /// Engine index playing black.
+    pub black: usize,
+    /// Engine index playing white.
+    pub white: usize,
+}
+
+/// A slice of a tournament for one machine: `index` of `count` (1-based
+/// index, as `--shard K/N` spells it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// K, 1..=N.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole tournament.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// True when pair `p` belongs to this shard.
+    pub fn owns(self, pair: u64) -> bool {
+        pair % self.count == self.index - 1
+    }
+
+    /// Parses `K/N`.
+    ///
+    /// # Errors
+    /// A message naming what is wrong.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("{text:?}: expected K/N, like 2/4"))?;
+        let k: u64 = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?}: K is not a number"))?;
+        let n: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?}: N is not a number"))?;
+        if n == 0 || k == 0 || k > n {
+            return Err(format!("{text:?}: need 1 <= K <= N"));
+        }
+        Ok(Shard { index: k, count: n })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Every meeting of a format, in schedule order within a round.
+pub fn meetings(format: &Format, engines: usize) -> Vec<(usize, usize)> {
+    match *format {
+        Format::RoundRobin { .. } => {
+            let mut m = Vec::new();
+            for i in 0..engines {
+                for j in i + 1..engines {
+                    m.push((i, j));
+                }
+            }
+            m
+        }
+        Format::Gauntlet { challengers, .. } => {
+            let mut m = Vec::new();
+            for c in 0..challengers {
+                for j in 0..engines {
+                    // Two challengers meet once: when c is the lower index.
+                    if j != c && !(j < challengers && j < c) {
+                        m.push((c, j));
+                    }
+                }
+            }
+            m
+        }
+        Format::Sprt { .. } => vec![(0, 1)],
+    }
+}
+
+/// Total pairs of a format with `engines` engines.
+pub fn total_pairs(format: &Format, engines: usize) -> u64 {
+    let per_round = meetings(format, engines).len() as u64;
+    match *format {
+        Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => per_round * rounds,
+        Format::Sprt { max_pairs, .. } => max_pairs,
+    }
+}
+
+/// The games of a tournament (or of one shard), in game_id order.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    meetings: Vec<(usize, usize)>,
+    pairs: u64,
+    order: OpeningOrder,
+    shard: Shard,
+    next_game: u64,
+}
+
+impl Schedule {
+    /// The schedule of `format` for `engines` engines, openings from
+    /// `order`, restricted to `shard`.
+    pub fn new(format: &Format, engines: usize, order: OpeningOrder, shard: Shard) -> Schedule {
+        Schedule {
+            meetings: meetings(format, engines),
+            pairs: total_pairs(format, engines),
+            order,
+            shard,
+            next_game: 0,
+        }
+    }
+
+    /// Pairs of the whole tournament (all shards).
+    pub fn total_pairs(&self) -> u64 {
+        self.pairs
+    }
+
+    /// Games of this shard.
+    pub fn total(&self) -> u64 {
+        let mut n = self.pairs / self.shard.count;
+        if self.pairs % self.shard.count >= self.shard.index {
+            n += 1;
+        }
+        2 * n
+    }
+
+    /// The pairing of game `game_id` (whatever the shard).
+    pub fn pairing(&self, game_id: u64) -> Pairing {
+        let pair_id = game_id / 2;
+        let m = self.meetings.len() as u64;
+        let (a, b) = self.meetings[(pair_id % m) as usize];
+        let pick = self.order.pick(pair_id);
+        let (black, white) = if game_id.is_multiple_of(2) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        Pairing {
+            pair_id,
+            game_id,
+            round: pair_id / m,
+            opening_id: pick.index,
+            opening_repeated: pick.wrapped,
+            black,
+            white,
+        }
+    }
+
+    /// The next game of this shard, in game_id order.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Pairing> {
+        while self.next_game < 2 * self.pairs {
+            let g = self.next_game;
+            self.next_game += 1;
+            if self.shard.owns(g / 2) {
+                return Some(self.pairing(g));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::Order;
+
+    fn order(len: usize) -> OpeningOrder {
+        OpeningOrder::new(len, Order::Sequential, 0, 0).unwrap()
+    }
+
+    #[test]
+    fn round_robin_meets_every_two_engines_with_colours_swapped() {
+        let f = Format::RoundRobin { rounds: 2 };
+        let mut s = Schedule::new(&f, 3, order(100), Shard::ALL);
+        assert_eq!(s.total(), 12);
+        let mut games = Vec::new();
+        while let Some(p) = s.next() {
+            games.push(p);
+        }
+        assert_eq!(games.len(), 12);
+        for pair in games.chunks(2) {
+            assert_eq!(pair[0].pair_id, pair[1].pair_id);
+            assert_eq!(pair[0].opening_id, pair[1].opening_id);
+            assert_eq!(
+                (pair[0].black, pair[0].white),
+                (pair[1].white, pair[1].black)
+            );
+        }
+        let mut met: Vec<(usize, usize)> = games
+            .iter()
+            .map(|g| (g.black.min(g.white), g.black.max(g.white)))
+            .collect();
+        met.sort();
+        met.dedup();
+        assert_eq!(met, vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(games.last().unwrap().round, 1);
+        // Openings follow the pairs: pair p plays opening p.
+        assert!(games.iter().all(|g| g.opening_id as u64 == g.pair_id));
+    }
+
+    #[test]
+    fn gauntlet_pits_challengers_against_everyone_once_per_round() {
+        let f = Format::Gauntlet {
+            challengers: 2,
+            rounds: 1,
+        };
+        assert_eq!(
+            meetings(&f, 4),
+            vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)]
+        );
+        assert_eq!(total_pairs(&f, 4), 5);
+    }
+
+    #[test]
+    fn shards_partition_the_games() {
+        let f = Format::RoundRobin { rounds: 5 };
+        let mut all: Vec<u64> = Vec::new();
+        let mut total = 0;
+        for k in 1..=3 {
+            let mut s = Schedule::new(&f, 3, order(7), Shard { index: k, count: 3 });
+            total += s.total();
+            while let Some(p) = s.next() {
+                assert_eq!(p.pair_id % 3, k - 1);
+                all.push(p.game_id);
+            }
+        }
+        all.sort();
+        assert_eq!(all, (0..30).collect::<Vec<_>>());
+        assert_eq!(total, 30);
+    }
+
+    #[test]
+    fn shard_strings() {
+        assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["0/4", "5/4", "x/4", "2", "1/0"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
