@@ -8,6 +8,7 @@
 
 pub mod book;
 pub mod cli;
+pub mod endgame;
 pub mod engine;
 pub mod error;
 pub mod eval;

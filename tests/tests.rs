@@ -5,5 +5,6 @@ mod util;
 mod book;
 mod perft;
 mod search;
+mod solve;
 mod stats;
 mod tournament;

@@ -7,6 +7,7 @@ pub mod book;
 pub mod perft;
 pub mod run;
 pub mod search;
+pub mod solve;
 pub mod stats;
 pub mod tree;
 
@@ -38,6 +39,8 @@ pub enum Command {
     Search(search::SearchArgs),
     /// Search fixed positions at a fixed depth: total nodes (a signature) and nodes per second
     Bench(bench::BenchArgs),
+    /// Solve the positions of an OBF file exactly and check them
+    Solve(solve::SolveArgs),
     /// Search an explicit game tree to its leaves: root value and nodes visited
     Tree(tree::TreeArgs),
     /// Elo, error bars, LOS and SPRT from match results
@@ -78,6 +81,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Merge(args) => run::merge(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Tree(args) => tree::run(&args),
+        Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Stats(args) => stats::run(&args),

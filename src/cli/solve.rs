@@ -1,0 +1,170 @@
+//! `arena solve`: solves every position of an OBF file exactly and checks
+//! score and move against the file.
+
+use super::{print, print_json};
+use crate::endgame::{obf, Solver};
+use crate::error::read_text;
+use crate::eval::{Features, OthelloEval};
+use crate::Error;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The feature weights that order moves at high empties, built in.
+const ORDER_WEIGHTS: &str = include_str!("../../engines/weights/features-v1.ron");
+
+/// Arguments of `arena solve`.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// An OBF file: `<position>; <MOVE>:<score>; ...` per line
+    pub file: PathBuf,
+    /// Only these lines (1-based, e.g. `1-3` or `5`)
+    #[arg(long)]
+    pub lines: Option<String>,
+    /// Transposition table size in MiB
+    #[arg(long, default_value_t = 64)]
+    pub tt_mib: usize,
+    /// Print one JSON object: {"positions":[...],"correct","total","nodes","seconds","nps"}
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One solved line of `arena solve --json`.
+#[derive(Debug, serde::Serialize)]
+pub struct SolvedLine {
+    /// Line in the file.
+    pub line: usize,
+    /// Empty squares.
+    pub empties: u32,
+    /// Exact score found.
+    pub score: i32,
+    /// Move found.
+    pub best_move: Option<String>,
+    /// Score in the file.
+    pub expected_score: Option<i32>,
+    /// Score equal and move among the file's best.
+    pub correct: bool,
+    /// Nodes.
+    pub nodes: u64,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// The report of `arena solve --json`.
+#[derive(Debug, serde::Serialize)]
+pub struct SolveReport {
+    /// Each position.
+    pub positions: Vec<SolvedLine>,
+    /// Positions solved correctly.
+    pub correct: usize,
+    /// Positions.
+    pub total: usize,
+    /// Nodes in all.
+    pub nodes: u64,
+    /// Seconds in all.
+    pub seconds: f64,
+    /// Nodes per second.
+    pub nps: f64,
+}
+
+fn line_range(text: &str) -> Option<(usize, usize)> {
+    match text.split_once('-') {
+        Some((a, b)) => Some((a.trim().parse().ok()?, b.trim().parse().ok()?)),
+        None => {
+            let n = text.trim().parse().ok()?;
+            Some((n, n))
+        }
+    }
+}
+
+/// The move-ordering evaluation of the solver.
+pub fn order_eval() -> OthelloEval {
+    OthelloEval::Features(
+        Features::parse(ORDER_WEIGHTS, Path::new("features-v1.ron")).expect("built-in weights"),
+    )
+}
+
+/// Runs `arena solve`. Exit code 1 when a position is solved wrongly.
+///
+/// # Errors
+/// A missing or malformed file, a bad `--lines`.
+pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let text = read_text(&args.file)?;
+    let problems = obf::parse(&text, &args.file)?;
+    let range = match &args.lines {
+        Some(l) => Some(
+            line_range(l)
+                .filter(|(a, b)| a <= b && *a >= 1)
+                .ok_or_else(|| Error::Argument {
+                    argument: "--lines".into(),
+                    message: format!("{l:?}: expected N or A-B with 1 <= A <= B"),
+                })?,
+        ),
+        None => None,
+    };
+    let mut report = SolveReport {
+        positions: Vec::new(),
+        correct: 0,
+        total: 0,
+        nodes: 0,
+        seconds: 0.0,
+        nps: 0.0,
+    };
+    let mut solver = Solver::new(args.tt_mib, Some(order_eval()));
+    for p in problems
+        .iter()
+        .filter(|p| range.is_none_or(|(a, b)| (a..=b).contains(&p.line)))
+    {
+        let s = solver.solve(&p.board);
+        let expected = p.expected_score();
+        let correct = expected.is_none_or(|e| e == s.score)
+            && s.best_move
+                .is_none_or(|m| p.moves.is_empty() || p.is_best(m));
+        let line = SolvedLine {
+            line: p.line,
+            empties: p.board.empties(),
+            score: s.score,
+            best_move: s.best_move.map(|m| m.to_string()),
+            expected_score: expected,
+            correct,
+            nodes: s.nodes,
+            seconds: s.elapsed.as_secs_f64(),
+        };
+        if !args.json {
+            print(&format!(
+                "line {:>3}: {:>2} empties  score {:+3} (expected {})  move {}  {}  {:>12} nodes  {:>8.3} s  {:>6.1} M nodes/s",
+                line.line,
+                line.empties,
+                line.score,
+                expected.map_or("-".into(), |e| format!("{e:+}")),
+                line.best_move.as_deref().unwrap_or("-"),
+                if correct { "ok" } else { "WRONG" },
+                line.nodes,
+                line.seconds,
+                line.nodes as f64 / line.seconds.max(1e-9) / 1e6
+            ))?;
+        }
+        report.correct += usize::from(correct);
+        report.total += 1;
+        report.nodes += s.nodes;
+        report.seconds += line.seconds;
+        report.positions.push(line);
+    }
+    report.nps = report.nodes as f64 / report.seconds.max(1e-9);
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print(&format!(
+            "{} of {} correct, {} nodes in {:.3} s ({:.1} M nodes/s)",
+            report.correct,
+            report.total,
+            report.nodes,
+            report.seconds,
+            report.nps / 1e6
+        ))?;
+    }
+    Ok(if report.correct == report.total {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,73 @@
+//! The exact endgame solver against the FFO suite's published scores.
+
+use crate::util::{arena, data, stderr, stdout};
+
+fn solve_json(file: &str, extra: &[&str]) -> serde_json::Value {
+    let path = data(file);
+    let mut args = vec!["solve", path.to_str().unwrap(), "--json"];
+    args.extend_from_slice(extra);
+    let out = arena(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).unwrap()
+}
+
+#[test]
+fn ffo_1_to_19_are_solved_exactly_with_a_best_move() {
+    let r = solve_json("ffo/fforum-1-19.obf", &[]);
+    assert_eq!(r["total"], 19);
+    assert_eq!(r["correct"], 19);
+    for p in r["positions"].as_array().unwrap() {
+        assert_eq!(p["score"], p["expected_score"], "{p}");
+        for key in ["line", "empties", "best_move", "nodes", "seconds"] {
+            assert!(p.get(key).is_some(), "{key}");
+        }
+    }
+}
+
+#[test]
+fn ffo_40_to_42_are_solved_exactly() {
+    if cfg!(debug_assertions) {
+        return; // seconds in release, minutes in debug: a release-build test
+    }
+    let r = solve_json("ffo/fforum-40-42.obf", &[]);
+    assert_eq!(r["correct"], 3);
+    let scores: Vec<i64> = r["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["score"].as_i64().unwrap())
+        .collect();
+    assert_eq!(scores, vec![38, 0, 6], "published FFO #40-#42 scores");
+}
+
+#[test]
+fn a_wrong_expectation_is_reported_and_exit_1() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solve");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("wrong.obf");
+    // FFO #1 is +18 with G8; claim +20.
+    std::fs::write(
+        &f,
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+20;\n",
+    )
+    .unwrap();
+    let out = arena(&["solve", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("WRONG"), "{}", stdout(&out));
+}
+
+#[test]
+fn a_bad_obf_line_names_the_file_and_line() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solve");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.obf");
+    std::fs::write(
+        &f,
+        "% comment\n--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; Z9:+18;\n",
+    )
+    .unwrap();
+    let out = arena(&["solve", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("bad.obf:2:") && err.contains("Z9"), "{err}");
+}
