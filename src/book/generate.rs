@@ -1,7 +1,14 @@
 //! Generating books: every position reachable from the start in exactly N
-//! plies, optionally one per symmetry class, optionally filtered (the hook
-//! for balanced books: keep an opening when a search scores it near 0) and
+//! plies, optionally one per symmetry class, optionally filtered (balanced
+//! books: [`Balance`] keeps an opening when a search scores it near 0) and
 //! optionally sampled with a seed.
+//!
+//! A filtered book is made in four steps: enumerate, optionally sample the
+//! candidates a slow filter will see ([`GenerateOptions::candidates`]),
+//! filter them on every core ([`filter_openings`]), then optionally sample
+//! the kept ones ([`GenerateOptions::limit`]). [`generate`] runs them all;
+//! [`candidates`], [`filter_openings`] and [`limit_kept`] are the same
+//! steps for a caller that shows a progress bar sized to the candidates.
 //!
 //! Enumeration goes ply by ply and keeps one node per distinct position (or
 //! symmetry class) at each ply, so it costs the number of distinct positions,
@@ -16,10 +23,13 @@
 
 use super::order::SplitMix64;
 use super::symmetry::canonical;
+use crate::engine::EngineConfig;
+use crate::eval::OthelloEval;
 use crate::game::othello::bitboard::Bits;
 use crate::game::othello::symmetry::transpose;
 use crate::game::othello::{Board, Move, Square};
 use crate::game::Game;
+use crate::search::{search, Limit, SearchSettings, Searcher};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -38,9 +48,16 @@ pub struct GenerateOptions {
     /// symmetries (the first move list in lexicographic order).
     pub unique_by_symmetry: bool,
     /// Keep a sample of this many openings (all of them when there are not
-    /// more).
+    /// more); with a filter, a sample of the kept ones.
     pub limit: Option<usize>,
-    /// Seed of the sample ([`SplitMix64`]; see [`sample`]).
+    /// With a filter, run it only on a sample of this many enumerated
+    /// openings (all of them when there are not more), chosen with `seed`
+    /// before filtering: a slow filter (a deep search per opening) then
+    /// costs this many searches, not one per enumerated opening. Ignored
+    /// without a filter.
+    pub candidates: Option<usize>,
+    /// Seed of the samples ([`SplitMix64`]; see [`sample`]): both the
+    /// candidates and the limit use it.
     pub seed: u64,
     /// Threads for the filter; 0 means every available core.
     pub threads: usize,
@@ -53,6 +70,7 @@ impl GenerateOptions {
             plies,
             unique_by_symmetry: false,
             limit: None,
+            candidates: None,
             seed: 0,
             threads: 0,
         }
@@ -61,7 +79,8 @@ impl GenerateOptions {
 
 /// A predicate on an enumerated opening (its position and its move list):
 /// `true` keeps it. [`generate`] calls it from several threads at once, in
-/// no particular order, once per enumerated opening; a progress bar can be
+/// no particular order, once per candidate opening (every enumerated one
+/// unless [`GenerateOptions::candidates`] samples them); a progress bar can be
 /// ticked from inside it. A filter that needs mutable state per thread goes
 /// through [`filter_openings`] instead.
 pub type Filter<'a> = dyn Fn(&Board, &[Move]) -> bool + Sync + 'a;
@@ -80,6 +99,9 @@ pub struct GeneratedOpening {
 pub struct Generated {
     /// Openings enumerated (distinct positions, or classes).
     pub enumerated: usize,
+    /// Openings given to the filter: every enumerated one, or the sample of
+    /// [`GenerateOptions::candidates`] (`enumerated` without a filter).
+    pub candidates: usize,
     /// Openings the filter kept (`enumerated` without a filter).
     pub kept: usize,
     /// The openings written: the kept ones, or a sample of them, in
@@ -96,13 +118,132 @@ pub enum GenerateError {
         /// The value asked for.
         plies: u32,
     },
+    /// A balanced book asked of an engine that does not search (the random
+    /// mover).
+    #[error("engine {engine} does not search (search: Random): a balanced book needs an engine that searches")]
+    NotSearching {
+        /// The engine's name.
+        engine: String,
+    },
+    /// A balanced book searched to depth 0 or deeper than
+    /// [`MAX_BALANCE_DEPTH`].
+    #[error("--depth {depth} is out of range: give 1 to {MAX_BALANCE_DEPTH}")]
+    Depth {
+        /// The value asked for.
+        depth: u32,
+    },
+    /// A bound that is negative, infinite or not a number.
+    #[error("--max-abs {max_abs} is not a number of discs of 0 or more")]
+    MaxAbs {
+        /// The value asked for, as text.
+        max_abs: String,
+    },
 }
 
-/// Generates a book: enumerates ([`enumerate`]), filters
-/// ([`filter_openings`] on `opts.threads` threads), then samples
-/// ([`sample`]). A caller that wants a progress bar sized to the number of
-/// enumerated openings, or a filter with per-thread state, calls the three
-/// steps itself.
+/// The deepest search [`Balance`] accepts (a game has at most 60 moves).
+pub const MAX_BALANCE_DEPTH: u32 = 60;
+
+/// The filter of balanced books: searches an opening with an engine to a
+/// fixed depth and keeps it when the score, for the side to move, is within
+/// a bound of 0.
+///
+/// Each opening is searched by a fresh [`Searcher`] (a new transposition
+/// table, killers and history), so a verdict depends only on the opening:
+/// not on the thread that searched it nor on what that thread searched
+/// before. A new table is a zeroed allocation the operating system supplies
+/// lazily, so a fresh one per opening costs only the pages the search
+/// touches.
+#[derive(Clone, Debug)]
+pub struct Balance {
+    engine: EngineConfig,
+    settings: SearchSettings,
+    depth: u32,
+    max_abs: i64,
+}
+
+impl Balance {
+    /// Scores openings with `engine` (its algorithm, evaluation, ordering,
+    /// table size and deepening as configured, its limit replaced by
+    /// `depth` plies) and keeps those within `max_abs_discs` discs of 0,
+    /// compared in whole centidiscs (`max_abs_discs * 100`, rounded).
+    ///
+    /// # Errors
+    /// [`GenerateError::NotSearching`] for the random mover,
+    /// [`GenerateError::Depth`] for a depth outside `1..=`[`MAX_BALANCE_DEPTH`],
+    /// [`GenerateError::MaxAbs`] for a bound that is negative or not finite.
+    pub fn new(
+        engine: &EngineConfig,
+        depth: u32,
+        max_abs_discs: f64,
+    ) -> Result<Balance, GenerateError> {
+        let Some(mut settings) = engine.search else {
+            return Err(GenerateError::NotSearching {
+                engine: engine.name.clone(),
+            });
+        };
+        if depth == 0 || depth > MAX_BALANCE_DEPTH {
+            return Err(GenerateError::Depth { depth });
+        }
+        if !max_abs_discs.is_finite() || max_abs_discs < 0.0 {
+            return Err(GenerateError::MaxAbs {
+                max_abs: max_abs_discs.to_string(),
+            });
+        }
+        settings.limit = Limit::Depth(depth);
+        Ok(Balance {
+            engine: engine.clone(),
+            settings,
+            depth,
+            max_abs: (max_abs_discs * 100.0).round() as i64,
+        })
+    }
+
+    /// The engine's display name.
+    pub fn engine_name(&self) -> &str {
+        &self.engine.name
+    }
+
+    /// The depth of each search, in plies.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The bound in centidiscs: an opening is kept when its score's
+    /// absolute value is at most this.
+    pub fn max_abs_centidiscs(&self) -> i64 {
+        self.max_abs
+    }
+
+    /// The score of `board` for the side to move, in centidiscs: a search
+    /// to the depth by a fresh searcher.
+    pub fn score(&self, board: &Board) -> i32 {
+        let mut searcher: Searcher<Board, OthelloEval> = Searcher::new(
+            self.engine.eval.clone(),
+            self.engine.raw.tt_mib,
+            self.engine.raw.ordering.clone(),
+        );
+        search(
+            &mut searcher,
+            board,
+            &self.settings,
+            None,
+            board.empties() / 2,
+        )
+        .score
+    }
+
+    /// Whether a balanced book keeps `board`: `|score| <= max_abs`.
+    pub fn keeps(&self, board: &Board) -> bool {
+        i64::from(self.score(board)).abs() <= self.max_abs
+    }
+}
+
+/// Generates a book: enumerates ([`enumerate`]), with a filter samples the
+/// candidates ([`GenerateOptions::candidates`]) and filters them
+/// ([`filter_openings`] on `opts.threads` threads), then samples the kept
+/// ones ([`limit_kept`]). A caller that wants a progress bar sized to the
+/// number of candidates, or a filter with per-thread state, calls
+/// [`candidates`], [`filter_openings`] and [`limit_kept`] itself.
 ///
 /// # Errors
 /// [`GenerateError::Plies`] when `opts.plies` is 0 or above [`MAX_PLIES`].
@@ -110,25 +251,65 @@ pub fn generate(
     opts: &GenerateOptions,
     filter: Option<&Filter<'_>>,
 ) -> Result<Generated, GenerateError> {
+    let Some(f) = filter else {
+        let all = enumerate_checked(opts)?;
+        let enumerated = all.len();
+        return Ok(limit_kept(opts, enumerated, enumerated, all));
+    };
+    let (enumerated, candidates) = candidates(opts)?;
+    let searched = candidates.len();
+    let kept = filter_openings(candidates, || f, opts.threads);
+    Ok(limit_kept(opts, enumerated, searched, kept))
+}
+
+fn enumerate_checked(opts: &GenerateOptions) -> Result<Vec<GeneratedOpening>, GenerateError> {
     if opts.plies == 0 || opts.plies > MAX_PLIES {
         return Err(GenerateError::Plies { plies: opts.plies });
     }
-    let all = enumerate(Board::start(), opts.plies, opts.unique_by_symmetry);
+    Ok(enumerate(
+        Board::start(),
+        opts.plies,
+        opts.unique_by_symmetry,
+    ))
+}
+
+/// The first steps of a filtered [`generate`]: the number of enumerated
+/// openings and the candidates for the filter, which are all of them, or
+/// with `opts.candidates` a [`sample`] of that many chosen with
+/// `opts.seed`, in lexicographic order of their move lists.
+///
+/// # Errors
+/// [`GenerateError::Plies`] when `opts.plies` is 0 or above [`MAX_PLIES`].
+pub fn candidates(opts: &GenerateOptions) -> Result<(usize, Vec<GeneratedOpening>), GenerateError> {
+    let all = enumerate_checked(opts)?;
     let enumerated = all.len();
-    let kept = match filter {
-        None => all,
-        Some(f) => filter_openings(all, || f, opts.threads),
+    let chosen = match opts.candidates {
+        Some(m) if m < all.len() => sample(all, m, opts.seed),
+        _ => all,
     };
+    Ok((enumerated, chosen))
+}
+
+/// The last step of [`generate`]: the kept openings, or with `opts.limit`
+/// a [`sample`] of that many chosen with `opts.seed`; `enumerated` and
+/// `candidates` are recorded in the result as given.
+pub fn limit_kept(
+    opts: &GenerateOptions,
+    enumerated: usize,
+    candidates: usize,
+    kept: Vec<GeneratedOpening>,
+) -> Generated {
     let n_kept = kept.len();
     let openings = match opts.limit {
         Some(k) if k < kept.len() => sample(kept, k, opts.seed),
         _ => kept,
     };
-    Ok(Generated {
+    Generated {
         enumerated,
+        candidates,
         kept: n_kept,
         openings,
-    })
+    }
 }
 
 fn threads(asked: usize) -> usize {
@@ -380,5 +561,61 @@ mod tests {
         assert_eq!(one, three);
         assert_eq!((made1, made3), (1, 3));
         assert!(!one.is_empty() && one.len() < all.len());
+    }
+
+    #[test]
+    fn candidates_are_sampled_before_the_filter() {
+        let mut opts = GenerateOptions::new(4);
+        opts.candidates = Some(30);
+        opts.seed = 9;
+        let seen = AtomicUsize::new(0);
+        let every = |_: &Board, _: &[Move]| {
+            seen.fetch_add(1, Ordering::Relaxed);
+            true
+        };
+        let g = generate(&opts, Some(&every)).unwrap();
+        assert_eq!(
+            (g.enumerated, g.candidates, g.kept, g.openings.len()),
+            (236, 30, 30, 30)
+        );
+        assert_eq!(seen.load(Ordering::Relaxed), 30);
+        assert_eq!(
+            g.openings,
+            sample(enumerate(Board::start(), 4, false), 30, 9)
+        );
+        // Then the limit samples the kept ones.
+        opts.limit = Some(7);
+        let h = generate(&opts, Some(&every)).unwrap();
+        assert_eq!((h.kept, h.openings), (30, sample(g.openings, 7, 9)));
+        // Without a filter there is nothing to sample candidates for.
+        opts.limit = None;
+        let all = generate(&opts, None).unwrap();
+        assert_eq!((all.candidates, all.openings.len()), (236, 236));
+    }
+
+    #[test]
+    fn balance_scores_with_a_fresh_search() {
+        use std::path::Path;
+        let parse = |text: &str| EngineConfig::parse(text, Path::new("engines/t.ron")).unwrap();
+        let one_ply = parse(r#"Engine(name: "n1", search: Negamax, limit: Depth(6))"#);
+        // Depth 1 with the disc count: any first move leaves 4 discs to 1.
+        let b = Balance::new(&one_ply, 1, 3.0).unwrap();
+        assert_eq!(b.score(&Board::start()), 300);
+        assert!(b.keeps(&Board::start()));
+        assert_eq!(b.score(&Board::start()), 300, "the same again");
+        let tight = Balance::new(&one_ply, 1, 2.99).unwrap();
+        assert_eq!(tight.max_abs_centidiscs(), 299);
+        assert!(!tight.keeps(&Board::start()));
+
+        let random = parse(r#"Engine(name: "rnd", search: Random)"#);
+        assert_eq!(
+            Balance::new(&random, 2, 1.0).unwrap_err(),
+            GenerateError::NotSearching {
+                engine: "rnd".into()
+            }
+        );
+        assert!(Balance::new(&one_ply, 0, 1.0).is_err());
+        assert!(Balance::new(&one_ply, 2, -1.0).is_err());
+        assert!(Balance::new(&one_ply, 2, f64::NAN).is_err());
     }
 }

@@ -1,8 +1,14 @@
 //! `arena book`: check, generate and import opening books.
 
 use super::{print, print_json};
+use crate::book::generate::{self as generation, Balance, GenerateError, MAX_BALANCE_DEPTH};
 use crate::book::{self, CheckReport, Duplicate, GenerateOptions, MAX_PLIES};
+use crate::engine::EngineConfig;
+use crate::error::Error;
 use crate::game::othello::notation::move_list_string;
+use crate::game::othello::{Board, Move};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -12,7 +18,7 @@ use std::time::Instant;
 pub enum BookArgs {
     /// Read a book, count its openings and report duplicates (exact and up to the 8 board symmetries)
     Check(CheckArgs),
-    /// Write a book of every position reachable in exactly N plies
+    /// Write a book of every position reachable in exactly N plies (optionally balanced: scored near 0 by an engine)
     Generate(GenerateArgs),
     /// Convert a public list of move lists (XOT: one 16-character move list per line) into a book
     Import(ImportArgs),
@@ -33,6 +39,7 @@ pub struct CheckArgs {
 
 /// Arguments of `arena book generate`.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("sampled").args(["limit", "candidates"]).multiple(true)))]
 pub struct GenerateArgs {
     /// Plies from the start position, 1 to 10 (a pass would count as one; none occurs that early)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_PLIES)))]
@@ -40,18 +47,48 @@ pub struct GenerateArgs {
     /// Keep one opening per class of positions equal up to the 8 board symmetries (the first move list in lexicographic order)
     #[arg(long)]
     pub unique_by_symmetry: bool,
-    /// Keep a seeded sample of this many openings (at least 1)
+    /// Keep only openings an engine scores near 0: a search of each to --depth plies, kept when |score| <= --max-abs discs (needs --engine, --depth and --max-abs; searches on every core)
+    #[arg(long, requires = "engine", requires = "depth", requires = "max_abs")]
+    pub balanced: bool,
+    /// With --balanced: the engine file that scores the openings (its search, evaluation, ordering and table; not the random mover)
+    #[arg(long, requires = "balanced")]
+    pub engine: Option<PathBuf>,
+    /// With --balanced: the search depth in plies, 1 to 60 (each opening gets a fresh search)
+    #[arg(long, requires = "balanced", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BALANCE_DEPTH)))]
+    pub depth: Option<u32>,
+    /// With --balanced: keep an opening when its score for the side to move is within this many discs of 0 (0 or more; 0.5 is 50 centidiscs)
+    #[arg(long, requires = "balanced", value_parser = parse_discs)]
+    pub max_abs: Option<f64>,
+    /// With --balanced: search only a seeded sample of this many of the enumerated openings (at least 1), chosen before searching; --limit then samples the kept ones
+    #[arg(long, requires = "balanced", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub candidates: Option<usize>,
+    /// Keep a seeded sample of this many openings (at least 1); with --balanced, of the kept ones
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub limit: Option<usize>,
-    /// Seed of the sample [default: 0]
-    #[arg(long, requires = "limit")]
+    /// Seed of the samples of --limit and --candidates [default: 0]
+    #[arg(long, requires = "sampled")]
     pub seed: Option<u64>,
     /// The book file to write
     #[arg(long)]
     pub out: PathBuf,
-    /// Print one JSON object: {"out","plies","unique_by_symmetry","enumerated","kept","written","limit","seed","seconds"}
+    /// Print one JSON object: {"out","plies","unique_by_symmetry","balanced","engine","engine_file","depth","max_abs","candidates","enumerated","searched","kept","written","limit","seed","seconds"}
     #[arg(long)]
     pub json: bool,
+}
+
+/// Parses `--max-abs`: a finite number of discs, 0 or more.
+fn parse_discs(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of discs"))?;
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{text:?}: give a finite number of discs, 0 or more"
+        ))
+    }
 }
 
 /// Arguments of `arena book import`.
@@ -178,13 +215,26 @@ pub fn generate_command(args: &GenerateArgs) -> String {
     if args.unique_by_symmetry {
         words.push("--unique-by-symmetry".into());
     }
+    if args.balanced {
+        words.push("--balanced".into());
+        if let Some(engine) = &args.engine {
+            words.extend(["--engine".into(), shell_word(&engine.display().to_string())]);
+        }
+        if let Some(d) = args.depth {
+            words.extend(["--depth".into(), d.to_string()]);
+        }
+        if let Some(s) = args.max_abs {
+            words.extend(["--max-abs".into(), s.to_string()]);
+        }
+        if let Some(m) = args.candidates {
+            words.extend(["--candidates".into(), m.to_string()]);
+        }
+    }
     if let Some(k) = args.limit {
-        words.extend([
-            "--limit".into(),
-            k.to_string(),
-            "--seed".into(),
-            args.seed.unwrap_or(0).to_string(),
-        ]);
+        words.extend(["--limit".into(), k.to_string()]);
+    }
+    if args.limit.is_some() || (args.balanced && args.candidates.is_some()) {
+        words.extend(["--seed".into(), args.seed.unwrap_or(0).to_string()]);
     }
     words.extend(["--out".into(), shell_word(&args.out.display().to_string())]);
     words.join(" ")
@@ -195,7 +245,18 @@ struct GenerateReport {
     out: String,
     plies: u32,
     unique_by_symmetry: bool,
+    balanced: bool,
+    /// The balancing engine's name.
+    engine: Option<String>,
+    /// The balancing engine's file, as given.
+    engine_file: Option<String>,
+    depth: Option<u32>,
+    max_abs: Option<f64>,
+    /// `--candidates` as given.
+    candidates: Option<usize>,
     enumerated: usize,
+    /// Openings searched (balanced books only).
+    searched: Option<usize>,
     kept: usize,
     written: usize,
     limit: Option<usize>,
@@ -203,20 +264,96 @@ struct GenerateReport {
     seconds: f64,
 }
 
+/// The filter of `--balanced`, its engine loaded; `None` without it.
+fn balance(args: &GenerateArgs) -> anyhow::Result<Option<Balance>> {
+    if !args.balanced {
+        return Ok(None);
+    }
+    let (Some(path), Some(depth), Some(max_abs)) = (&args.engine, args.depth, args.max_abs) else {
+        // clap makes --balanced require all three.
+        return Err(Error::Argument {
+            argument: "--balanced".into(),
+            message: "needs --engine, --depth and --max-abs".into(),
+        }
+        .into());
+    };
+    let config = EngineConfig::load(path)?;
+    let balance = Balance::new(&config, depth, max_abs).map_err(|e| -> anyhow::Error {
+        match e {
+            GenerateError::NotSearching { .. } => Error::Argument {
+                argument: "--engine".into(),
+                message: format!("{}: {e}", path.display()),
+            }
+            .into(),
+            other => other.into(),
+        }
+    })?;
+    Ok(Some(balance))
+}
+
+/// The steps of a balanced book: enumerate and sample the candidates, search
+/// them on every core under a progress bar (on stderr when it is a
+/// terminal), then sample the kept ones.
+fn generate_balanced(opts: &GenerateOptions, balance: &Balance) -> anyhow::Result<book::Generated> {
+    let (enumerated, candidates) = generation::candidates(opts)?;
+    let searched = candidates.len();
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(searched as u64), target);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30.cyan/blue} {pos}/{len} openings searched  {elapsed_precise} ETA {eta_precise}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let progress = &bar;
+    let kept = generation::filter_openings(
+        candidates,
+        move || {
+            move |board: &Board, _: &[Move]| {
+                let keep = balance.keeps(board);
+                progress.inc(1);
+                keep
+            }
+        },
+        opts.threads,
+    );
+    bar.finish_and_clear();
+    Ok(generation::limit_kept(opts, enumerated, searched, kept))
+}
+
 fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let t0 = Instant::now();
+    let balance = balance(args)?;
     let opts = GenerateOptions {
         plies: args.plies,
         unique_by_symmetry: args.unique_by_symmetry,
         limit: args.limit,
+        candidates: args.candidates,
         seed: args.seed.unwrap_or(0),
         threads: 0,
     };
-    // `--balanced` goes here: call `book::enumerate`, then
-    // `book::filter_openings` with a filter that searches each opening
-    // (ticking a progress bar of the enumerated count), then `book::sample`;
-    // and add its options to `generate_command` and the header.
-    let g = book::generate(&opts, None)?;
+    let g = match &balance {
+        None => book::generate(&opts, None)?,
+        Some(b) => generate_balanced(&opts, b)?,
+    };
+    let max_abs = args.max_abs.unwrap_or(0.0);
+    if let Some(b) = &balance {
+        if g.kept == 0 {
+            anyhow::bail!(
+                "none of the {} searched scores within {max_abs} discs of 0 with engine {} at depth {}: \
+                 nothing written to {}; raise --max-abs",
+                count(g.candidates, "opening"),
+                b.engine_name(),
+                b.depth(),
+                args.out.display()
+            );
+        }
+    }
     let what = if args.unique_by_symmetry {
         "one per class of positions equal up to the 8 board symmetries (the first move list in lexicographic order)"
     } else {
@@ -230,10 +367,31 @@ fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             count(g.enumerated, "opening")
         ),
     ];
+    if let Some(b) = &balance {
+        let sampled = if g.candidates < g.enumerated {
+            format!(" (a sample chosen with seed {})", opts.seed)
+        } else {
+            String::new()
+        };
+        header.push(format!(
+            "Balanced: searched {} of them{sampled} with engine {} at depth {}; kept {} whose score \
+             for the side to move is within {max_abs} discs of 0 (|score| <= {} centidiscs).",
+            g.candidates,
+            b.engine_name(),
+            b.depth(),
+            g.kept,
+            b.max_abs_centidiscs()
+        ));
+    }
     if let Some(k) = args.limit {
         header.push(format!(
-            "A sample of {} of them chosen with seed {}.",
+            "A sample of {} of {} chosen with seed {}.",
             g.openings.len().min(k),
+            if balance.is_some() {
+                "the kept ones"
+            } else {
+                "them"
+            },
             opts.seed
         ));
     }
@@ -245,21 +403,42 @@ fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     )?;
     let seconds = t0.elapsed().as_secs_f64();
     let short = args.limit.filter(|&k| k > g.kept);
+    let sampled = args.limit.is_some() || (balance.is_some() && args.candidates.is_some());
     if args.json {
         print_json(&GenerateReport {
             out: args.out.display().to_string(),
             plies: args.plies,
             unique_by_symmetry: args.unique_by_symmetry,
+            balanced: balance.is_some(),
+            engine: balance.as_ref().map(|b| b.engine_name().to_string()),
+            engine_file: balance
+                .as_ref()
+                .and(args.engine.as_ref())
+                .map(|p| p.display().to_string()),
+            depth: balance.as_ref().map(Balance::depth),
+            max_abs: balance.as_ref().and(args.max_abs),
+            candidates: balance.as_ref().and(args.candidates),
             enumerated: g.enumerated,
+            searched: balance.as_ref().map(|_| g.candidates),
             kept: g.kept,
             written: g.openings.len(),
             limit: args.limit,
-            seed: args.limit.map(|_| opts.seed),
+            seed: sampled.then_some(opts.seed),
             seconds,
         })?;
     } else {
+        let searched = match &balance {
+            Some(b) => format!(
+                "; {} searched with engine {} at depth {}, {} within {max_abs} discs",
+                g.candidates,
+                b.engine_name(),
+                b.depth(),
+                g.kept
+            ),
+            None => String::new(),
+        };
         print(&format!(
-            "wrote {} to {} ({} enumerated at {}{}) in {seconds:.2} s",
+            "wrote {} to {} ({} enumerated at {}{}{searched}) in {seconds:.2} s",
             count(g.openings.len(), "opening"),
             args.out.display(),
             g.enumerated,
@@ -271,10 +450,24 @@ fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             },
         ))?;
     }
+    if let Some(m) = args
+        .candidates
+        .filter(|&m| balance.is_some() && m >= g.enumerated)
+    {
+        eprintln!(
+            "note: --candidates {m} is not fewer than the {} openings there are: searched all of them",
+            g.enumerated
+        );
+    }
     if let Some(k) = short {
         eprintln!(
-            "note: --limit {k} is more than the {} openings there are: wrote all of them",
-            g.kept
+            "note: --limit {k} is more than the {} openings {}: wrote all of them",
+            g.kept,
+            if balance.is_some() {
+                "kept"
+            } else {
+                "there are"
+            }
         );
     }
     Ok(ExitCode::SUCCESS)
