@@ -3,6 +3,7 @@
 mod util;
 
 mod book;
+mod eval;
 mod perft;
 mod search;
 mod solve;

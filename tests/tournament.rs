@@ -117,6 +117,43 @@ fn every_pair_plays_one_opening_both_ways_round() {
 }
 
 #[test]
+fn a_tournament_on_the_balanced_book_plays_each_opening_both_ways_round() {
+    let dir = tmp("balanced");
+    let book = repo("openings/balanced-8ply.txt");
+    let text = format!(
+        "Tournament(name: \"b\", engines: [{}, {}], format: RoundRobin(rounds: 6), book: (file: {:?}, order: Random, start: 0), seed: 3, out: {:?})",
+        engine("ab1", "search: AlphaBeta(fail: Soft), limit: Depth(1)"),
+        engine("random", "search: Random"),
+        book.display(),
+        dir.join("out").display()
+    );
+    let path = dir.join("c.ron");
+    std::fs::write(&path, text).unwrap();
+    let t = Tournament::load(&path).unwrap();
+    assert!(t.book.len() >= 2000);
+    let out = dir.join("o");
+    tournament::run(&t, &opts(&out, 2, Shard::ALL, false)).unwrap();
+    let g = games(&out);
+    assert_eq!(g.len(), 12);
+    for pair in g.chunks(2) {
+        let opening = &t.book.openings[pair[0].opening_id];
+        let moves = opening.move_list().unwrap();
+        assert_eq!(moves.len(), 16, "8-ply openings");
+        for game in pair {
+            assert!(
+                game.moves.starts_with(&moves),
+                "{} starts with {moves}",
+                game.moves
+            );
+        }
+        assert_eq!(
+            (&pair[0].black, &pair[0].white),
+            (&pair[1].white, &pair[1].black)
+        );
+    }
+}
+
+#[test]
 fn resume_after_a_torn_journal_gives_the_uninterrupted_results() {
     let dir = tmp("resume");
     let (_, t) = config(&dir, "RoundRobin(rounds: 3)", &three_engines(), "");

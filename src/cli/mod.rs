@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod eval;
 pub mod perft;
 pub mod run;
 pub mod search;
@@ -41,6 +42,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Solve the positions of an OBF file exactly and check them
     Solve(solve::SolveArgs),
+    /// An engine's static evaluation of a position, term by term
+    Eval(eval::EvalArgs),
     /// Search an explicit game tree to its leaves: root value and nodes visited
     Tree(tree::TreeArgs),
     /// Elo, error bars, LOS and SPRT from match results
@@ -81,6 +84,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Merge(args) => run::merge(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Tree(args) => tree::run(&args),
+        Command::Eval(args) => eval::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Search(args) => search::run(&args),

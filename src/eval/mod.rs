@@ -123,7 +123,7 @@ impl Term {
             name: name.to_string(),
             value,
             weight,
-            contribution: value * weight,
+            contribution: value * weight + 0.0,
         }
     }
 }
