@@ -210,6 +210,7 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
                 in_flight += 1;
             }
             let mut last_analysis = Instant::now();
+            let mut last_write = Instant::now();
             let mut analysed_pairs = results.games / 2;
             while in_flight > 0 {
                 let Ok(answer) = res_rx.recv() else { break };
@@ -236,19 +237,22 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
                 if let Some(tr) = tracker.as_mut() {
                     stop |= tr.advance(&points);
                 }
+                // Statistics when the display needs them (plain lines every
+                // 10 pairs, the bar twice a second); files every 2 seconds.
                 let pairs_now = games.len() as u64 / 2;
-                if stop
-                    || pairs_now >= analysed_pairs + 10
-                    || last_analysis.elapsed() > Duration::from_millis(500)
-                {
+                let for_display = (progress.is_plain() && pairs_now >= analysed_pairs + 10)
+                    || (progress.is_bar() && last_analysis.elapsed() > Duration::from_millis(500));
+                let for_files = last_write.elapsed() > Duration::from_secs(2);
+                if for_display || for_files {
                     results = analyse(&info, &games);
                     analysed_pairs = pairs_now;
                     last_analysis = Instant::now();
-                    if failure.is_none() {
-                        if let Err(e) = write_outputs(&out, &results, &games) {
-                            failure = Some(e);
-                            stop = true;
-                        }
+                }
+                if for_files && failure.is_none() {
+                    last_write = Instant::now();
+                    if let Err(e) = write_outputs(&out, &results, &games) {
+                        failure = Some(e);
+                        stop = true;
                     }
                 }
                 progress.update(games.len() as u64, &results);

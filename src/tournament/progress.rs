@@ -50,6 +50,16 @@ impl Progress {
         }
     }
 
+    /// True when plain lines are printed (stdout is not a terminal).
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+
+    /// True when a bar is drawn.
+    pub fn is_bar(&self) -> bool {
+        self.bar.is_some()
+    }
+
     /// Shows the state after a game.
     pub fn update(&mut self, games_done: u64, results: &Results) {
         if let Some(bar) = &self.bar {
