@@ -31,6 +31,9 @@ use std::time::{Duration, Instant};
 
 /// At this many empties or fewer the solver uses its small-position code.
 pub const SMALL: u32 = 7;
+/// From this many empties null-window nodes try enhanced transposition
+/// cutoffs.
+pub const ETC_DEPTH: u32 = 12;
 /// From this many empties the evaluation helps order moves (64: never; see
 /// the module docs).
 pub const EVAL_SORT: u32 = 64;
@@ -389,6 +392,19 @@ impl Solver {
         }
         let mut list = [Scored::default(); 32];
         let count = self.order(p, o, moves, n, hash_move, &mut list);
+        // Enhanced transposition cutoff: a child the table already proves
+        // at most -alpha - 1 for the opponent ends this node at once.
+        if n >= ETC_DEPTH {
+            for m in &list[..count] {
+                let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                if let Some(e) = self.tt.probe(hash(np, no)) {
+                    if matches!(e.bound, Bound::Upper | Bound::Exact) && -e.score > alpha {
+                        self.tt.store(key, n, Bound::Lower, -e.score, m.sq);
+                        return -e.score;
+                    }
+                }
+            }
+        }
         let mut best = -65;
         let mut best_sq = list[0].sq;
         for m in &list[..count] {
