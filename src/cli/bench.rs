@@ -8,7 +8,7 @@ use super::{print, print_json};
 use crate::engine::EngineConfig;
 use crate::eval::{Features, OthelloEval};
 use crate::game::othello::parse_position;
-use crate::search::{search, Limit, SearchStats, Searcher};
+use crate::search::{search, Fail, Limit, OrderBy, SearchSettings, SearchStats, Searcher, Variant};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -32,6 +32,135 @@ pub struct BenchArgs {
     /// Print one JSON object: {"positions","depth","nodes","seconds","nps"}
     #[arg(long)]
     pub json: bool,
+    /// Print a Markdown table of total nodes by technique for depths 1 to
+    /// --max-depth instead (the README's table)
+    #[arg(long)]
+    pub table: bool,
+    /// Deepest row of --table
+    #[arg(long, default_value_t = 8, requires = "table")]
+    pub max_depth: u32,
+    /// With --table: skip a cell when the previous depth's count times the
+    /// growth seen so far would pass this many nodes
+    #[arg(long, default_value_t = 400_000_000, requires = "table")]
+    pub budget: u64,
+}
+
+/// The techniques of the node table: name, variant, deepening, table MiB,
+/// ordering, aspiration.
+fn techniques() -> Vec<(&'static str, SearchSettings, usize, Vec<OrderBy>)> {
+    let s = |variant, deepening, aspiration| SearchSettings {
+        variant,
+        deepening,
+        aspiration,
+        limit: Limit::Depth(1),
+    };
+    let soft = Variant::AlphaBeta { fail: Fail::Soft };
+    let order = vec![
+        OrderBy::Killers,
+        OrderBy::FastestFirst,
+        OrderBy::History,
+        OrderBy::SquareWeights,
+    ];
+    let tt_order = vec![
+        OrderBy::HashMove,
+        OrderBy::Killers,
+        OrderBy::FastestFirst,
+        OrderBy::History,
+    ];
+    vec![
+        ("minimax", s(Variant::Minimax, false, None), 0, vec![]),
+        ("alpha-beta, board order", s(soft, false, None), 0, vec![]),
+        ("alpha-beta, ordered", s(soft, false, None), 0, order),
+        (
+            "PVS + TT + ordering",
+            s(Variant::Pvs, true, None),
+            16,
+            tt_order.clone(),
+        ),
+        ("MTD(f) + TT", s(Variant::MtdF, true, None), 16, tt_order),
+        (
+            "strong preset",
+            s(Variant::Pvs, true, Some(50)),
+            64,
+            strong_order(),
+        ),
+    ]
+}
+
+fn strong_order() -> Vec<OrderBy> {
+    strong_config().raw.ordering
+}
+
+fn strong_config() -> EngineConfig {
+    let mut config = EngineConfig::parse(
+        &STRONG.replace("Features(weights: \"weights/features-v1.ron\")", "Discs"),
+        Path::new("engines/strong.ron"),
+    )
+    .expect("the built-in strong preset is valid");
+    config.eval = OthelloEval::Features(
+        Features::parse(STRONG_WEIGHTS, Path::new("engines/weights/features-v1.ron"))
+            .expect("built-in weights"),
+    );
+    config
+}
+
+/// Total nodes of one technique at one depth over the bench positions.
+fn total_nodes(
+    settings: &SearchSettings,
+    tt_mib: usize,
+    order: &[OrderBy],
+    eval: &OthelloEval,
+    depth: u32,
+) -> u64 {
+    let mut settings = *settings;
+    settings.limit = Limit::Depth(depth);
+    let mut total = 0;
+    for line in POSITIONS
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let pos = parse_position(line).expect("bench positions are valid");
+        let mut s = Searcher::new(eval.clone(), tt_mib, order.to_vec());
+        total += search(&mut s, &pos, &settings, None, 30).stats.nodes;
+    }
+    total
+}
+
+/// The node table as Markdown: one row per depth, one column per technique.
+pub fn table(max_depth: u32, budget: u64) -> String {
+    let eval = strong_config().eval;
+    let techniques = techniques();
+    let mut out = String::from("| depth |");
+    for (name, ..) in &techniques {
+        out.push_str(&format!(" {name} |"));
+    }
+    out.push_str("\n| ---: |");
+    for _ in &techniques {
+        out.push_str(" ---: |");
+    }
+    let mut last: Vec<Option<u64>> = vec![None; techniques.len()];
+    let mut growth: Vec<f64> = vec![1.0; techniques.len()];
+    for depth in 1..=max_depth {
+        out.push_str(&format!("\n| {depth} |"));
+        for (k, (_, settings, tt, order)) in techniques.iter().enumerate() {
+            let skip = match last[k] {
+                Some(n) => (n as f64 * growth[k]) > budget as f64,
+                None => depth > 1,
+            };
+            if skip {
+                last[k] = None;
+                out.push_str(" - |");
+                continue;
+            }
+            let n = total_nodes(settings, *tt, order, &eval, depth);
+            if let Some(prev) = last[k] {
+                growth[k] = (n as f64 / prev.max(1) as f64).max(1.0);
+            }
+            last[k] = Some(n);
+            out.push_str(&format!(" {n} |"));
+        }
+    }
+    out
 }
 
 /// Result of `arena bench`.
@@ -111,6 +240,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             message: "must be at least 1".into(),
         }
         .into());
+    }
+    if args.table {
+        print(&table(args.max_depth, args.budget))?;
+        return Ok(ExitCode::SUCCESS);
     }
     let r = bench(args.depth);
     if args.json {

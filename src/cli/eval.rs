@@ -4,9 +4,8 @@
 use super::{print, print_json};
 use crate::engine::EngineConfig;
 use crate::eval::{Term, UNITS_PER_DISC};
-use crate::game::othello::{board_string, parse_position, Board};
+use crate::game::othello::board_string;
 use crate::search::Evaluator;
-use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -45,13 +44,7 @@ pub struct EvalReport {
 /// A bad engine file or position.
 pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     let config = EngineConfig::load(&args.engine)?;
-    let board = match &args.position {
-        Some(p) => parse_position(p).map_err(|source| Error::Position {
-            argument: "--position".into(),
-            source,
-        })?,
-        None => Board::start(),
-    };
+    let board = super::othello_position(args.position.as_deref())?;
     let v = config.eval.evaluate(&board);
     let report = EvalReport {
         engine: config.name.clone(),

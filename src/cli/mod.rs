@@ -93,6 +93,23 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The Othello position given as `--position` (a position string or a
+/// move list), or the start position without one.
+///
+/// # Errors
+/// [`crate::Error::Position`] naming the argument.
+pub fn othello_position(arg: Option<&str>) -> crate::Result<crate::Board> {
+    match arg {
+        Some(p) => {
+            crate::game::othello::parse_position(p).map_err(|source| crate::Error::Position {
+                argument: "--position".into(),
+                source,
+            })
+        }
+        None => Ok(crate::Board::start()),
+    }
+}
+
 /// Prints `text` on stdout followed by a newline. A closed pipe (`arena … |
 /// head`) is not an error.
 ///

@@ -2,7 +2,6 @@
 //! generation.
 
 use super::{print, print_json, GameKind};
-use crate::game::othello::parse_position;
 use crate::game::perft::{perft, perft_bulk};
 use crate::game::tictactoe::TicTacToe;
 use crate::game::Game;
@@ -65,13 +64,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let nodes = match args.game {
         GameKind::Othello => {
-            let pos = match &args.position {
-                Some(p) => parse_position(p).map_err(|source| Error::Position {
-                    argument: "--position".into(),
-                    source,
-                })?,
-                None => crate::Board::start(),
-            };
+            let pos = super::othello_position(args.position.as_deref())?;
             count(&pos, args.depth, bulk)
         }
         GameKind::Tictactoe => {

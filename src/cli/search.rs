@@ -5,7 +5,7 @@ use super::tree::Algorithm;
 use super::{print, print_json, GameKind};
 use crate::engine::{EngineConfig, RawEngine, SearchKind, SearchPlayer};
 use crate::eval::{EvalSpec, UNITS_PER_DISC};
-use crate::game::othello::{parse_position, Board};
+
 use crate::game::tictactoe::TicTacToe;
 use crate::search::deepening::SearchSettings;
 use crate::search::{
@@ -207,13 +207,7 @@ fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
 pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let rep = match args.game {
         GameKind::Othello => {
-            let pos = match &args.position {
-                Some(p) => parse_position(p).map_err(|source| Error::Position {
-                    argument: "--position".into(),
-                    source,
-                })?,
-                None => Board::start(),
-            };
+            let pos = super::othello_position(args.position.as_deref())?;
             let mut config = match &args.engine {
                 Some(path) => EngineConfig::load(path)?,
                 None => check_inline(inline_engine(args))?,
