@@ -483,3 +483,58 @@ fn bench_signature_is_pinned() {
     assert_eq!(r.positions, 24);
     assert_eq!(r.nodes, 165_715);
 }
+
+fn engine_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("engines");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn an_engine_solves_exactly_at_its_endgame_threshold() {
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let path = engine_file(
+        "solver.ron",
+        "Engine(name: \"s\", search: Pvs, limit: Depth(2), tt_mib: 4, endgame_exact_at: 14)",
+    );
+    let out = arena(&[
+        "search",
+        "--engine",
+        path.to_str().unwrap(),
+        "--position",
+        ffo1,
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["score"], 18.0, "FFO #1 is +18");
+    assert_eq!(json["best_move"], "g8");
+    assert_eq!(json["depth"], 14);
+}
+
+#[test]
+fn a_timed_engine_falls_back_to_search_when_the_solve_runs_out_of_time() {
+    // FFO #40 (20 empties) takes about a second to solve; 10 ms per move
+    // cannot, so the engine searches instead and still answers quickly.
+    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let path = engine_file("timed.ron", "Engine(name: \"t\", search: Pvs, deepening: true, limit: MoveTime(10), tt_mib: 4, endgame_exact_at: 20)");
+    let config = EngineConfig::load(&path).unwrap();
+    let mut player = arena::engine::SearchPlayer::new(&config);
+    let b = parse_position(ffo40).unwrap();
+    let out = player.analyse(&b, None);
+    let mv = out.best_move.unwrap();
+    assert!(b.try_play(mv).is_ok());
+    assert!(out.depth < 20, "searched, not solved: depth {}", out.depth);
+    assert!(out.elapsed.as_millis() < 500, "{:?}", out.elapsed);
+}
+
+#[test]
+fn endgame_threshold_errors() {
+    let e = engine_error("Engine(\n  name: \"x\",\n  search: Pvs,\n  endgame_exact_at: 40,\n)");
+    assert!(
+        e.starts_with("engines/x.ron:4:") && e.contains("endgame_exact_at: 40 empties"),
+        "{e}"
+    );
+}

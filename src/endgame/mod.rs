@@ -136,6 +136,8 @@ pub struct Solver {
     tt: TranspositionTable,
     nodes: u64,
     eval: Option<OthelloEval>,
+    deadline: Option<Instant>,
+    aborted: bool,
 }
 
 /// A move and its ordering key.
@@ -154,6 +156,8 @@ impl Solver {
             tt: TranspositionTable::new(tt_mib.max(1)),
             nodes: 0,
             eval,
+            deadline: None,
+            aborted: false,
         }
     }
 
@@ -165,8 +169,22 @@ impl Solver {
     /// Solves `b` within `(alpha, beta)`: exact when the value is inside,
     /// otherwise a bound (fail-soft). The move is the best one found.
     pub fn solve_window(&mut self, b: &Board, alpha: i32, beta: i32) -> Solution {
+        self.deadline = None;
+        self.solve_inner(b, alpha, beta)
+    }
+
+    /// Solves `b` exactly unless `deadline` passes first (`None` then).
+    pub fn solve_until(&mut self, b: &Board, deadline: Instant) -> Option<Solution> {
+        self.deadline = Some(deadline);
+        let s = self.solve_inner(b, -64, 64);
+        self.deadline = None;
+        (!self.aborted).then_some(s)
+    }
+
+    fn solve_inner(&mut self, b: &Board, alpha: i32, beta: i32) -> Solution {
         let start = Instant::now();
         self.nodes = 0;
+        self.aborted = false;
         self.tt.new_search();
         let (score, best_move) = self.root(b.player, b.opponent, alpha, beta);
         Solution {
@@ -203,6 +221,9 @@ impl Solver {
                 }
                 v
             };
+            if self.aborted {
+                break;
+            }
             if v > best {
                 best = v;
                 best_move = Some(Move::square(Square::new(m.sq)));
@@ -279,6 +300,21 @@ impl Solver {
         count
     }
 
+    /// Counts a node; true when the deadline has passed (checked every
+    /// 16,384 nodes), after which every node returns at once.
+    #[inline(always)]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 0x3FFF == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
     /// Stability bound: the opponent's stable discs cap the score.
     #[inline]
     fn stability_cut(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
@@ -296,7 +332,9 @@ impl Solver {
         if n <= SMALL {
             return self.small(p, o, alpha, beta, n);
         }
-        self.nodes += 1;
+        if self.tick() {
+            return 0;
+        }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
@@ -337,6 +375,9 @@ impl Solver {
                 }
                 v
             };
+            if self.aborted {
+                return 0;
+            }
             if v > best {
                 best = v;
                 best_sq = m.sq;
@@ -365,7 +406,9 @@ impl Solver {
         if n <= SMALL {
             return self.small(p, o, alpha, alpha + 1, n);
         }
-        self.nodes += 1;
+        if self.tick() {
+            return 0;
+        }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
@@ -410,6 +453,9 @@ impl Solver {
         for m in &list[..count] {
             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
             let v = -self.nws(np, no, -alpha - 1, n - 1);
+            if self.aborted {
+                return 0;
+            }
             if v > best {
                 best = v;
                 best_sq = m.sq;

@@ -73,7 +73,8 @@ pub struct RawEngine {
     /// The evaluation.
     #[serde(default = "default_eval")]
     pub eval: EvalSpec,
-    /// Solve exactly when this many or fewer squares are empty (0: never).
+    /// Solve exactly when this many or fewer squares are empty (0: never;
+    /// at most 30).
     #[serde(default)]
     pub endgame_exact_at: u32,
     /// ProbCut parameters file (not available in this version).
@@ -237,10 +238,19 @@ impl EngineConfig {
                 format!("{} MiB is more than the 65536 MiB allowed", raw.tt_mib),
             );
         }
-        if raw.endgame_exact_at > 0 {
+        if raw.endgame_exact_at > 30 {
             return err(
                 "endgame_exact_at",
-                "the exact endgame solver is not available in this version of arena; use 0".into(),
+                format!(
+                    "{} empties: solving more than 30 empties exactly takes hours; use 30 or fewer",
+                    raw.endgame_exact_at
+                ),
+            );
+        }
+        if raw.endgame_exact_at > 0 && raw.search == SearchKind::Random {
+            return err(
+                "endgame_exact_at",
+                "the random mover does not solve endgames; use 0".into(),
             );
         }
         let base = path.parent().unwrap_or(Path::new("."));

@@ -2,11 +2,13 @@
 //! [`EngineConfig`] and a seed, so a game depends only on its inputs.
 
 use super::config::EngineConfig;
+use crate::endgame::Solver;
 use crate::eval::OthelloEval;
+use crate::eval::UNITS_PER_DISC;
 use crate::game::othello::{Board, Move};
 use crate::game::Game;
-use crate::search::limits::ClockState;
-use crate::search::{search, SearchOutcome, SearchStats, Searcher};
+use crate::search::limits::{budget, ClockState};
+use crate::search::{search, Limit, SearchOutcome, SearchStats, Searcher, StopReason};
 use std::time::{Duration, Instant};
 
 /// One move chosen, with what the search behind it saw.
@@ -97,10 +99,12 @@ impl Player for RandomPlayer {
     }
 }
 
-/// A searching engine.
+/// A searching engine (with the exact solver for the endgame when its
+/// config asks for one).
 pub struct SearchPlayer {
     config: EngineConfig,
     searcher: Searcher<Board, OthelloEval>,
+    solver: Option<Solver>,
 }
 
 impl SearchPlayer {
@@ -112,16 +116,64 @@ impl SearchPlayer {
                 config.raw.tt_mib,
                 config.raw.ordering.clone(),
             ),
+            solver: (config.raw.endgame_exact_at > 0)
+                .then(|| Solver::new(config.raw.tt_mib.max(1), None)),
             config: config.clone(),
         }
     }
 
     /// Searches `pos` and returns the whole outcome (for `arena search`).
+    ///
+    /// At `endgame_exact_at` empties or fewer the exact solver runs first:
+    /// to the end under depth and node limits (it is deterministic and
+    /// ignores the node budget), within the soft time budget under time
+    /// limits, falling back to the search when it does not finish.
     pub fn analyse(&mut self, pos: &Board, clock: Option<ClockState>) -> SearchOutcome<Move> {
         let settings = self.config.search.expect("a searching engine");
         // Roughly half the empties are ours to play.
         let moves_left = pos.empties().div_ceil(2);
-        search(&mut self.searcher, pos, &settings, clock, moves_left)
+        let start = Instant::now();
+        let mut clock = clock;
+        if let Some(solver) = &mut self.solver {
+            if pos.empties() <= self.config.raw.endgame_exact_at && !pos.is_over() {
+                let budget = match settings.limit {
+                    Limit::Depth(_) | Limit::Nodes(_) => None,
+                    Limit::MoveTime(ms) => Some(Duration::from_millis(ms) / 2),
+                    Limit::Clock(base, inc) => {
+                        let c = clock.unwrap_or(ClockState {
+                            remaining: Duration::from_millis(base),
+                            increment: Duration::from_millis(inc),
+                        });
+                        Some(budget(c, moves_left).soft)
+                    }
+                };
+                let solved = match budget {
+                    None => Some(solver.solve(pos)),
+                    Some(b) => solver.solve_until(pos, start + b),
+                };
+                if let Some(sol) = solved {
+                    return SearchOutcome {
+                        best_move: sol.best_move,
+                        score: sol.score * UNITS_PER_DISC,
+                        depth: pos.empties(),
+                        pv: sol.best_move.into_iter().collect(),
+                        stats: SearchStats {
+                            nodes: sol.nodes,
+                            ..SearchStats::default()
+                        },
+                        elapsed: sol.elapsed,
+                        stop: StopReason::Depth,
+                        iterations: Vec::new(),
+                    };
+                }
+                if let Some(c) = &mut clock {
+                    c.remaining = c.remaining.saturating_sub(start.elapsed());
+                }
+            }
+        }
+        let mut out = search(&mut self.searcher, pos, &settings, clock, moves_left);
+        out.elapsed = start.elapsed();
+        out
     }
 
     /// Counters of the last search.
