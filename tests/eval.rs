@@ -27,7 +27,7 @@ fn evaluations_are_pinned_on_fixed_positions() {
         bench_line(0),
         bench_line(6),
     ];
-    let cases: [(EvalSpec, [i32; 4]); 3] = [
+    let cases: [(EvalSpec, [i32; 4]); 4] = [
         (EvalSpec::Discs, [0, -300, -600, -1100]),
         (
             EvalSpec::WeightedSquares {
@@ -40,6 +40,12 @@ fn evaluations_are_pinned_on_fixed_positions() {
                 weights: "weights/features-v1.ron".into(),
             },
             [0, 6, -195, 61],
+        ),
+        (
+            EvalSpec::Features {
+                weights: "weights/features-fit.ron".into(),
+            },
+            [-14, 43, -749, 179],
         ),
     ];
     for (spec, want) in cases {
@@ -64,14 +70,14 @@ fn eval_command_prints_the_terms() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(v["centidiscs"], 6);
+    assert_eq!(v["centidiscs"], 43);
     let terms = v["terms"].as_array().unwrap();
     assert_eq!(terms.len(), 8);
     let sum: f64 = terms
         .iter()
         .map(|t| t["contribution"].as_f64().unwrap())
         .sum();
-    assert_eq!(sum.round() as i64, 6, "the terms add up to the score");
+    assert_eq!(sum.round() as i64, 43, "the terms add up to the score");
 }
 
 fn weights_error(kind: &str, text: &str) -> String {
@@ -127,4 +133,58 @@ fn bad_weight_files_name_the_file_line_and_field() {
         e.contains("min_empties: the last stage must have min_empties: 0"),
         "{e}"
     );
+}
+
+#[test]
+fn eval_fit_writes_a_loadable_file_that_fits_better_and_is_reproducible() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = repo("engines/weights/features-v1.ron");
+    let run = |name: &str| {
+        let out = dir.join(name);
+        let r = arena(&[
+            "eval",
+            "fit",
+            "--base",
+            base.to_str().unwrap(),
+            "--games",
+            "30",
+            "--seed",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(r.status.success(), "{}", stderr(&r));
+        (std::fs::read_to_string(&out).unwrap(), stdout(&r))
+    };
+    let (a, report) = run("a.ron");
+    let (b, _) = run("b.ron");
+    assert_eq!(
+        a.replace("a.ron", ""),
+        b.replace("b.ron", ""),
+        "same seed, same weights"
+    );
+    arena::eval::Features::parse(&a, std::path::Path::new("a.ron")).unwrap();
+    assert!(
+        a.contains("// arena eval fit --base"),
+        "the command is in the header"
+    );
+    // Least squares never fits worse than the weights it started from.
+    for line in report.lines().filter(|l| l.starts_with("stage")) {
+        let nums: Vec<f64> = line
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        let (after, before) = (nums[nums.len() - 2], nums[nums.len() - 1]);
+        assert!(after <= before + 1e-9, "{line}");
+    }
+    let r = arena(&[
+        "eval",
+        "fit",
+        "--base",
+        base.to_str().unwrap(),
+        "--out",
+        base.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
 }

@@ -18,7 +18,7 @@ pub const POSITIONS: &str = include_str!("../../tests/data/bench.txt");
 /// The strong preset, built in so that `bench` runs from anywhere.
 const STRONG: &str = include_str!("../../engines/strong.ron");
 /// Its weights.
-const STRONG_WEIGHTS: &str = include_str!("../../engines/weights/features-v1.ron");
+const STRONG_WEIGHTS: &str = include_str!("../../engines/weights/features-fit.ron");
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 9;
@@ -91,15 +91,20 @@ fn strong_order() -> Vec<OrderBy> {
     strong_config().raw.ordering
 }
 
+/// The strong preset as built in: its engine file with the weights it
+/// names (read from the binary, so `bench` runs from any folder).
 fn strong_config() -> EngineConfig {
     let mut config = EngineConfig::parse(
-        &STRONG.replace("Features(weights: \"weights/features-v1.ron\")", "Discs"),
+        &STRONG.replace("Features(weights: \"weights/features-fit.ron\")", "Discs"),
         Path::new("engines/strong.ron"),
     )
     .expect("the built-in strong preset is valid");
     config.eval = OthelloEval::Features(
-        Features::parse(STRONG_WEIGHTS, Path::new("engines/weights/features-v1.ron"))
-            .expect("built-in weights"),
+        Features::parse(
+            STRONG_WEIGHTS,
+            Path::new("engines/weights/features-fit.ron"),
+        )
+        .expect("built-in weights"),
     );
     config
 }
@@ -185,15 +190,7 @@ pub struct BenchReport {
 /// # Panics
 /// Never for the built-in data (pinned by tests).
 pub fn bench(depth: u32) -> BenchReport {
-    let mut config = EngineConfig::parse(
-        &STRONG.replace("Features(weights: \"weights/features-v1.ron\")", "Discs"),
-        Path::new("engines/strong.ron"),
-    )
-    .expect("the built-in strong preset is valid");
-    config.eval = OthelloEval::Features(
-        Features::parse(STRONG_WEIGHTS, Path::new("engines/weights/features-v1.ron"))
-            .expect("built-in weights"),
-    );
+    let config = strong_config();
     let mut settings = config.search.expect("the strong preset searches");
     settings.limit = Limit::Depth(depth);
     let mut total = SearchStats::default();

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The feature weights that order moves at high empties, built in.
-const ORDER_WEIGHTS: &str = include_str!("../../engines/weights/features-v1.ron");
+const ORDER_WEIGHTS: &str = include_str!("../../engines/weights/features-fit.ron");
 
 /// Arguments of `arena solve`.
 #[derive(Debug, clap::Args)]
@@ -79,7 +79,7 @@ fn line_range(text: &str) -> Option<(usize, usize)> {
 /// The move-ordering evaluation of the solver.
 pub fn order_eval() -> OthelloEval {
     OthelloEval::Features(
-        Features::parse(ORDER_WEIGHTS, Path::new("features-v1.ron")).expect("built-in weights"),
+        Features::parse(ORDER_WEIGHTS, Path::new("features-fit.ron")).expect("built-in weights"),
     )
 }
 

@@ -36,7 +36,7 @@ pub const SMALL: u32 = 7;
 pub const ETC_DEPTH: u32 = 12;
 /// From this many empties the evaluation helps order moves (64: never; see
 /// the module docs).
-pub const EVAL_SORT: u32 = 64;
+pub const EVAL_SORT: u32 = 16;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 const QUADRANTS: [u64; 4] = [
@@ -278,7 +278,7 @@ impl Solver {
                         player: np,
                         opponent: no,
                         side: crate::game::othello::Color::Black,
-                    }) / 8;
+                    }) * 2048;
                 }
             }
             if hash_move == Some(sq as u8) {

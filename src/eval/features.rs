@@ -157,6 +157,15 @@ impl Features {
         })
     }
 
+    /// The stages: `min_empties` and weights, highest `min_empties` first.
+    pub fn stages(&self) -> Vec<(u32, [f64; FEATURES])> {
+        self.min_empties
+            .iter()
+            .copied()
+            .zip(self.weights.iter().copied())
+            .collect()
+    }
+
     fn stage(&self, b: &Board) -> &[f64; FEATURES] {
         &self.weights[stage_of(&self.min_empties, b.empties())]
     }

@@ -9,6 +9,7 @@
 //! one scale.
 
 pub mod features;
+pub mod fit;
 pub mod squares;
 
 pub use features::Features;

@@ -19,7 +19,7 @@
 pub mod crosstable;
 pub mod elo;
 pub mod format;
-mod linalg;
+pub(crate) mod linalg;
 mod mle;
 pub mod pentanomial;
 pub mod ratings;
