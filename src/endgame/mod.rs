@@ -7,10 +7,12 @@
 //! - a transposition table above [`SMALL`] empties;
 //! - move ordering: the table's move, then fewest opponent replies
 //!   ("fastest first", corners counted twice), then parity (moves into
-//!   regions with an odd number of empties); from [`EVAL_SORT`] empties an
-//!   evaluation of the position after each move joins the key (off for
-//!   now: with the hand-set feature weights it ordered worse, 221 M against
-//!   181 M nodes on FFO #40-#42; it waits for fitted weights);
+//!   regions with an odd number of empties); from [`EVAL_SORT`] empties the
+//!   evaluation of the position after each move would lead the key (one
+//!   disc weighing about six opponent replies). It is off (64): with the
+//!   fitted feature weights it saved 10% on FFO #40-#44 but cost 1.3-9x on
+//!   #45-#47, and the hand-set weights were worse everywhere; it waits for
+//!   a pattern evaluation;
 //! - stability cutoffs: the opponent's stable discs bound the score from
 //!   above, so a node fails low without search when that bound is at most
 //!   alpha;
@@ -36,7 +38,7 @@ pub const SMALL: u32 = 7;
 pub const ETC_DEPTH: u32 = 12;
 /// From this many empties the evaluation helps order moves (64: never; see
 /// the module docs).
-pub const EVAL_SORT: u32 = 16;
+pub const EVAL_SORT: u32 = 64;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 const QUADRANTS: [u64; 4] = [
