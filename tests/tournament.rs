@@ -396,3 +396,59 @@ fn every_shipped_config_loads() {
     }
     assert!(n >= 4, "quick, sprt-eval, variants, gauntlet");
 }
+
+#[test]
+fn regression_a_header_without_its_newline_survives_resume() {
+    let dir = tmp("header");
+    let (_, t) = config(&dir, "RoundRobin(rounds: 2)", &three_engines(), "");
+    let full = dir.join("full");
+    tournament::run(&t, &opts(&full, 2, Shard::ALL, false)).unwrap();
+    let cut = dir.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    let text = std::fs::read_to_string(full.join("journal.jsonl")).unwrap();
+    std::fs::write(cut.join("journal.jsonl"), text.lines().next().unwrap()).unwrap();
+    tournament::run(&t, &opts(&cut, 2, Shard::ALL, true)).unwrap();
+    assert_eq!(games(&cut), games(&full));
+    let out = arena(&["report", cut.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn regression_absurd_sizes_are_errors_not_aborts() {
+    let dir = tmp("sizes");
+    let path = dir.join("c.ron");
+    let book = repo("openings/all-4ply.txt");
+    std::fs::write(
+        &path,
+        format!(
+            "Tournament(name: \"x\", engines: [{}, {}], format: RoundRobin(rounds: 18446744073709551615), book: (file: {:?}, order: Sequential), out: {:?})",
+            engine("a", "search: Random"),
+            engine("b", "search: Random"),
+            book.display(),
+            dir.join("o").display()
+        ),
+    )
+    .unwrap();
+    let out = arena(&["run", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("rounds:") && stderr(&out).contains("at most"),
+        "{}",
+        stderr(&out)
+    );
+
+    let e = dir.join("asp.ron");
+    std::fs::write(&e, "Engine(name: \"a\", search: Pvs, deepening: true, aspiration: Some(2147483647), limit: Depth(3))").unwrap();
+    let out = arena(&["search", "--engine", e.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("aspiration"), "{}", stderr(&out));
+
+    let (valid, _) = config(&dir, "RoundRobin(rounds: 1)", &three_engines(), "");
+    let out = arena(&["run", valid.to_str().unwrap(), "--concurrency", "100000"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("must be 1 to 256"),
+        "{}",
+        stderr(&out)
+    );
+}

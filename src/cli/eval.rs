@@ -131,7 +131,12 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
 /// A bad base file, an output equal to the base, I/O.
 fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     use crate::eval::fit::{fit, weights_file, FitOptions};
-    if args.out == args.base {
+    let same = args.out == args.base
+        || matches!(
+            (std::fs::canonicalize(&args.out), std::fs::canonicalize(&args.base)),
+            (Ok(a), Ok(b)) if a == b
+        );
+    if same {
         return Err(crate::Error::Argument {
             argument: "--out".into(),
             message: "would overwrite the base weights; write the fit to a new file".into(),

@@ -205,6 +205,19 @@ fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
 /// # Errors
 /// A bad position, engine file or flag combination.
 pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
+    for (name, zero) in [
+        ("--depth", args.depth == Some(0)),
+        ("--nodes", args.nodes == Some(0)),
+        ("--movetime", args.movetime == Some(0)),
+    ] {
+        if zero {
+            return Err(Error::Argument {
+                argument: name.into(),
+                message: "must be at least 1".into(),
+            }
+            .into());
+        }
+    }
     let rep = match args.game {
         GameKind::Othello => {
             let pos = super::othello_position(args.position.as_deref())?;

@@ -88,6 +88,17 @@ pub fn order_eval() -> OthelloEval {
 /// # Errors
 /// A missing or malformed file, a bad `--lines`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    if args.tt_mib == 0 || args.tt_mib > crate::engine::config::MAX_TT_MIB {
+        return Err(Error::Argument {
+            argument: "--tt-mib".into(),
+            message: format!(
+                "{}: must be 1 to {}",
+                args.tt_mib,
+                crate::engine::config::MAX_TT_MIB
+            ),
+        }
+        .into());
+    }
     let text = read_text(&args.file)?;
     let problems = obf::parse(&text, &args.file)?;
     let range = match &args.lines {

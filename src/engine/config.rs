@@ -38,6 +38,9 @@ pub enum SearchKind {
     MtdF,
 }
 
+/// Largest transposition table an engine may ask for, in MiB.
+pub const MAX_TT_MIB: usize = 16384;
+
 fn default_limit() -> Limit {
     Limit::Depth(1)
 }
@@ -218,10 +221,10 @@ impl EngineConfig {
                 }
             }
             if let Some(a) = raw.aspiration {
-                if a <= 0 {
+                if a <= 0 || a > 6400 {
                     return err(
                         "aspiration",
-                        format!("the window must be positive, got {a}"),
+                        format!("the window must be 1 to 6400 centidiscs (64 discs), got {a}"),
                     );
                 }
                 if !raw.deepening || !matches!(v, Variant::AlphaBeta { .. } | Variant::Pvs) {
@@ -232,10 +235,13 @@ impl EngineConfig {
                 }
             }
         }
-        if raw.tt_mib > 65536 {
+        if raw.tt_mib > MAX_TT_MIB {
             return err(
                 "tt_mib",
-                format!("{} MiB is more than the 65536 MiB allowed", raw.tt_mib),
+                format!(
+                    "{} MiB is more than the {MAX_TT_MIB} MiB allowed",
+                    raw.tt_mib
+                ),
             );
         }
         if raw.endgame_exact_at > 30 {

@@ -29,6 +29,9 @@ use crate::game::othello::Board;
 use serde::Deserialize;
 use std::path::Path;
 
+/// Largest weight in size: keeps every score far inside `i32`.
+pub const MAX_WEIGHT: f64 = 1e5;
+
 /// Number of features.
 pub const FEATURES: usize = 8;
 
@@ -140,13 +143,16 @@ impl Features {
                 s.discs,
                 s.parity,
             ];
-            if let Some(k) = w.iter().position(|v| !v.is_finite()) {
+            if let Some(k) = w
+                .iter()
+                .position(|v| !v.is_finite() || v.abs() > MAX_WEIGHT)
+            {
                 return Err(Error::config_field_nth(
                     path,
                     text,
                     NAMES[k],
                     n,
-                    format!("stage {}: weight {} is not a finite number", n + 1, w[k]),
+                    format!("stage {}: weight {} is not a finite number of at most {MAX_WEIGHT} in size", n + 1, w[k]),
                 ));
             }
             weights.push(w);

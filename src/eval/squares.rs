@@ -68,6 +68,15 @@ impl WeightedSquares {
         check_stages(&min_empties, text, path)?;
         let mut tables = Vec::new();
         for (n, stage) in raw.stages.iter().enumerate() {
+            if let Some(w) = stage.squares.iter().find(|w| w.abs() > 100_000) {
+                return Err(Error::config_field_nth(
+                    path,
+                    text,
+                    "squares",
+                    n,
+                    format!("stage {}: weight {w} is larger than 100000 in size", n + 1),
+                ));
+            }
             let table = match stage.squares.len() {
                 64 => std::array::from_fn(|i| stage.squares[i]),
                 10 => std::array::from_fn(|i| stage.squares[symmetry_class(i)]),

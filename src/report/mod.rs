@@ -186,7 +186,10 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
         .collect();
     let mut by_id: BTreeMap<u64, &GameRecord> = BTreeMap::new();
     for g in games {
-        if index.contains_key(g.black.as_str()) && index.contains_key(g.white.as_str()) {
+        if g.black != g.white
+            && index.contains_key(g.black.as_str())
+            && index.contains_key(g.white.as_str())
+        {
             by_id.entry(g.game_id).or_insert(g);
         }
     }

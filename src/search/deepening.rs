@@ -210,8 +210,8 @@ fn run_iteration<G: SearchGame, E: Evaluator<G>>(
             (Some(w), Some(p)) if w > 0 => {
                 let (mut lo, mut hi) = (w, w);
                 loop {
-                    let alpha = (p - lo).max(-INFINITY);
-                    let beta = (p + hi).min(INFINITY);
+                    let alpha = p.saturating_sub(lo).max(-INFINITY);
+                    let beta = p.saturating_add(hi).min(INFINITY);
                     let v = window(s, alpha, beta);
                     if s.stop.aborted() {
                         return 0;

@@ -91,7 +91,7 @@ impl TranspositionTable {
     /// A table of at most `mib` MiB (rounded down to a power-of-two number of
     /// buckets; at least one bucket).
     pub fn new(mib: usize) -> Self {
-        let bytes = mib.saturating_mul(1 << 20);
+        let bytes = mib.min(1 << 20).saturating_mul(1 << 20);
         let per = WORDS * 8;
         let mut n = 1usize;
         while n.saturating_mul(2).saturating_mul(per) <= bytes {

@@ -275,6 +275,21 @@ impl Tournament {
                 Some(s)
             }
         };
+        let pairs = super::schedule::total_pairs(&raw.format, n);
+        if pairs > super::schedule::MAX_PAIRS {
+            let field = if sprt.is_some() {
+                "max_pairs"
+            } else {
+                "rounds"
+            };
+            return Err(err(
+                field,
+                format!(
+                    "{pairs} pairs: a tournament may have at most {}",
+                    super::schedule::MAX_PAIRS
+                ),
+            ));
+        }
         if raw.fail_on_h0 && sprt.is_none() {
             return Err(err(
                 "fail_on_h0",

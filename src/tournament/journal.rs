@@ -67,11 +67,18 @@ pub fn read(path: &Path) -> Result<Contents> {
         }
         n += 1;
         let complete = line.ends_with('\n');
+        if complete && line.trim().is_empty() {
+            valid_len += read as u64;
+            continue;
+        }
         let bad = |msg: String| Error::config_at(path, n, 1, msg);
         if header.is_none() {
             let h: Header = serde_json::from_str(line.trim_end())
                 .map_err(|e| bad(format!("not an arena journal header: {e}")))?;
             header = Some(h);
+            // The header counts even without its newline (appending adds one).
+            valid_len += read as u64;
+            continue;
         } else {
             match serde_json::from_str::<GameRecord>(line.trim_end()) {
                 Ok(rec) => {
@@ -133,6 +140,12 @@ impl Journal {
         file.set_len(valid_len).map_err(|e| Error::io(path, e))?;
         file.seek(SeekFrom::End(0))
             .map_err(|e| Error::io(path, e))?;
+        // A header written without its newline (a kill inside create) gets
+        // one, so the next game starts on a line of its own.
+        let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        if text.last().is_some_and(|&b| b != b'\n') {
+            file.write_all(b"\n").map_err(|e| Error::io(path, e))?;
+        }
         Ok(Journal {
             file,
             path: path.to_path_buf(),

@@ -123,10 +123,10 @@ impl SprtTracker {
 pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
     let concurrency = opts.concurrency.unwrap_or(t.concurrency);
-    if concurrency == 0 {
+    if concurrency == 0 || concurrency > 256 {
         return Err(Error::Argument {
             argument: "--concurrency".into(),
-            message: "must be at least 1".into(),
+            message: format!("{concurrency} threads: must be 1 to 256"),
         });
     }
     std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
@@ -359,8 +359,32 @@ pub fn report(dir: &Path) -> Result<(TournamentInfo, Results)> {
 pub fn read_info(dir: &Path) -> Result<TournamentInfo> {
     let path = dir.join("tournament.json");
     let text = crate::error::read_text(&path)?;
-    serde_json::from_str(&text)
-        .map_err(|e| Error::config_at(&path, e.line(), e.column(), e.to_string()))
+    let info: TournamentInfo = serde_json::from_str(&text)
+        .map_err(|e| Error::config_at(&path, e.line(), e.column(), e.to_string()))?;
+    for (i, name) in info.engines.iter().enumerate() {
+        if info.engines[..i].contains(name) {
+            return Err(Error::config_at(
+                &path,
+                0,
+                0,
+                format!("engines: {name:?} is listed twice"),
+            ));
+        }
+    }
+    if info.engines.len() < 2 || info.total_pairs > schedule::MAX_PAIRS {
+        return Err(Error::config_at(
+            &path,
+            0,
+            0,
+            format!(
+                "not a tournament of arena: {} engines, {} pairs (2 or more engines, at most {} pairs)",
+                info.engines.len(),
+                info.total_pairs,
+                schedule::MAX_PAIRS
+            ),
+        ));
+    }
+    Ok(info)
 }
 
 /// Combines the journals of shard folders into `out` (`arena merge`): every

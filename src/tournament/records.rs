@@ -104,11 +104,10 @@ pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
         ggf_board(&start)
     );
     let mut board = start;
-    let mut text = rec.moves.as_str();
-    while text.len() >= 2 {
-        let (m, rest) = text.split_at(2);
-        text = rest;
-        let Some(mv) = Move::parse(m) else { break };
+    for pair in rec.moves.as_bytes().chunks_exact(2) {
+        let Some(mv) = std::str::from_utf8(pair).ok().and_then(Move::parse) else {
+            break;
+        };
         let tag = if board.side == Color::Black { 'B' } else { 'W' };
         let name = match mv.to_square() {
             Some(sq) => sq.to_string().to_uppercase(),

@@ -101,11 +101,17 @@ pub fn meetings(format: &Format, engines: usize) -> Vec<(usize, usize)> {
     }
 }
 
-/// Total pairs of a format with `engines` engines.
+/// Most pairs a tournament may have (its schedule is built in memory).
+pub const MAX_PAIRS: u64 = 10_000_000;
+
+/// Total pairs of a format with `engines` engines (saturating; configs
+/// above [`MAX_PAIRS`] are refused when checked).
 pub fn total_pairs(format: &Format, engines: usize) -> u64 {
     let per_round = meetings(format, engines).len() as u64;
     match *format {
-        Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => per_round * rounds,
+        Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => {
+            per_round.saturating_mul(rounds)
+        }
         Format::Sprt { max_pairs, .. } => max_pairs,
     }
 }
