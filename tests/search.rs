@@ -55,18 +55,7 @@ fn value<G: SearchGame, E: Evaluator<G> + Clone>(
     order: &[OrderBy],
 ) -> i32 {
     let mut s = Searcher::new(eval.clone(), tt_mib, order.to_vec());
-    match variant {
-        Variant::Minimax => s.minimax(pos, depth),
-        Variant::Negamax => s.negamax(pos, depth),
-        Variant::AlphaBeta { fail: Fail::Hard } => {
-            s.alphabeta_hard(pos, -INFINITY, INFINITY, depth, 0)
-        }
-        Variant::AlphaBeta { fail: Fail::Soft } => {
-            s.alphabeta_soft(pos, -INFINITY, INFINITY, depth, 0)
-        }
-        Variant::Pvs => s.pvs(pos, -INFINITY, INFINITY, depth, 0),
-        Variant::MtdF => s.mtdf(pos, depth, 0),
-    }
+    s.full_window(pos, variant, depth)
 }
 
 /// Every exact variant, with and without a table and with each ordering,

@@ -4,7 +4,7 @@
 use super::{print, print_json};
 use crate::error::read_text;
 use crate::game::tree::{TreeData, TreePos};
-use crate::search::{Fail, Searcher, Variant, ZeroEval, INFINITY};
+use crate::search::{Fail, Searcher, Variant, ZeroEval};
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -71,18 +71,7 @@ pub fn search_tree(root: &TreePos, variant: Variant) -> TreeReport {
     let depth = u32::MAX / 2;
     let tt_mib = usize::from(variant == Variant::MtdF);
     let mut s: Searcher<TreePos, ZeroEval> = Searcher::new(ZeroEval, tt_mib, Vec::new());
-    let value = match variant {
-        Variant::Minimax => s.minimax(root, depth),
-        Variant::Negamax => s.negamax(root, depth),
-        Variant::AlphaBeta { fail: Fail::Hard } => {
-            s.alphabeta_hard(root, -INFINITY, INFINITY, depth, 0)
-        }
-        Variant::AlphaBeta { fail: Fail::Soft } => {
-            s.alphabeta_soft(root, -INFINITY, INFINITY, depth, 0)
-        }
-        Variant::Pvs => s.pvs(root, -INFINITY, INFINITY, depth, 0),
-        Variant::MtdF => s.mtdf(root, depth, 0),
-    };
+    let value = s.full_window(root, variant, depth);
     TreeReport {
         value,
         nodes: s.stats.nodes,

@@ -197,7 +197,7 @@ impl Solver {
         }
     }
 
-    fn root(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32) -> (i32, Option<Move>) {
+    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Option<Move>) {
         self.nodes += 1;
         let n = (!(p | o)).count_ones();
         let moves = legal_moves(p, o);
@@ -210,34 +210,8 @@ impl Solver {
         }
         let mut list = [Scored::default(); 32];
         let count = self.order(p, o, moves, n, None, &mut list);
-        let mut best = -65;
-        let mut best_move = None;
-        for (i, m) in list[..count].iter().enumerate() {
-            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-            let v = if i == 0 {
-                -self.pvs(np, no, -beta, -alpha, n - 1)
-            } else {
-                let mut v = -self.nws(np, no, -alpha - 1, n - 1);
-                if v > alpha && v < beta {
-                    v = -self.pvs(np, no, -beta, -alpha, n - 1);
-                }
-                v
-            };
-            if self.aborted {
-                break;
-            }
-            if v > best {
-                best = v;
-                best_move = Some(Move::square(Square::new(m.sq)));
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        (best, best_move)
+        let (best, best_sq) = self.search_moves(p, o, &list[..count], alpha, beta, n);
+        (best, Some(Move::square(Square::new(best_sq))))
     }
 
     /// Fills `list` with the moves of `moves`, best first; returns how many.
@@ -330,7 +304,7 @@ impl Solver {
     }
 
     /// Principal-variation node, window `(alpha, beta)`, fail-soft.
-    fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         if n <= SMALL {
             return self.small(p, o, alpha, beta, n);
         }
@@ -364,9 +338,31 @@ impl Solver {
         let mut list = [Scored::default(); 32];
         let count = self.order(p, o, moves, n, hash_move, &mut list);
         let alpha0 = alpha;
+        let (best, best_sq) = self.search_moves(p, o, &list[..count], alpha, beta, n);
+        if self.aborted {
+            return 0;
+        }
+        let bound = Bound::of(best, alpha0, beta);
+        self.tt.store(key, n, bound, best, best_sq);
+        best
+    }
+
+    /// The moves of `list` (ordered), PVS style: the first with the full
+    /// window, the rest with null windows and a re-search on a fail high.
+    /// Returns the best value (fail-soft) and its square; stops early on
+    /// abort (the caller checks).
+    fn search_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        list: &[Scored],
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> (i32, u8) {
         let mut best = -65;
         let mut best_sq = list[0].sq;
-        for (i, m) in list[..count].iter().enumerate() {
+        for (i, m) in list.iter().enumerate() {
             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
             let v = if i == 0 {
                 -self.pvs(np, no, -beta, -alpha, n - 1)
@@ -378,7 +374,7 @@ impl Solver {
                 v
             };
             if self.aborted {
-                return 0;
+                break;
             }
             if v > best {
                 best = v;
@@ -391,15 +387,7 @@ impl Solver {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(key, n, bound, best, best_sq);
-        best
+        (best, best_sq)
     }
 
     /// Null-window node: is the value above `alpha` (window `(alpha,

@@ -37,31 +37,7 @@ pub trait Player: Send {
     fn choose(&mut self, pos: &Board, clock: Option<ClockState>) -> MoveReport;
 }
 
-/// SplitMix64: a small, fast, well-mixed generator for seeded choices.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform integer below `n` (> 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        // Multiply-shift: unbiased enough for n far below 2^64.
-        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
-    }
-}
+pub use crate::book::SplitMix64;
 
 /// Plays a uniformly random legal move.
 pub struct RandomPlayer {
@@ -88,7 +64,10 @@ impl Player for RandomPlayer {
         let start = Instant::now();
         let mut moves = crate::game::MoveList::new();
         pos.generate_moves(&mut moves);
-        let mv = moves.get(self.rng.below(moves.len() as u64) as usize);
+        // Multiply-shift on one draw (no rejection): the random mover's
+        // choices stay those of every earlier version.
+        let pick = (u128::from(self.rng.next_u64()) * moves.len() as u128) >> 64;
+        let mv = moves.get(pick as usize);
         MoveReport {
             mv,
             score: None,

@@ -67,13 +67,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha0, beta);
         self.store(pos, depth, bound, best, best_move);
         best
     }

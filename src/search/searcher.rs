@@ -94,6 +94,25 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         self.root_best
     }
 
+    /// One search of `pos` at `depth` with `variant` and the full window
+    /// (MTD(f) from a first guess of 0): the value every exact variant
+    /// agrees on, for the side to move.
+    pub fn full_window(&mut self, pos: &G, variant: super::Variant, depth: u32) -> i32 {
+        use super::{Fail, Variant, INFINITY};
+        match variant {
+            Variant::Minimax => self.minimax(pos, depth),
+            Variant::Negamax => self.negamax(pos, depth),
+            Variant::AlphaBeta { fail: Fail::Hard } => {
+                self.alphabeta_hard(pos, -INFINITY, INFINITY, depth, 0)
+            }
+            Variant::AlphaBeta { fail: Fail::Soft } => {
+                self.alphabeta_soft(pos, -INFINITY, INFINITY, depth, 0)
+            }
+            Variant::Pvs => self.pvs(pos, -INFINITY, INFINITY, depth, 0),
+            Variant::MtdF => self.mtdf(pos, depth, 0),
+        }
+    }
+
     /// Counts a node; true when the search must stop.
     #[inline(always)]
     pub(super) fn visit(&mut self) -> bool {

@@ -28,6 +28,22 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft `value` found with the window `(alpha, beta)` says:
+    /// a lower bound at or above beta, an upper bound at or below alpha,
+    /// exact in between.
+    #[inline]
+    pub fn of(value: i32, alpha: i32, beta: i32) -> Bound {
+        if value >= beta {
+            Bound::Lower
+        } else if value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
