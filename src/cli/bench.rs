@@ -94,11 +94,15 @@ fn strong_order() -> Vec<OrderBy> {
 /// The strong preset as built in: its engine file with the weights it
 /// names (read from the binary, so `bench` runs from any folder).
 fn strong_config() -> EngineConfig {
-    let mut config = EngineConfig::parse(
-        &STRONG.replace("Features(weights: \"weights/features-fit.ron\")", "Discs"),
-        Path::new("engines/strong.ron"),
-    )
-    .expect("the built-in strong preset is valid");
+    let path = Path::new("engines/strong.ron");
+    let mut raw: crate::engine::RawEngine =
+        crate::eval::parse_ron(STRONG, path).expect("the built-in strong preset parses");
+    // Check the settings with a file-free evaluation, then put back the
+    // preset's own and load its weights from the binary.
+    let eval = std::mem::replace(&mut raw.eval, crate::eval::EvalSpec::Discs);
+    let mut config =
+        EngineConfig::check(raw, STRONG, path).expect("the built-in strong preset is valid");
+    config.raw.eval = eval;
     config.eval = OthelloEval::Features(
         Features::parse(
             STRONG_WEIGHTS,
