@@ -27,7 +27,7 @@ fn evaluations_are_pinned_on_fixed_positions() {
         bench_line(0),
         bench_line(6),
     ];
-    let cases: [(EvalSpec, [i32; 4]); 4] = [
+    let cases: [(EvalSpec, [i32; 4]); 5] = [
         (EvalSpec::Discs, [0, -300, -600, -1100]),
         (
             EvalSpec::WeightedSquares {
@@ -46,6 +46,12 @@ fn evaluations_are_pinned_on_fixed_positions() {
                 weights: "weights/features-fit.ron".into(),
             },
             [-14, 43, -749, 179],
+        ),
+        (
+            EvalSpec::Patterns {
+                weights: "weights/patterns-fit.ron".into(),
+            },
+            [-539, -138, -1950, 3227],
         ),
     ];
     for (spec, want) in cases {
@@ -187,4 +193,152 @@ fn eval_fit_writes_a_loadable_file_that_fits_better_and_is_reproducible() {
         base.to_str().unwrap(),
     ]);
     assert_eq!(r.status.code(), Some(1));
+}
+
+#[test]
+fn pattern_files_with_errors_name_the_file_line_and_field() {
+    let path = std::path::Path::new("p.ron");
+    let good = std::fs::read_to_string(crate::util::data("patterns-template.ron")).unwrap();
+    assert!(arena::eval::Patterns::parse(&good, path).is_ok());
+    let with_entry =
+        |entry: &str| good.replacen("\"edge_x\": []", &format!("\"edge_x\": [{entry}]"), 1);
+    let cases = [
+        (with_entry("(59049, 10.0)"), "index 59049 is out of range"),
+        (with_entry("(5, 1.0), (5, 2.0)"), "index 5 is listed twice"),
+        (with_entry("(5, NaN)"), "weight NaN is not a whole number"),
+        (with_entry("(5, 2.5)"), "weight 2.5 is not a whole number"),
+        (
+            with_entry("(5, 40000.0)"),
+            "weight 40000 is not a whole number",
+        ),
+        (
+            good.replacen("\"diag_4\": [],\n", "", 1),
+            "pattern \"diag_4\" is missing",
+        ),
+        (
+            good.replacen("\"diag_4\"", "\"diag_3\"", 1),
+            "unknown pattern \"diag_3\"",
+        ),
+        (
+            good.replacen("mobility: 0.0", "mobility: inf", 1),
+            "mobility: stage 1",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = arena::eval::Patterns::parse(&text, path)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(want) && e.contains("p.ron:"),
+            "want {want:?}, got {e}"
+        );
+    }
+    // The error points at the stage's line: the second stage's table.
+    let second = good.clone();
+    let n = second.match_indices("\"edge_x\": []").nth(1).unwrap().0;
+    let bad = format!(
+        "{}\"edge_x\": [(70000, 1.0)]{}",
+        &second[..n],
+        &second[n + 12..]
+    );
+    let e = arena::eval::Patterns::parse(&bad, path)
+        .unwrap_err()
+        .to_string();
+    let line = bad[..bad.match_indices("tables").nth(1).unwrap().0]
+        .lines()
+        .count();
+    assert!(e.contains(&format!("p.ron:{line}:")), "line {line}: {e}");
+}
+
+#[test]
+fn pattern_fit_writes_a_loadable_file_that_fits_better_and_is_reproducible() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pattern-fit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = crate::util::data("patterns-template.ron");
+    let play = repo("engines/weights/features-fit.ron");
+    let samples = dir.join("samples.txt");
+    let _ = std::fs::remove_file(&samples);
+    let run = |name: &str| {
+        let out = dir.join(name);
+        let r = arena(&[
+            "eval",
+            "fit",
+            "--base",
+            base.to_str().unwrap(),
+            "--play",
+            play.to_str().unwrap(),
+            "--games",
+            "40",
+            "--seed",
+            "5",
+            "--iterations",
+            "30",
+            "--samples",
+            samples.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(r.status.success(), "{}", stderr(&r));
+        (std::fs::read_to_string(&out).unwrap(), stdout(&r))
+    };
+    let (a, report) = run("a.ron");
+    assert!(samples.exists(), "the samples are kept");
+    // The second run reads the samples file instead of playing.
+    let (b, _) = run("b.ron");
+    assert_eq!(a.replace("a.ron", ""), b.replace("b.ron", ""));
+    let fitted = arena::eval::Patterns::parse(&a, std::path::Path::new("a.ron")).unwrap();
+    for line in report.lines().filter(|l| l.starts_with("stage")) {
+        let nums: Vec<f64> = line
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        // "... RMSE after discs (base before), N CG steps"
+        let (after, before) = (nums[nums.len() - 3], nums[nums.len() - 2]);
+        assert!(after < before, "{line}");
+    }
+    // An engine file naming the fitted weights plays with them.
+    let engine = dir.join("patterns.ron");
+    std::fs::write(
+        &engine,
+        "Engine(name: \"patterns\", search: Pvs, limit: Depth(3), tt_mib: 1, ordering: [HashMove], eval: Patterns(weights: \"a.ron\"))",
+    )
+    .unwrap();
+    let r = arena(&[
+        "eval",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--position",
+        "f5d6c3d3c4",
+        "--json",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&r)).unwrap();
+    let b = parse_position("f5d6c3d3c4").unwrap();
+    assert_eq!(v["centidiscs"], fitted.evaluate(&b));
+    // Bias, mobility, then the 42 instances; their contributions add up.
+    let terms = v["terms"].as_array().unwrap();
+    assert_eq!(terms.len(), 2 + 42);
+    let sum: f64 = terms
+        .iter()
+        .map(|t| t["contribution"].as_f64().unwrap())
+        .sum();
+    assert!((sum - f64::from(fitted.evaluate(&b))).abs() <= 1.0, "{sum}");
+    // A corrupt samples file is an error naming its line.
+    std::fs::write(
+        &samples,
+        "0000000810000000 0000001008000000 0\nnot a sample\n",
+    )
+    .unwrap();
+    let r = arena(&[
+        "eval",
+        "fit",
+        "--base",
+        base.to_str().unwrap(),
+        "--samples",
+        samples.to_str().unwrap(),
+        "--out",
+        dir.join("c.ron").to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(stderr(&r).contains("samples.txt:2:"), "{}", stderr(&r));
 }

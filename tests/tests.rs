@@ -5,6 +5,7 @@ mod util;
 mod book;
 mod eval;
 mod perft;
+mod probcut;
 mod search;
 mod solve;
 mod stats;

@@ -30,16 +30,22 @@ pub struct EvalArgs {
 /// Subcommands of `arena eval`.
 #[derive(Debug, clap::Subcommand)]
 pub enum EvalCommand {
-    /// Fit feature weights by least squares on self-play positions labelled by exact endgame solves
+    /// Fit feature weights or pattern tables by least squares on self-play positions labelled by exact endgame solves
     Fit(FitArgs),
 }
 
 /// Arguments of `arena eval fit`.
 #[derive(Debug, clap::Args)]
 pub struct FitArgs {
-    /// Feature weights file: its stages are fitted, and its engine plays the games
+    /// Features or Patterns weights file: its stages (and pattern set) are fitted, and unless --play is given its engine plays the games
     #[arg(long)]
     pub base: PathBuf,
+    /// Weights file (any kind) of the engine that plays the self-play games (default: --base)
+    #[arg(long)]
+    pub play: Option<PathBuf>,
+    /// Samples file: read instead of playing when it exists, written after playing when not (one line per position: side to move's discs and opponent's as 16 hex digits, label in centidiscs)
+    #[arg(long)]
+    pub samples: Option<PathBuf>,
     /// Self-play games
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
@@ -55,9 +61,12 @@ pub struct FitArgs {
     /// Solve exactly from this many empties (labels)
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub solve_at: u32,
-    /// Ridge penalty per sample
-    #[arg(long, default_value_t = 0.001)]
-    pub ridge: f64,
+    /// Ridge penalty: for features, added to the normal equations' diagonal per sample (default 0.001); for patterns, per table entry, so configurations seen much less often than this many times stay near 0 (default 20)
+    #[arg(long)]
+    pub ridge: Option<f64>,
+    /// Pattern fits: at most this many conjugate-gradient steps per stage
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10000))]
+    pub iterations: u32,
     /// The weights file to write (not the base)
     #[arg(long)]
     pub out: PathBuf,
@@ -110,13 +119,20 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
             "{}\n{}: {:+.2} discs ({} centidiscs) for the side to move\n",
             report.position, report.engine, report.score, v
         );
+        let width = report
+            .terms
+            .iter()
+            .map(|t| t.name.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
         text.push_str(&format!(
-            "{:<18} {:>8} {:>9} {:>13}\n",
+            "{:<width$} {:>8} {:>9} {:>13}\n",
             "term", "value", "weight", "contribution"
         ));
         for t in &report.terms {
             text.push_str(&format!(
-                "{:<18} {:>8} {:>9} {:>13.1}\n",
+                "{:<width$} {:>8} {:>9} {:>13.1}\n",
                 t.name, t.value, t.weight, t.contribution
             ));
         }
@@ -128,66 +144,140 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
 /// Runs `arena eval fit`.
 ///
 /// # Errors
-/// A bad base file, an output equal to the base, I/O.
+/// A bad base or play file, an output equal to the base, a bad samples
+/// file, I/O.
 fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
-    use crate::eval::fit::{fit, weights_file, FitOptions};
-    let same = args.out == args.base
-        || matches!(
-            (std::fs::canonicalize(&args.out), std::fs::canonicalize(&args.base)),
-            (Ok(a), Ok(b)) if a == b
-        );
-    if same {
-        return Err(crate::Error::Argument {
-            argument: "--out".into(),
-            message: "would overwrite the base weights; write the fit to a new file".into(),
-        }
-        .into());
+    use crate::eval::fit::{
+        fit_features, fit_patterns, parse_samples, samples_text, self_play, weights_file,
+        FitOptions,
+    };
+    use crate::eval::OthelloEval;
+    let same = |a: &std::path::Path, b: &std::path::Path| {
+        a == b
+            || matches!(
+                (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+                (Ok(x), Ok(y)) if x == y
+            )
+    };
+    let argument = |argument: &str, message: String| {
+        anyhow::Error::from(crate::Error::Argument {
+            argument: argument.into(),
+            message,
+        })
+    };
+    if same(&args.out, &args.base) {
+        return Err(argument(
+            "--out",
+            "would overwrite the base weights; write the fit to a new file".into(),
+        ));
     }
-    if !(args.ridge.is_finite() && args.ridge >= 0.0) {
-        return Err(crate::Error::Argument {
-            argument: "--ridge".into(),
-            message: format!("{} is not a number >= 0", args.ridge),
-        }
-        .into());
+    let base = OthelloEval::from_weights_file(&args.base)?;
+    let ridge = args.ridge.unwrap_or(match base {
+        OthelloEval::Patterns(_) => 20.0,
+        _ => 0.001,
+    });
+    if !(ridge.is_finite() && ridge >= 0.0) {
+        return Err(argument("--ridge", format!("{ridge} is not a number >= 0")));
     }
-    let text = crate::error::read_text(&args.base)?;
-    let base = crate::eval::Features::parse(&text, &args.base)?;
+    if !matches!(base, OthelloEval::Features(_) | OthelloEval::Patterns(_)) {
+        return Err(argument(
+            "--base",
+            format!(
+                "{} is not a Features or Patterns weights file (only those are fitted)",
+                args.base.display()
+            ),
+        ));
+    }
+    let play = match &args.play {
+        Some(p) => OthelloEval::from_weights_file(p)?,
+        None => base.clone(),
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let opts = FitOptions {
         games: args.games,
         seed: args.seed,
         random_plies: args.random_plies,
         depth: args.depth,
         solve_at: args.solve_at,
-        ridge: args.ridge,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        threads,
     };
     let start = std::time::Instant::now();
-    let fits = fit(&base, &opts);
-    let command = format!(
-        "arena eval fit --base {} --games {} --seed {} --random-plies {} --depth {} --solve-at {} --ridge {} --out {}",
-        args.base.display(),
-        args.games,
-        args.seed,
-        args.random_plies,
-        args.depth,
-        args.solve_at,
-        args.ridge,
-        args.out.display()
+    let samples = match &args.samples {
+        Some(path) if path.exists() => parse_samples(&crate::error::read_text(path)?, path)?,
+        _ => {
+            let samples = self_play(&play, &opts);
+            if let Some(path) = &args.samples {
+                crate::tournament::journal::write_atomic(path, &samples_text(&samples))?;
+            }
+            samples
+        }
+    };
+    let played = start.elapsed().as_secs_f64();
+    let mut command = format!("arena eval fit --base {}", args.base.display());
+    if let Some(p) = &args.play {
+        command.push_str(&format!(" --play {}", p.display()));
+    }
+    command.push_str(&format!(
+        " --games {} --seed {} --random-plies {} --depth {} --solve-at {} --ridge {ridge}",
+        args.games, args.seed, args.random_plies, args.depth, args.solve_at
+    ));
+    if matches!(base, OthelloEval::Patterns(_)) {
+        command.push_str(&format!(" --iterations {}", args.iterations));
+    }
+    command.push_str(&format!(" --out {}", args.out.display()));
+    let source = format!(
+        "Samples: {} self-play positions labelled by the exact value at --solve-at empties (see src/eval/fit.rs).",
+        samples.len()
     );
-    let header = vec![
-        "Feature weights fitted by least squares (centidiscs per unit of each feature).".to_string(),
-        command,
-        "Samples: self-play positions labelled by the exact value at --solve-at empties (see src/eval/fit.rs).".to_string(),
-    ];
-    crate::tournament::journal::write_atomic(&args.out, &weights_file(&fits, &header))?;
-    for f in &fits {
-        print(&format!(
-            "stage min_empties {:>2}: {:>7} samples, RMSE {:.2} discs (base {:.2})",
-            f.min_empties, f.samples, f.rmse_after, f.rmse_before
-        ))?;
+    match &base {
+        OthelloEval::Features(f) => {
+            let fits = fit_features(f, &samples, ridge);
+            let header = vec![
+                "Feature weights fitted by least squares (centidiscs per unit of each feature)."
+                    .to_string(),
+                command,
+                source,
+            ];
+            crate::tournament::journal::write_atomic(&args.out, &weights_file(&fits, &header))?;
+            for f in &fits {
+                print(&format!(
+                    "stage min_empties {:>2}: {:>7} samples, RMSE {:.2} discs (base {:.2})",
+                    f.min_empties, f.samples, f.rmse_after, f.rmse_before
+                ))?;
+            }
+        }
+        OthelloEval::Patterns(p) => {
+            let (fitted, fits) = fit_patterns(p, &samples, ridge, args.iterations, threads);
+            let header = vec![
+                "Pattern tables fitted by least squares (centidiscs; format in src/eval/patterns.rs)."
+                    .to_string(),
+                command,
+                source,
+            ];
+            let notes: Vec<String> = fits
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} samples; RMSE {:.2} discs (base weights: {:.2}); {} CG steps.",
+                        f.samples, f.rmse_after, f.rmse_before, f.iterations
+                    )
+                })
+                .collect();
+            let bounds: Vec<u32> = fitted.stages().map(|s| s.0).collect();
+            let stages: Vec<_> = fitted.stages().map(|s| s.1.clone()).collect();
+            let text = crate::eval::patterns::weights_file(&bounds, &stages, &notes, &header);
+            crate::tournament::journal::write_atomic(&args.out, &text)?;
+            for f in &fits {
+                print(&format!(
+                    "stage min_empties {:>2}: {:>7} samples, RMSE {:.2} discs (base {:.2}), {} CG steps",
+                    f.min_empties, f.samples, f.rmse_after, f.rmse_before, f.iterations
+                ))?;
+            }
+        }
+        _ => unreachable!("checked above"),
     }
     print(&format!(
-        "wrote {} in {:.1} s",
+        "wrote {} in {:.1} s ({played:.1} s for the samples)",
         args.out.display(),
         start.elapsed().as_secs_f64()
     ))?;

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod perft;
+pub mod probcut;
 pub mod run;
 pub mod search;
 pub mod solve;
@@ -51,6 +52,9 @@ pub enum Command {
     /// Opening books: check, generate, import
     #[command(subcommand)]
     Book(book::BookArgs),
+    /// ProbCut: fit an engine's parameters, check what they save and cost
+    #[command(subcommand)]
+    Probcut(probcut::ProbCutArgs),
 }
 
 /// A game that commands can be asked to work on.
@@ -90,6 +94,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Search(args) => search::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Book(args) => book::run(&args),
+        Command::Probcut(args) => probcut::run(&args),
     }
 }
 

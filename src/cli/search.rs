@@ -55,6 +55,8 @@ pub enum EvalFlag {
     Squares,
     /// Linear features (needs --weights)
     Features,
+    /// Pattern tables (needs --weights)
+    Patterns,
 }
 
 /// Arguments of `arena search`.
@@ -174,6 +176,7 @@ fn inline_engine(args: &SearchArgs) -> RawEngine {
             EvalFlag::Discs => EvalSpec::Discs,
             EvalFlag::Squares => EvalSpec::WeightedSquares { weights },
             EvalFlag::Features => EvalSpec::Features { weights },
+            EvalFlag::Patterns => EvalSpec::Patterns { weights },
         },
         endgame_exact_at: 0,
         probcut: None,
@@ -183,11 +186,11 @@ fn inline_engine(args: &SearchArgs) -> RawEngine {
 
 /// Checks a flag-described engine, reporting problems as argument errors.
 fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
-    if let EvalSpec::WeightedSquares { weights } | EvalSpec::Features { weights } = &raw.eval {
+    if let Some(weights) = raw.eval.weights() {
         if weights.as_os_str().is_empty() {
             return Err(Error::Argument {
                 argument: "--weights".into(),
-                message: "--eval squares and --eval features need a weights file".into(),
+                message: "--eval squares, features and patterns need a weights file".into(),
             });
         }
     }

@@ -6,6 +6,7 @@
 use crate::error::{read_text, Error, Result};
 use crate::eval::{EvalSpec, OthelloEval};
 use crate::search::deepening::SearchSettings;
+use crate::search::probcut::ProbCut;
 use crate::search::{Fail, Limit, OrderBy, Variant};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -80,7 +81,8 @@ pub struct RawEngine {
     /// at most 30).
     #[serde(default)]
     pub endgame_exact_at: u32,
-    /// ProbCut parameters file (not available in this version).
+    /// ProbCut parameters file, relative to the engine file (alpha-beta,
+    /// PVS and MTD(f) only).
     #[serde(default)]
     pub probcut: Option<PathBuf>,
     /// Seed of every random choice.
@@ -107,6 +109,8 @@ pub struct EngineConfig {
     pub search: Option<SearchSettings>,
     /// The evaluation, loaded.
     pub eval: OthelloEval,
+    /// ProbCut parameters, loaded.
+    pub probcut: Option<ProbCut>,
 }
 
 impl EngineConfig {
@@ -137,12 +141,6 @@ impl EngineConfig {
         let err = |field: &str, msg: String| Err(Error::config_field(path, text, field, msg));
         if raw.name.trim().is_empty() {
             return err("name", "an engine needs a non-empty name".into());
-        }
-        if raw.probcut.is_some() {
-            return err(
-                "probcut",
-                "ProbCut is not available in this version of arena; use None".into(),
-            );
         }
         let variant = match raw.search {
             SearchKind::Random => None,
@@ -220,6 +218,15 @@ impl EngineConfig {
                     return err("ordering", format!("{o:?} is listed twice"));
                 }
             }
+            if raw.probcut.is_some() && !v.prunes() {
+                return err(
+                    "probcut",
+                    format!(
+                        "ProbCut needs a pruning search (AlphaBeta, Pvs or MtdF), not {}",
+                        v.name()
+                    ),
+                );
+            }
             if let Some(a) = raw.aspiration {
                 if a <= 0 || a > 6400 {
                     return err(
@@ -269,8 +276,27 @@ impl EngineConfig {
             ),
             other => other,
         })?;
+        if raw.probcut.is_some() && raw.search == SearchKind::Random {
+            return err(
+                "probcut",
+                "the random mover does not search; use None".into(),
+            );
+        }
+        let probcut = match &raw.probcut {
+            None => None,
+            Some(p) => Some(ProbCut::load(&base.join(p)).map_err(|e| match e {
+                Error::Io { path: p, source } => Error::config_field(
+                    path,
+                    text,
+                    "probcut",
+                    format!("ProbCut file {} cannot be read: {source}", p.display()),
+                ),
+                other => other,
+            })?),
+        };
         Ok(EngineConfig {
             name: raw.name.clone(),
+            probcut,
             search: variant.map(|variant| SearchSettings {
                 variant,
                 deepening: raw.deepening,

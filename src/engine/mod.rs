@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod player;
+pub mod probcut;
 
 pub use config::{EngineConfig, RawEngine, SearchKind};
 pub use player::{build_player, MoveReport, Player, RandomPlayer, SearchPlayer, SplitMix64};

@@ -89,12 +89,14 @@ pub struct SearchPlayer {
 impl SearchPlayer {
     /// The player `config` describes (which must be a searching engine).
     pub fn new(config: &EngineConfig) -> Self {
+        let mut searcher = Searcher::new(
+            config.eval.clone(),
+            config.raw.tt_mib,
+            config.raw.ordering.clone(),
+        );
+        searcher.probcut = config.probcut.clone();
         SearchPlayer {
-            searcher: Searcher::new(
-                config.eval.clone(),
-                config.raw.tt_mib,
-                config.raw.ordering.clone(),
-            ),
+            searcher,
             solver: (config.raw.endgame_exact_at > 0)
                 .then(|| Solver::new(config.raw.tt_mib.max(1), None)),
             config: config.clone(),

@@ -1,6 +1,9 @@
-//! Fitting feature weights by least squares (`arena eval fit`): positions
-//! from seeded self-play games, labelled by exact endgame solves, and a
-//! ridge-regularised least-squares fit of the feature weights per stage.
+//! Fitting weights by least squares (`arena eval fit`): positions from
+//! seeded self-play games, labelled by exact endgame solves, and a
+//! ridge-regularised least-squares fit per stage: of the feature weights
+//! (normal equations, Cholesky), or of the pattern tables (sparse conjugate
+//! gradients on the normal equations, CGLS, with mirror-image
+//! configurations sharing one weight).
 //!
 //! Each game starts with `random_plies` uniformly random moves (variety),
 //! then the base weights' engine plays at `depth` until `solve_at` empties,
@@ -11,9 +14,11 @@
 //! good-play outcome above). Labels are centidiscs, like the evaluation.
 
 use super::features::{feature_values, Features, FEATURES, NAMES};
+use super::patterns::{self, Patterns, StageWeights, INSTANCES, SET, STAGE_SIZE};
 use super::{OthelloEval, UNITS_PER_DISC};
 use crate::book::SplitMix64;
 use crate::endgame::Solver;
+use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::Board;
 use crate::game::{Game, MoveList};
 use crate::search::{search, Fail, Limit, OrderBy, SearchSettings, Searcher, Variant};
@@ -32,9 +37,6 @@ pub struct FitOptions {
     pub depth: u32,
     /// Empties at which the game is solved exactly.
     pub solve_at: u32,
-    /// Ridge penalty (added to the diagonal of the normal equations, per
-    /// sample).
-    pub ridge: f64,
     /// Threads.
     pub threads: usize,
 }
@@ -50,17 +52,18 @@ pub struct StageFit {
     pub rmse_before: f64,
     /// Root-mean-square error of the fitted weights, in discs.
     pub rmse_after: f64,
-    /// The fitted weights, in [`NAMES`] order.
+    /// The fitted weights, in [`NAMES`] order (feature fits only).
     pub weights: [f64; FEATURES],
 }
 
-/// One labelled sample: empties, features, label (centidiscs).
-type Sample = (u32, [i32; FEATURES], f64);
+/// One labelled sample: a position and its label (centidiscs, for the side
+/// to move).
+pub type Sample = (Board, f64);
 
-/// Plays game `g` and returns its samples.
-fn play(g: u32, base: &Features, opts: &FitOptions) -> Vec<Sample> {
+/// Plays game `g` with `eval` and returns its samples.
+fn play(g: u32, eval: &OthelloEval, opts: &FitOptions) -> Vec<Sample> {
     let mut rng = SplitMix64::new(opts.seed ^ u64::from(g).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let eval = OthelloEval::Features(base.clone());
+    let eval = eval.clone();
     let settings = SearchSettings {
         variant: Variant::AlphaBeta { fail: Fail::Soft },
         deepening: false,
@@ -114,18 +117,14 @@ fn play(g: u32, base: &Features, opts: &FitOptions) -> Vec<Sample> {
             } else {
                 -black_value
             };
-            (
-                p.empties(),
-                feature_values(p),
-                f64::from(v * UNITS_PER_DISC),
-            )
+            (*p, f64::from(v * UNITS_PER_DISC))
         })
         .collect()
 }
 
-/// Plays the games (on `threads` threads, results in game order) and fits
-/// one weight set per stage of `base`.
-pub fn fit(base: &Features, opts: &FitOptions) -> Vec<StageFit> {
+/// Plays the games with `eval` (on `threads` threads, results in game
+/// order) and returns their samples.
+pub fn self_play(eval: &OthelloEval, opts: &FitOptions) -> Vec<Sample> {
     let threads = opts.threads.max(1);
     let mut per_thread: Vec<Vec<(u32, Vec<Sample>)>> = Vec::new();
     std::thread::scope(|scope| {
@@ -134,7 +133,7 @@ pub fn fit(base: &Features, opts: &FitOptions) -> Vec<StageFit> {
                 scope.spawn(move || {
                     (0..opts.games)
                         .filter(|g| *g as usize % threads == t)
-                        .map(|g| (g, play(g, base, opts)))
+                        .map(|g| (g, play(g, eval, opts)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -145,21 +144,34 @@ pub fn fit(base: &Features, opts: &FitOptions) -> Vec<StageFit> {
     });
     let mut games: Vec<(u32, Vec<Sample>)> = per_thread.into_iter().flatten().collect();
     games.sort_by_key(|g| g.0);
-    let samples: Vec<Sample> = games.into_iter().flat_map(|g| g.1).collect();
+    games.into_iter().flat_map(|g| g.1).collect()
+}
 
+/// The samples whose empties fall in stage `k` of `min_empties`.
+fn stage_samples<'a>(samples: &'a [Sample], min_empties: &[u32], k: usize) -> Vec<&'a Sample> {
+    let upper = if k == 0 { u32::MAX } else { min_empties[k - 1] };
+    samples
+        .iter()
+        .filter(|s| s.0.empties() >= min_empties[k] && s.0.empties() < upper)
+        .collect()
+}
+
+/// Fits one feature weight set per stage of `base`, with `ridge` added to
+/// the diagonal of the normal equations per sample.
+pub fn fit_features(base: &Features, samples: &[Sample], ridge: f64) -> Vec<StageFit> {
     let stages = base.stages();
+    let bounds: Vec<u32> = stages.iter().map(|s| s.0).collect();
     stages
         .iter()
         .enumerate()
         .map(|(k, &(min_empties, before))| {
-            let upper = if k == 0 { u32::MAX } else { stages[k - 1].0 };
-            let xs: Vec<&Sample> = samples
-                .iter()
-                .filter(|s| s.0 >= min_empties && s.0 < upper)
+            let xs: Vec<([i32; FEATURES], f64)> = stage_samples(samples, &bounds, k)
+                .into_iter()
+                .map(|(b, y)| (feature_values(b), *y))
                 .collect();
             let mut ata = vec![vec![0.0; FEATURES]; FEATURES];
             let mut atb = vec![0.0; FEATURES];
-            for (_, f, y) in &xs {
+            for (f, y) in &xs {
                 for i in 0..FEATURES {
                     atb[i] += f64::from(f[i]) * y;
                     for j in 0..FEATURES {
@@ -168,7 +180,7 @@ pub fn fit(base: &Features, opts: &FitOptions) -> Vec<StageFit> {
                 }
             }
             for (i, row) in ata.iter_mut().enumerate() {
-                row[i] += opts.ridge * xs.len().max(1) as f64;
+                row[i] += ridge * xs.len().max(1) as f64;
             }
             let weights: [f64; FEATURES] = match crate::stats::linalg::cholesky(&ata) {
                 Some(l) => {
@@ -183,7 +195,7 @@ pub fn fit(base: &Features, opts: &FitOptions) -> Vec<StageFit> {
                 }
                 let sse: f64 = xs
                     .iter()
-                    .map(|(_, f, y)| {
+                    .map(|(f, y)| {
                         let p: f64 = (0..FEATURES).map(|i| w[i] * f64::from(f[i])).sum();
                         (p - y) * (p - y)
                     })
@@ -222,4 +234,262 @@ pub fn weights_file(fits: &[StageFit], header: &[String]) -> String {
     }
     out.push_str("    ],\n)\n");
     out
+}
+
+/// How well one pattern stage fits.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PatternStageFit {
+    /// The stage's `min_empties`.
+    pub min_empties: u32,
+    /// Samples.
+    pub samples: usize,
+    /// Root-mean-square error of the base weights, in discs.
+    pub rmse_before: f64,
+    /// Root-mean-square error of the fitted weights, in discs.
+    pub rmse_after: f64,
+    /// Conjugate-gradient iterations run.
+    pub iterations: u32,
+}
+
+/// `CANON[i]`: the table entry whose weight entry `i` shares (the smaller
+/// of a configuration's index and its mirror image's).
+fn canonical_entries() -> Vec<u32> {
+    let mut canon = vec![0u32; STAGE_SIZE];
+    for (k, p) in SET.iter().enumerate() {
+        let o = patterns::offset(k);
+        for i in 0..p.size() {
+            canon[o + i] = (o + i.min(p.mirrored(i))) as u32;
+        }
+    }
+    canon
+}
+
+/// The design matrix of one stage: per sample, the table entries of its 42
+/// instances (canonical), its mobility difference and its label.
+struct Design {
+    entries: Vec<u32>,
+    mobility: Vec<f64>,
+    labels: Vec<f64>,
+}
+
+/// Parameters: the table entries, then the bias, then the mobility weight.
+const BIAS: usize = STAGE_SIZE;
+const MOBILITY: usize = STAGE_SIZE + 1;
+
+impl Design {
+    fn new(samples: &[&Sample], canon: &[u32]) -> Design {
+        let mut entries = Vec::with_capacity(samples.len() * INSTANCES);
+        let mut mobility = Vec::with_capacity(samples.len());
+        let mut labels = Vec::with_capacity(samples.len());
+        for (b, y) in samples {
+            for (k, i) in patterns::indices(b) {
+                entries.push(canon[patterns::offset(k as usize) + i as usize]);
+            }
+            mobility.push(f64::from(
+                legal_moves(b.player, b.opponent).count_ones() as i32
+                    - legal_moves(b.opponent, b.player).count_ones() as i32,
+            ));
+            labels.push(*y);
+        }
+        Design {
+            entries,
+            mobility,
+            labels,
+        }
+    }
+
+    /// `A x`.
+    fn apply(&self, x: &[f64], out: &mut [f64]) {
+        for (n, o) in out.iter_mut().enumerate() {
+            let mut v = x[BIAS] + self.mobility[n] * x[MOBILITY];
+            for &e in &self.entries[n * INSTANCES..(n + 1) * INSTANCES] {
+                v += x[e as usize];
+            }
+            *o = v;
+        }
+    }
+
+    /// `Aᵀ r`.
+    fn apply_transposed(&self, r: &[f64], out: &mut [f64]) {
+        out.iter_mut().for_each(|v| *v = 0.0);
+        for (n, &rn) in r.iter().enumerate() {
+            out[BIAS] += rn;
+            out[MOBILITY] += self.mobility[n] * rn;
+            for &e in &self.entries[n * INSTANCES..(n + 1) * INSTANCES] {
+                out[e as usize] += rn;
+            }
+        }
+    }
+}
+
+/// Least squares with a ridge penalty on the table entries, by conjugate
+/// gradients on the normal equations (CGLS): at most `max_iterations`, or
+/// until the gradient has shrunk by 1e-6.
+fn cgls(a: &Design, ridge: f64, max_iterations: u32) -> (Vec<f64>, u32) {
+    let params = STAGE_SIZE + 2;
+    let rows = a.labels.len();
+    let penalty = |i: usize| if i < STAGE_SIZE { ridge } else { 0.0 };
+    let dot = |u: &[f64], v: &[f64]| u.iter().zip(v).map(|(a, b)| a * b).sum::<f64>();
+    let mut x = vec![0.0; params];
+    let mut r = a.labels.clone();
+    let mut s = vec![0.0; params];
+    a.apply_transposed(&r, &mut s);
+    let mut p = s.clone();
+    let mut gamma = dot(&s, &s);
+    let gamma0 = gamma;
+    let mut q = vec![0.0; rows];
+    let mut iterations = 0;
+    while iterations < max_iterations && gamma > 1e-12 * gamma0 && gamma > 0.0 {
+        a.apply(&p, &mut q);
+        let pp: f64 = p.iter().enumerate().map(|(i, v)| penalty(i) * v * v).sum();
+        let alpha = gamma / (dot(&q, &q) + pp);
+        for (xi, pi) in x.iter_mut().zip(&p) {
+            *xi += alpha * pi;
+        }
+        for (ri, qi) in r.iter_mut().zip(&q) {
+            *ri -= alpha * qi;
+        }
+        a.apply_transposed(&r, &mut s);
+        for (i, si) in s.iter_mut().enumerate() {
+            *si -= penalty(i) * x[i];
+        }
+        let next = dot(&s, &s);
+        let beta = next / gamma;
+        gamma = next;
+        for (pi, si) in p.iter_mut().zip(&s) {
+            *pi = si + beta * *pi;
+        }
+        iterations += 1;
+    }
+    (x, iterations)
+}
+
+/// Root-mean-square error of `eval` on `samples`, in discs.
+fn rmse(eval: &Patterns, samples: &[&Sample]) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let sse: f64 = samples
+        .iter()
+        .map(|(b, y)| {
+            let e = f64::from(eval.evaluate(b)) - y;
+            e * e
+        })
+        .sum();
+    (sse / samples.len() as f64).sqrt() / f64::from(UNITS_PER_DISC)
+}
+
+/// Fits the pattern tables of every stage of `base` (stages on up to
+/// `threads` threads), with `ridge` per table entry and at most
+/// `max_iterations` conjugate-gradient steps a stage.
+pub fn fit_patterns(
+    base: &Patterns,
+    samples: &[Sample],
+    ridge: f64,
+    max_iterations: u32,
+    threads: usize,
+) -> (Patterns, Vec<PatternStageFit>) {
+    let bounds: Vec<u32> = base.stages().map(|s| s.0).collect();
+    let canon = canonical_entries();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<(usize, StageWeights, u32)> = Vec::new();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1).min(bounds.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if k >= bounds.len() {
+                            return out;
+                        }
+                        let xs = stage_samples(samples, &bounds, k);
+                        let design = Design::new(&xs, &canon);
+                        let (x, iterations) = cgls(&design, ridge, max_iterations);
+                        let tables: Vec<i16> = (0..STAGE_SIZE)
+                            .map(|i| {
+                                let w = x[canon[i] as usize].round();
+                                w.clamp(-patterns::MAX_TABLE_WEIGHT, patterns::MAX_TABLE_WEIGHT)
+                                    as i16
+                            })
+                            .collect();
+                        let stage = StageWeights {
+                            bias: (x[BIAS] * 100.0).round() / 100.0,
+                            mobility: (x[MOBILITY] * 100.0).round() / 100.0,
+                            tables,
+                        };
+                        out.push((k, stage, iterations));
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            results.extend(h.join().expect("fit threads do not panic"));
+        }
+    });
+    results.sort_by_key(|r| r.0);
+    let iterations: Vec<u32> = results.iter().map(|r| r.2).collect();
+    let fitted = Patterns::new(bounds.clone(), results.into_iter().map(|r| r.1).collect());
+    let fits = (0..bounds.len())
+        .map(|k| {
+            let xs = stage_samples(samples, &bounds, k);
+            PatternStageFit {
+                min_empties: bounds[k],
+                samples: xs.len(),
+                rmse_before: rmse(base, &xs),
+                rmse_after: rmse(&fitted, &xs),
+                iterations: iterations[k],
+            }
+        })
+        .collect();
+    (fitted, fits)
+}
+
+/// Writes samples, one line each: the side to move's discs and the
+/// opponent's as 16 hex digits (bit 0 = a1), then the label in centidiscs.
+pub fn samples_text(samples: &[Sample]) -> String {
+    let mut out = String::with_capacity(samples.len() * 42);
+    for (b, y) in samples {
+        let _ = writeln!(out, "{:016x} {:016x} {y}", b.player, b.opponent);
+    }
+    out
+}
+
+/// Reads what [`samples_text`] wrote.
+///
+/// # Errors
+/// A malformed line, naming the file and line.
+pub fn parse_samples(text: &str, path: &std::path::Path) -> crate::Result<Vec<Sample>> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let bad = || {
+            crate::Error::config_at(
+                path,
+                n + 1,
+                1,
+                format!("expected `player-hex opponent-hex label`, got {line:?}"),
+            )
+        };
+        let mut parts = line.split_whitespace();
+        let (Some(p), Some(o), Some(y), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(bad());
+        };
+        let p = u64::from_str_radix(p, 16).map_err(|_| bad())?;
+        let o = u64::from_str_radix(o, 16).map_err(|_| bad())?;
+        let y: f64 = y.parse().map_err(|_| bad())?;
+        if p & o != 0 || !y.is_finite() || y.abs() > 6400.0 {
+            return Err(bad());
+        }
+        out.push((
+            Board {
+                player: p,
+                opponent: o,
+                side: crate::game::othello::Color::Black,
+            },
+            y,
+        ));
+    }
+    Ok(out)
 }

@@ -10,9 +10,11 @@
 
 pub mod features;
 pub mod fit;
+pub mod patterns;
 pub mod squares;
 
 pub use features::Features;
+pub use patterns::Patterns;
 pub use squares::WeightedSquares;
 
 use crate::error::{read_text, Error, Result};
@@ -40,6 +42,23 @@ pub enum EvalSpec {
         /// The weights file, relative to the engine file.
         weights: PathBuf,
     },
+    /// Pattern tables, weights from a file.
+    Patterns {
+        /// The weights file, relative to the engine file.
+        weights: PathBuf,
+    },
+}
+
+impl EvalSpec {
+    /// The weights file, for the evaluations that have one.
+    pub fn weights(&self) -> Option<&Path> {
+        match self {
+            EvalSpec::Discs => None,
+            EvalSpec::WeightedSquares { weights }
+            | EvalSpec::Features { weights }
+            | EvalSpec::Patterns { weights } => Some(weights),
+        }
+    }
 }
 
 /// A built evaluation.
@@ -51,6 +70,8 @@ pub enum OthelloEval {
     Squares(WeightedSquares),
     /// Features.
     Features(Features),
+    /// Pattern tables.
+    Patterns(Patterns),
 }
 
 impl OthelloEval {
@@ -70,7 +91,39 @@ impl OthelloEval {
                 let path = base.join(weights);
                 OthelloEval::Features(Features::parse(&read_text(&path)?, &path)?)
             }
+            EvalSpec::Patterns { weights } => {
+                let path = base.join(weights);
+                OthelloEval::Patterns(Patterns::parse(&read_text(&path)?, &path)?)
+            }
         })
+    }
+
+    /// Loads a weights file of any kind, told by its leading name
+    /// (`WeightedSquares`, `Features` or `Patterns`).
+    ///
+    /// # Errors
+    /// The file cannot be read, names no known kind, or is malformed.
+    pub fn from_weights_file(path: &Path) -> Result<OthelloEval> {
+        let text = read_text(path)?;
+        let kind = text
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or("").trim())
+            .find(|l| !l.is_empty())
+            .unwrap_or("");
+        if kind.starts_with("WeightedSquares") {
+            Ok(OthelloEval::Squares(WeightedSquares::parse(&text, path)?))
+        } else if kind.starts_with("Features") {
+            Ok(OthelloEval::Features(Features::parse(&text, path)?))
+        } else if kind.starts_with("Patterns") {
+            Ok(OthelloEval::Patterns(Patterns::parse(&text, path)?))
+        } else {
+            Err(Error::config_at(
+                path,
+                1,
+                1,
+                "a weights file starts with WeightedSquares(, Features( or Patterns(".into(),
+            ))
+        }
     }
 
     /// The evaluation and each of its terms, for `arena eval`.
@@ -82,6 +135,7 @@ impl OthelloEval {
             }
             OthelloEval::Squares(w) => w.explain(b),
             OthelloEval::Features(f) => f.explain(b),
+            OthelloEval::Patterns(p) => p.explain(b),
         }
     }
 }
@@ -95,6 +149,7 @@ impl Evaluator<Board> for OthelloEval {
             }
             OthelloEval::Squares(w) => w.evaluate(b),
             OthelloEval::Features(f) => f.evaluate(b),
+            OthelloEval::Patterns(p) => p.evaluate(b),
         }
     }
 

@@ -98,6 +98,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             Probe::Cutoff(v) => return v,
             Probe::Search(m) => m,
         };
+        if let Some(v) = self.probcut(pos, alpha, beta, depth, ply) {
+            return v;
+        }
         let mut moves = MoveList::new();
         self.ordered_moves(pos, &mut moves, ply, depth, hash_move);
         if moves.is_empty() {
@@ -157,6 +160,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             Probe::Cutoff(v) => return v.clamp(alpha, beta),
             Probe::Search(m) => m,
         };
+        if let Some(v) = self.probcut(pos, alpha, beta, depth, ply) {
+            return v;
+        }
         let mut moves = MoveList::new();
         self.ordered_moves(pos, &mut moves, ply, depth, hash_move);
         if moves.is_empty() {

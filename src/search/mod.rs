@@ -20,6 +20,7 @@ pub mod minimax;
 pub mod mtdf;
 pub mod negamax;
 pub mod ordering;
+pub mod probcut;
 pub mod pvs;
 pub mod searcher;
 pub mod tt;
@@ -237,6 +238,10 @@ pub struct SearchStats {
     pub tt_cutoffs: u64,
     /// Re-searches (PVS after a null-window fail high, aspiration failures).
     pub researches: u64,
+    /// Nodes where ProbCut ran its shallow test.
+    pub probcut_tries: u64,
+    /// Of those, how many it cut.
+    pub probcut_cuts: u64,
 }
 
 impl SearchStats {
@@ -248,6 +253,8 @@ impl SearchStats {
         self.tt_probes += other.tt_probes;
         self.tt_hits += other.tt_hits;
         self.tt_cutoffs += other.tt_cutoffs;
+        self.probcut_tries += other.probcut_tries;
+        self.probcut_cuts += other.probcut_cuts;
         self.researches += other.researches;
     }
 }

@@ -27,6 +27,10 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     pub stop: Stop,
     /// Move to search first at the root (the previous iteration's best).
     pub root_first: Option<G::Move>,
+    /// ProbCut parameters, when the engine uses ProbCut.
+    pub probcut: Option<super::probcut::ProbCut>,
+    /// True inside ProbCut's shallow searches (which do not nest).
+    pub(super) in_probcut: bool,
     pub(super) killers: Box<[[Option<G::Move>; 2]; MAX_PLY]>,
     pub(super) history: Box<[[u32; MOVE_SLOTS]; 2]>,
     pv: Box<[[G::Move; MAX_PLY]; MAX_PLY]>,
@@ -61,6 +65,8 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             stats: SearchStats::default(),
             stop: Stop::none(),
             root_first: None,
+            probcut: None,
+            in_probcut: false,
             killers: Box::new([[None; 2]; MAX_PLY]),
             history: Box::new([[0; MOVE_SLOTS]; 2]),
             pv: Box::new([[G::Move::default(); MAX_PLY]; MAX_PLY]),

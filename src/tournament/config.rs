@@ -10,7 +10,6 @@
 use crate::book::{read_book, Book, BookError, OpeningOrder, Order};
 use crate::engine::{EngineConfig, RawEngine};
 use crate::error::{read_text, Error, Result};
-use crate::eval::EvalSpec;
 use crate::stats::{Model, Sprt};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -353,15 +352,17 @@ impl Tournament {
 
 /// What decides an engine's play: its settings and its weights' content.
 fn engine_fingerprint(config: &EngineConfig, base: &Path) -> serde_json::Value {
-    let weights = match &config.raw.eval {
-        EvalSpec::Discs => None,
-        EvalSpec::WeightedSquares { weights } | EvalSpec::Features { weights } => {
-            std::fs::read(base.join(weights))
-                .ok()
-                .map(|b| format!("{:016x}", fnv1a(&b)))
-        }
-    };
-    serde_json::json!({ "engine": config.raw, "weights_fnv1a": weights })
+    let weights = config.raw.eval.weights().and_then(|weights| {
+        std::fs::read(base.join(weights))
+            .ok()
+            .map(|b| format!("{:016x}", fnv1a(&b)))
+    });
+    let probcut = config.raw.probcut.as_ref().and_then(|p| {
+        std::fs::read(base.join(p))
+            .ok()
+            .map(|b| format!("{:016x}", fnv1a(&b)))
+    });
+    serde_json::json!({ "engine": config.raw, "weights_fnv1a": weights, "probcut_fnv1a": probcut })
 }
 
 impl Error {
