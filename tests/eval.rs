@@ -69,7 +69,7 @@ fn eval_command_prints_the_terms() {
     let out = arena(&[
         "eval",
         "--engine",
-        repo("engines/strong.ron").to_str().unwrap(),
+        repo("engines/features-fit.ron").to_str().unwrap(),
         "--position",
         "f5d6c3d3c4",
         "--json",

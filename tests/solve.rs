@@ -25,6 +25,37 @@ fn ffo_1_to_19_are_solved_exactly_with_a_best_move() {
 }
 
 #[test]
+fn ffo_1_to_19_are_solved_the_same_without_evaluation_ordering() {
+    // Ordering changes the work, never the result.
+    let with = solve_json("ffo/fforum-1-19.obf", &[]);
+    let without = solve_json("ffo/fforum-1-19.obf", &["--no-eval-order"]);
+    let features = solve_json(
+        "ffo/fforum-1-19.obf",
+        &[
+            "--order-eval",
+            crate::util::repo("engines/weights/features-fit.ron")
+                .to_str()
+                .unwrap(),
+            "--eval-from",
+            "8",
+        ],
+    );
+    assert_eq!(without["correct"], 19);
+    assert_eq!(features["correct"], 19);
+    let scores = |r: &serde_json::Value| -> Vec<i64> {
+        r["positions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["score"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(scores(&with), scores(&without));
+    assert_eq!(scores(&with), scores(&features));
+    assert_ne!(with["nodes"], without["nodes"], "the evaluation took part");
+}
+
+#[test]
 fn ffo_40_to_42_are_solved_exactly() {
     if cfg!(debug_assertions) {
         return; // seconds in release, minutes in debug: a release-build test

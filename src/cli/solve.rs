@@ -4,13 +4,14 @@
 use super::{print, print_json};
 use crate::endgame::{obf, Solver};
 use crate::error::read_text;
-use crate::eval::{Features, OthelloEval};
+use crate::eval::{OthelloEval, Patterns};
 use crate::Error;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The feature weights that order moves at high empties, built in.
-const ORDER_WEIGHTS: &str = include_str!("../../engines/weights/features-fit.ron");
+/// The pattern weights that order moves at high empties, built in (the
+/// shipped `engines/weights/patterns-fit.ron`).
+const ORDER_WEIGHTS: &str = include_str!("../../engines/weights/patterns-fit.ron");
 
 /// Arguments of `arena solve`.
 #[derive(Debug, clap::Args)]
@@ -23,6 +24,15 @@ pub struct SolveArgs {
     /// Transposition table size in MiB
     #[arg(long, default_value_t = 64)]
     pub tt_mib: usize,
+    /// Weights file (any kind) whose evaluation orders moves at high empties (default: the built-in copy of engines/weights/patterns-fit.ron)
+    #[arg(long)]
+    pub order_eval: Option<PathBuf>,
+    /// No evaluation: fastest-first, parity and the table only (the search machinery alone, as Edax with a zero evaluation)
+    #[arg(long, conflicts_with = "order_eval")]
+    pub no_eval_order: bool,
+    /// From this many empties the evaluation orders moves
+    #[arg(long, default_value_t = crate::endgame::EVAL_SORT, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub eval_from: u32,
     /// Print one JSON object: {"positions":[...],"correct","total","nodes","seconds","nps"}
     #[arg(long)]
     pub json: bool,
@@ -76,10 +86,10 @@ fn line_range(text: &str) -> Option<(usize, usize)> {
     }
 }
 
-/// The move-ordering evaluation of the solver.
+/// The solver's built-in move-ordering evaluation.
 pub fn order_eval() -> OthelloEval {
-    OthelloEval::Features(
-        Features::parse(ORDER_WEIGHTS, Path::new("features-fit.ron")).expect("built-in weights"),
+    OthelloEval::Patterns(
+        Patterns::parse(ORDER_WEIGHTS, Path::new("patterns-fit.ron")).expect("built-in weights"),
     )
 }
 
@@ -120,7 +130,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         seconds: 0.0,
         nps: 0.0,
     };
-    let mut solver = Solver::new(args.tt_mib, Some(order_eval()));
+    let eval = match &args.order_eval {
+        _ if args.no_eval_order => None,
+        Some(p) => Some(OthelloEval::from_weights_file(p)?),
+        None => Some(order_eval()),
+    };
+    let mut solver = Solver::new(args.tt_mib, eval);
+    solver.eval_from = args.eval_from;
     for p in problems
         .iter()
         .filter(|p| range.is_none_or(|(a, b)| (a..=b).contains(&p.line)))

@@ -7,12 +7,13 @@
 //! - a transposition table above [`SMALL`] empties;
 //! - move ordering: the table's move, then fewest opponent replies
 //!   ("fastest first", corners counted twice), then parity (moves into
-//!   regions with an odd number of empties); from [`EVAL_SORT`] empties the
-//!   evaluation of the position after each move would lead the key (one
-//!   disc weighing about six opponent replies). It is off (64): with the
-//!   fitted feature weights it saved 10% on FFO #40-#44 but cost 1.3-9x on
-//!   #45-#47, and the hand-set weights were worse everywhere; it waits for
-//!   a pattern evaluation;
+//!   regions with an odd number of empties); from [`EVAL_SORT`] empties,
+//!   when the solver has an evaluation, a shallow alpha-beta search of the
+//!   position after each move, scored by the evaluation, joins the key
+//!   (Edax's scheme: depth (empties - 14) / 2, two more at PV nodes; a disc
+//!   of estimate weighs a quarter to one opponent reply);
+//! - with an evaluation, an aspiration window at the root: one disc either
+//!   side of a depth-4 estimate, widened until the score falls inside;
 //! - stability cutoffs: the opponent's stable discs bound the score from
 //!   above, so a node fails low without search when that bound is at most
 //!   alpha;
@@ -36,9 +37,12 @@ pub const SMALL: u32 = 7;
 /// From this many empties null-window nodes try enhanced transposition
 /// cutoffs.
 pub const ETC_DEPTH: u32 = 12;
-/// From this many empties the evaluation helps order moves (64: never; see
-/// the module docs).
-pub const EVAL_SORT: u32 = 64;
+/// From this many empties the evaluation helps order moves (see the module
+/// docs).
+pub const EVAL_SORT: u32 = 14;
+
+/// Beyond any score in centidiscs.
+const INF_CENTI: i32 = 1 << 20;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 const QUADRANTS: [u64; 4] = [
@@ -138,6 +142,8 @@ pub struct Solver {
     tt: TranspositionTable,
     nodes: u64,
     eval: Option<OthelloEval>,
+    /// From this many empties `eval` helps order moves.
+    pub eval_from: u32,
     deadline: Option<Instant>,
     aborted: bool,
 }
@@ -158,6 +164,7 @@ impl Solver {
             tt: TranspositionTable::new(tt_mib.max(1)),
             nodes: 0,
             eval,
+            eval_from: EVAL_SORT,
             deadline: None,
             aborted: false,
         }
@@ -188,7 +195,33 @@ impl Solver {
         self.nodes = 0;
         self.aborted = false;
         self.tt.new_search();
-        let (score, best_move) = self.root(b.player, b.opponent, alpha, beta);
+        let n = b.empties();
+        let (score, best_move) =
+            if self.eval.is_some() && n >= self.eval_from && alpha == -64 && beta == 64 {
+                // Aspiration: a window of one disc either side of the ordering
+                // search's estimate (depth 4), widened by 4 discs on the failing
+                // side until the score is inside.
+                let guess = self.shallow(b.player, b.opponent, 4, -INF_CENTI, INF_CENTI) / 100;
+                let w = 1;
+                let (mut lo, mut hi) = ((guess - w).clamp(-64, 63), (guess + w).clamp(-63, 64));
+                loop {
+                    let (v, m) = self.root(b.player, b.opponent, lo, hi);
+                    if self.aborted
+                        || (v > lo && v < hi)
+                        || (v <= lo && lo == -64)
+                        || (v >= hi && hi == 64)
+                    {
+                        break (v, m);
+                    }
+                    if v <= lo {
+                        lo = (lo - 4 * w).max(-64);
+                    } else {
+                        hi = (hi + 4 * w).min(64);
+                    }
+                }
+            } else {
+                self.root(b.player, b.opponent, alpha, beta)
+            };
         Solution {
             score,
             best_move,
@@ -209,13 +242,14 @@ impl Solver {
             return (-v, Some(Move::PASS));
         }
         let mut list = [Scored::default(); 32];
-        let count = self.order(p, o, moves, n, None, &mut list);
+        let count = self.order(p, o, moves, n, None, true, &mut list);
         let (best, best_sq) = self.search_moves(p, o, &list[..count], alpha, beta, n);
         (best, Some(Move::square(Square::new(best_sq))))
     }
 
     /// Fills `list` with the moves of `moves`, best first; returns how many.
     #[inline]
+    #[allow(clippy::too_many_arguments)] // the hot path: plain values, no struct to fill
     fn order(
         &mut self,
         p: u64,
@@ -223,6 +257,7 @@ impl Solver {
         moves: u64,
         n: u32,
         hash_move: Option<u8>,
+        pv: bool,
         list: &mut [Scored; 32],
     ) -> usize {
         let empty = !(p | o);
@@ -247,15 +282,20 @@ impl Solver {
             if odd & bit != 0 {
                 key += 16;
             }
-            if n >= EVAL_SORT {
-                if let Some(e) = &self.eval {
-                    // The opponent's view after the move, in centidiscs.
-                    key -= e.evaluate(&Board {
-                        player: np,
-                        opponent: no,
-                        side: crate::game::othello::Color::Black,
-                    }) * 2048;
-                }
+            if n >= self.eval_from && self.eval.is_some() {
+                // Edax's ordering at high empties: a shallow search of the
+                // position after the move, one ply deeper every two empties
+                // from 14 (two more at PV nodes), scored by the evaluation
+                // and worth a quarter (depth 0), half (1-2) or one (3+)
+                // opponent reply per disc.
+                let depth = (n.saturating_sub(14) / 2 + if pv { 2 } else { 0 }).min(8);
+                let v = self.shallow(np, no, depth, -INF_CENTI, INF_CENTI);
+                let per_disc = match depth {
+                    0 => 1 << 13,
+                    1 | 2 => 1 << 14,
+                    _ => 1 << 15,
+                };
+                key -= (i64::from(v) * per_disc / 100) as i32;
             }
             if hash_move == Some(sq as u8) {
                 key = i32::MAX;
@@ -274,6 +314,42 @@ impl Solver {
             count += 1;
         }
         count
+    }
+
+    /// Alpha-beta value (centidiscs, fail-soft) of `p` to move at `depth`
+    /// with the ordering evaluation at the leaves: the move-ordering search.
+    fn shallow(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_score(p, o) * 100;
+            }
+            return -self.shallow(o, p, depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            let Some(e) = &self.eval else { return 0 };
+            return e.evaluate(&Board {
+                player: p,
+                opponent: o,
+                side: crate::game::othello::Color::Black,
+            });
+        }
+        let mut best = -INF_CENTI;
+        for sq in Bits(moves) {
+            let f = flips(sq, p, o);
+            let v = -self.shallow(o ^ f, p ^ f ^ (1u64 << sq), depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Counts a node; true when the deadline has passed (checked every
@@ -336,7 +412,7 @@ impl Solver {
             }
         }
         let mut list = [Scored::default(); 32];
-        let count = self.order(p, o, moves, n, hash_move, &mut list);
+        let count = self.order(p, o, moves, n, hash_move, true, &mut list);
         let alpha0 = alpha;
         let (best, best_sq) = self.search_moves(p, o, &list[..count], alpha, beta, n);
         if self.aborted {
@@ -424,7 +500,7 @@ impl Solver {
             }
         }
         let mut list = [Scored::default(); 32];
-        let count = self.order(p, o, moves, n, hash_move, &mut list);
+        let count = self.order(p, o, moves, n, hash_move, false, &mut list);
         // Enhanced transposition cutoff: a child the table already proves
         // at most -alpha - 1 for the opponent ends this node at once.
         if n >= ETC_DEPTH {

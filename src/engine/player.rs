@@ -78,6 +78,13 @@ impl Player for RandomPlayer {
     }
 }
 
+/// The evaluation the solver orders moves with at high empties: the
+/// engine's own when it is a feature or pattern evaluation (disc counts and
+/// square tables order worse than fastest-first alone).
+fn solver_eval(eval: &OthelloEval) -> Option<OthelloEval> {
+    matches!(eval, OthelloEval::Features(_) | OthelloEval::Patterns(_)).then(|| eval.clone())
+}
+
 /// A searching engine (with the exact solver for the endgame when its
 /// config asks for one).
 pub struct SearchPlayer {
@@ -98,7 +105,7 @@ impl SearchPlayer {
         SearchPlayer {
             searcher,
             solver: (config.raw.endgame_exact_at > 0)
-                .then(|| Solver::new(config.raw.tt_mib.max(1), None)),
+                .then(|| Solver::new(config.raw.tt_mib.max(1), solver_eval(&config.eval))),
             config: config.clone(),
         }
     }
