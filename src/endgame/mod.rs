@@ -33,7 +33,7 @@ use crate::search::Evaluator;
 use std::time::{Duration, Instant};
 
 /// At this many empties or fewer the solver uses its small-position code.
-pub const SMALL: u32 = 7;
+pub const SMALL: u32 = 6;
 /// From this many empties null-window nodes try enhanced transposition
 /// cutoffs.
 pub const ETC_DEPTH: u32 = 12;
