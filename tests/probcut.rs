@@ -220,3 +220,37 @@ fn probcut_errors_name_the_file_and_field() {
     assert_eq!(r.status.code(), Some(1));
     assert!(stderr(&r).contains("--pairs"), "{}", stderr(&r));
 }
+
+#[test]
+fn probcut_never_cuts_a_search_that_reaches_the_end() {
+    // At 10 empties a depth-12 search is exact; the most aggressive model
+    // (sigma 0, confidence 0) must not change its value.
+    let mut rng = arena::book::SplitMix64::new(5);
+    for _ in 0..20 {
+        let mut b = Board::start();
+        let mut moves = arena::game::MoveList::new();
+        while b.empties() > 10 && !arena::game::Game::is_over(&b) {
+            moves.clear();
+            arena::game::Game::generate_moves(&b, &mut moves);
+            b = arena::game::Game::play(&b, moves.get(rng.below(moves.len() as u64) as usize));
+        }
+        let mut model = model(0.0, 0.0);
+        model.stages[0].pairs = (3..=12)
+            .map(|d| Pair {
+                deep: d,
+                shallow: 1,
+                a: 1.0,
+                b: 0.0,
+                sigma: 0.0,
+            })
+            .collect();
+        let mut plain = Searcher::new(eval(), 1, vec![]);
+        let mut pc = Searcher::new(eval(), 1, vec![]);
+        pc.probcut = Some(model);
+        assert_eq!(
+            pc.full_window(&b, Variant::Pvs, 12),
+            plain.full_window(&b, Variant::Pvs, 12)
+        );
+        assert_eq!(pc.stats.probcut_cuts, 0);
+    }
+}

@@ -473,6 +473,23 @@ fn bench_signature_is_pinned() {
     assert_eq!(r.nodes, 161_626);
 }
 
+#[test]
+fn bench_runs_from_any_folder() {
+    // The preset and its weights are built in; a ProbCut file the preset
+    // names on disk must not be needed.
+    let dir = std::env::temp_dir();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["bench", "--depth", "2", "--json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn engine_file(name: &str, text: &str) -> std::path::PathBuf {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("engines");
     std::fs::create_dir_all(&dir).unwrap();

@@ -1,5 +1,8 @@
-//! `arena bench`: the strong preset's search, at a fixed depth, over a fixed
-//! set of mid-game positions (`tests/data/bench.txt`, built in). The total
+//! `arena bench`: the strong preset's search settings (PVS, deepening,
+//! aspiration, table, ordering) with the fitted feature evaluation and
+//! without ProbCut, at a fixed depth, over a fixed set of mid-game positions
+//! (`tests/data/bench.txt`, built in). The evaluation and the missing
+//! ProbCut keep the signature comparable across evaluation work. The total
 //! node count is a deterministic signature of the search (any change to
 //! search or evaluation that changes it shows up); nodes per second is the
 //! speed figure.
@@ -17,7 +20,7 @@ use std::time::Instant;
 pub const POSITIONS: &str = include_str!("../../tests/data/bench.txt");
 /// The strong preset, built in so that `bench` runs from anywhere.
 const STRONG: &str = include_str!("../../engines/strong.ron");
-/// Its weights.
+/// The weights bench evaluates with.
 const STRONG_WEIGHTS: &str = include_str!("../../engines/weights/features-fit.ron");
 
 /// Default bench depth.
@@ -91,8 +94,9 @@ fn strong_order() -> Vec<OrderBy> {
     strong_config().raw.ordering
 }
 
-/// The strong preset as built in: its engine file with the weights it
-/// names (read from the binary, so `bench` runs from any folder).
+/// The strong preset's settings as built in, with the fitted feature
+/// weights and without ProbCut (read from the binary, so `bench` runs from
+/// any folder).
 fn strong_config() -> EngineConfig {
     let path = Path::new("engines/strong.ron");
     let mut raw: crate::engine::RawEngine =
@@ -100,6 +104,7 @@ fn strong_config() -> EngineConfig {
     // Check the settings with a file-free evaluation, then put back the
     // preset's own and load its weights from the binary.
     let eval = std::mem::replace(&mut raw.eval, crate::eval::EvalSpec::Discs);
+    raw.probcut = None;
     let mut config =
         EngineConfig::check(raw, STRONG, path).expect("the built-in strong preset is valid");
     config.raw.eval = eval;

@@ -202,9 +202,10 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
         threads,
     };
     let start = std::time::Instant::now();
-    let samples = match &args.samples {
-        Some(path) if path.exists() => parse_samples(&crate::error::read_text(path)?, path)?,
-        _ => {
+    let read_from = args.samples.as_ref().filter(|p| p.exists());
+    let samples = match read_from {
+        Some(path) => parse_samples(&crate::error::read_text(path)?, path)?,
+        None => {
             let samples = self_play(&play, &opts);
             if let Some(path) = &args.samples {
                 crate::tournament::journal::write_atomic(path, &samples_text(&samples))?;
@@ -212,23 +213,47 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
             samples
         }
     };
+    if samples.is_empty() {
+        return Err(argument(
+            if read_from.is_some() {
+                "--samples"
+            } else {
+                "--games"
+            },
+            "no samples to fit (an empty samples file, or games without a position from ply 8)"
+                .into(),
+        ));
+    }
     let played = start.elapsed().as_secs_f64();
     let mut command = format!("arena eval fit --base {}", args.base.display());
-    if let Some(p) = &args.play {
-        command.push_str(&format!(" --play {}", p.display()));
+    match read_from {
+        // Read samples: the games options played no part.
+        Some(path) => command.push_str(&format!(" --samples {} --ridge {ridge}", path.display())),
+        None => {
+            if let Some(p) = &args.play {
+                command.push_str(&format!(" --play {}", p.display()));
+            }
+            command.push_str(&format!(
+                " --games {} --seed {} --random-plies {} --depth {} --solve-at {} --ridge {ridge}",
+                args.games, args.seed, args.random_plies, args.depth, args.solve_at
+            ));
+        }
     }
-    command.push_str(&format!(
-        " --games {} --seed {} --random-plies {} --depth {} --solve-at {} --ridge {ridge}",
-        args.games, args.seed, args.random_plies, args.depth, args.solve_at
-    ));
     if matches!(base, OthelloEval::Patterns(_)) {
         command.push_str(&format!(" --iterations {}", args.iterations));
     }
     command.push_str(&format!(" --out {}", args.out.display()));
-    let source = format!(
-        "Samples: {} self-play positions labelled by the exact value at --solve-at empties (see src/eval/fit.rs).",
-        samples.len()
-    );
+    let source = match read_from {
+        Some(path) => format!(
+            "Samples: {} positions read from {} (see src/eval/fit.rs).",
+            samples.len(),
+            path.display()
+        ),
+        None => format!(
+            "Samples: {} self-play positions labelled by the exact value at --solve-at empties (see src/eval/fit.rs).",
+            samples.len()
+        ),
+    };
     match &base {
         OthelloEval::Features(f) => {
             let fits = fit_features(f, &samples, ridge);

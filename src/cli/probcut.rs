@@ -73,6 +73,9 @@ pub struct CheckArgs {
     /// Seed of the games and the draw (use another than the fit's for held-out positions)
     #[arg(long, default_value_t = 2)]
     pub seed: u64,
+    /// Use this confidence instead of the file's (sigmas beyond the window before a cut)
+    #[arg(long)]
+    pub confidence: Option<f64>,
     /// Print one JSON object (the report's fields)
     #[arg(long)]
     pub json: bool,
@@ -176,6 +179,16 @@ fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
             threads: threads(),
         },
     );
+    if positions.len() < 10 {
+        return Err(argument(
+            "--games",
+            format!(
+                "only {} positions with more than {min_empties} empties came from {} games; play more games",
+                positions.len(),
+                args.games
+            ),
+        ));
+    }
     let (pc, fits) = fit(
         &config,
         &positions,
@@ -244,7 +257,16 @@ fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    let config = searching_engine(&args.engine)?;
+    let mut config = searching_engine(&args.engine)?;
+    if let (Some(c), Some(pc)) = (args.confidence, config.probcut.as_mut()) {
+        if !(c.is_finite() && (0.0..=10.0).contains(&c)) {
+            return Err(argument(
+                "--confidence",
+                format!("{c} is not a number from 0 to 10"),
+            ));
+        }
+        pc.confidence = c;
+    }
     if config.probcut.is_none() {
         return Err(argument(
             "--engine",
@@ -254,7 +276,11 @@ fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             ),
         ));
     }
-    let min_empties = config.raw.endgame_exact_at.max(12);
+    let min_empties = if config.raw.endgame_exact_at > 0 {
+        config.raw.endgame_exact_at
+    } else {
+        12
+    };
     let positions = sample_positions(
         &config.eval,
         &Sampling {

@@ -41,8 +41,12 @@ pub const ETC_DEPTH: u32 = 12;
 /// docs).
 pub const EVAL_SORT: u32 = 14;
 
-/// Beyond any score in centidiscs.
-const INF_CENTI: i32 = 1 << 20;
+/// Beyond any score of a checked evaluation (weights are bounded so that
+/// scores stay far inside `i32`), in centidiscs.
+const INF_CENTI: i32 = 1 << 30;
+
+/// Nodes between two looks at the clock.
+const CHECK_EVERY: u64 = 1 << 14;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 const QUADRANTS: [u64; 4] = [
@@ -145,6 +149,8 @@ pub struct Solver {
     /// From this many empties `eval` helps order moves.
     pub eval_from: u32,
     deadline: Option<Instant>,
+    /// Node count at which the deadline is next checked.
+    next_check: u64,
     aborted: bool,
 }
 
@@ -166,6 +172,7 @@ impl Solver {
             eval,
             eval_from: EVAL_SORT,
             deadline: None,
+            next_check: 0,
             aborted: false,
         }
     }
@@ -193,6 +200,7 @@ impl Solver {
     fn solve_inner(&mut self, b: &Board, alpha: i32, beta: i32) -> Solution {
         let start = Instant::now();
         self.nodes = 0;
+        self.next_check = CHECK_EVERY;
         self.aborted = false;
         self.tt.new_search();
         let n = b.empties();
@@ -295,7 +303,8 @@ impl Solver {
                     1 | 2 => 1 << 14,
                     _ => 1 << 15,
                 };
-                key -= (i64::from(v) * per_disc / 100) as i32;
+                // Clamped to the range of real scores, so no key overflows.
+                key -= (i64::from(v.clamp(-6400, 6400)) * per_disc / 100) as i32;
             }
             if hash_move == Some(sq as u8) {
                 key = i32::MAX;
@@ -357,7 +366,8 @@ impl Solver {
     #[inline(always)]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 0x3FFF == 0 {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.aborted = true;

@@ -165,12 +165,13 @@ pub fn fit(
                     .collect();
                 if let Some((a, b, sigma)) = fit_line(&pts) {
                     if a > 0.01 && a < 100.0 {
+                        let round = |x: f64, k: f64| (x * k).round() / k;
                         let pair = Pair {
                             deep,
                             shallow,
-                            a,
-                            b,
-                            sigma,
+                            a: round(a, 1e4),
+                            b: round(b, 10.0),
+                            sigma: round(sigma, 10.0),
                         };
                         fits.push(PairFit {
                             min_empties,
@@ -223,7 +224,7 @@ pub struct CheckReport {
     /// Mean loss of the ProbCut move, in discs, judged by the full search
     /// at the same depth (0 when it is the same move).
     pub mean_move_loss: f64,
-    /// Wall time without and with ProbCut, in seconds.
+    /// Wall time without ProbCut, in seconds.
     pub seconds_full: f64,
     /// Wall time with ProbCut, in seconds.
     pub seconds_probcut: f64,
@@ -265,7 +266,8 @@ pub fn check(
         } else {
             let mut s = plain_searcher(config);
             let after = b.play(pc.0);
-            let v = -s.full_window(&after, Variant::Pvs, depth.saturating_sub(1).max(1));
+            // Depth 0 is the evaluation (or the final score).
+            let v = -s.full_window(&after, Variant::Pvs, depth - 1);
             (full.1 - v).max(0)
         };
         (full, pc, loss)

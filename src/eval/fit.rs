@@ -6,7 +6,8 @@
 //! configurations sharing one weight).
 //!
 //! Each game starts with `random_plies` uniformly random moves (variety),
-//! then the base weights' engine plays at `depth` until `solve_at` empties,
+//! then an engine with the play weights (`--play`, by default the base)
+//! plays at `depth` until `solve_at` empties,
 //! where the exact solver finds the game-theoretic value; the game goes on
 //! along the solver's best moves. Every position from the 8th ply on is a
 //! sample; its label is the exact value at `solve_at` empties seen from its
@@ -183,6 +184,7 @@ pub fn fit_features(base: &Features, samples: &[Sample], ridge: f64) -> Vec<Stag
                 row[i] += ridge * xs.len().max(1) as f64;
             }
             let weights: [f64; FEATURES] = match crate::stats::linalg::cholesky(&ata) {
+                _ if xs.is_empty() => before,
                 Some(l) => {
                     let w = crate::stats::linalg::cholesky_solve(&l, &atb);
                     std::array::from_fn(|i| (w[i] * 100.0).round() / 100.0)
@@ -381,7 +383,8 @@ fn rmse(eval: &Patterns, samples: &[&Sample]) -> f64 {
 
 /// Fits the pattern tables of every stage of `base` (stages on up to
 /// `threads` threads), with `ridge` per table entry and at most
-/// `max_iterations` conjugate-gradient steps a stage.
+/// `max_iterations` conjugate-gradient steps a stage. A stage without
+/// samples keeps the base's weights.
 pub fn fit_patterns(
     base: &Patterns,
     samples: &[Sample],
@@ -404,6 +407,12 @@ pub fn fit_patterns(
                             return out;
                         }
                         let xs = stage_samples(samples, &bounds, k);
+                        if xs.is_empty() {
+                            // Nothing to fit: the base stage stays.
+                            let base_stage = base.stages().nth(k).expect("k < stages").1.clone();
+                            out.push((k, base_stage, 0));
+                            continue;
+                        }
                         let design = Design::new(&xs, &canon);
                         let (x, iterations) = cgls(&design, ridge, max_iterations);
                         let tables: Vec<i16> = (0..STAGE_SIZE)

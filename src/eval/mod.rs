@@ -105,11 +105,12 @@ impl OthelloEval {
     /// The file cannot be read, names no known kind, or is malformed.
     pub fn from_weights_file(path: &Path) -> Result<OthelloEval> {
         let text = read_text(path)?;
-        let kind = text
+        let (line, kind) = text
             .lines()
             .map(|l| l.split("//").next().unwrap_or("").trim())
-            .find(|l| !l.is_empty())
-            .unwrap_or("");
+            .enumerate()
+            .find(|(_, l)| !l.is_empty())
+            .unwrap_or((0, ""));
         if kind.starts_with("WeightedSquares") {
             Ok(OthelloEval::Squares(WeightedSquares::parse(&text, path)?))
         } else if kind.starts_with("Features") {
@@ -119,9 +120,9 @@ impl OthelloEval {
         } else {
             Err(Error::config_at(
                 path,
+                line + 1,
                 1,
-                1,
-                "a weights file starts with WeightedSquares(, Features( or Patterns(".into(),
+                format!("a weights file starts with WeightedSquares(, Features( or Patterns(, not {kind:?}"),
             ))
         }
     }

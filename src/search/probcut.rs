@@ -6,7 +6,8 @@
 //! shallow depth test "is `a·v + b − t·sigma ≥ beta`?" and "is
 //! `a·v + b + t·sigma ≤ alpha`?". Several (deep, shallow) pairs may share a
 //! depth, and the parameters differ by game stage (empties), as in
-//! Logistello.
+//! Logistello. A node whose search would reach every game end (depth at
+//! least the empties) is never cut.
 //!
 //! The parameters are data, fitted by `arena probcut fit` and loaded from a
 //! RON file an engine names (`probcut: Some("probcut/....ron")`):
@@ -142,7 +143,7 @@ impl ProbCut {
             ));
             for p in &s.pairs {
                 out.push_str(&format!(
-                    "            (deep: {}, shallow: {}, a: {:.4}, b: {:.1}, sigma: {:.1}),\n",
+                    "            (deep: {}, shallow: {}, a: {:?}, b: {:.1}, sigma: {:.1}),\n",
                     p.deep, p.shallow, p.a, p.b, p.sigma
                 ));
             }
@@ -207,7 +208,13 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             return None;
         }
         let pc = self.probcut.as_ref()?;
-        let stage = pc.stage(pos.max_plies_left().unwrap_or(0));
+        let left = pos.max_plies_left();
+        // A search that reaches every game end is exact: no guessing there
+        // (deepening relies on it to stop once depth covers the empties).
+        if left.is_some_and(|l| l <= depth) {
+            return None;
+        }
+        let stage = pc.stage(left.unwrap_or(0));
         let pairs = pc.stages[stage].pairs.len();
         let confidence = pc.confidence;
         for k in 0..pairs {

@@ -362,7 +362,12 @@ fn engine_fingerprint(config: &EngineConfig, base: &Path) -> serde_json::Value {
             .ok()
             .map(|b| format!("{:016x}", fnv1a(&b)))
     });
-    serde_json::json!({ "engine": config.raw, "weights_fnv1a": weights, "probcut_fnv1a": probcut })
+    let mut fingerprint = serde_json::json!({ "engine": config.raw, "weights_fnv1a": weights });
+    if let Some(p) = probcut {
+        // Only when there is one, so engines without ProbCut hash as before.
+        fingerprint["probcut_fnv1a"] = serde_json::Value::String(p);
+    }
+    fingerprint
 }
 
 impl Error {
