@@ -338,30 +338,24 @@ fn pattern_fit_writes_a_loadable_file_that_fits_better_and_is_reproducible() {
         "0000000810000000 0000001008000000 0\nnot a sample\n",
     )
     .unwrap();
-    let r = arena(&[
-        "eval",
-        "fit",
-        "--base",
-        base.to_str().unwrap(),
-        "--samples",
-        samples.to_str().unwrap(),
-        "--out",
-        dir.join("c.ron").to_str().unwrap(),
-    ]);
-    assert_eq!(r.status.code(), Some(1));
-    assert!(stderr(&r).contains("samples.txt:2:"), "{}", stderr(&r));
+    let fit_error = || {
+        let r = arena(&[
+            "eval",
+            "fit",
+            "--base",
+            base.to_str().unwrap(),
+            "--samples",
+            samples.to_str().unwrap(),
+            "--out",
+            dir.join("c.ron").to_str().unwrap(),
+        ]);
+        assert_eq!(r.status.code(), Some(1));
+        stderr(&r)
+    };
+    let e = fit_error();
+    assert!(e.contains("samples.txt:2:"), "{e}");
     // An empty one has nothing to fit.
     std::fs::write(&samples, "").unwrap();
-    let r = arena(&[
-        "eval",
-        "fit",
-        "--base",
-        base.to_str().unwrap(),
-        "--samples",
-        samples.to_str().unwrap(),
-        "--out",
-        dir.join("c.ron").to_str().unwrap(),
-    ]);
-    assert_eq!(r.status.code(), Some(1));
-    assert!(stderr(&r).contains("no samples"), "{}", stderr(&r));
+    let e = fit_error();
+    assert!(e.contains("no samples"), "{e}");
 }

@@ -104,6 +104,37 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// Positions for fitting or checking: more empties than the engine solves
+/// exactly (12 when it does not).
+fn default_min_empties(config: &EngineConfig) -> u32 {
+    if config.raw.endgame_exact_at > 0 {
+        config.raw.endgame_exact_at
+    } else {
+        12
+    }
+}
+
+/// `positions` positions with more than `min_empties` empties from `games`
+/// seeded self-play games with the engine's evaluation.
+fn draw(
+    config: &EngineConfig,
+    games: u32,
+    seed: u64,
+    positions: u64,
+    min_empties: u32,
+) -> Vec<crate::game::othello::Board> {
+    sample_positions(
+        &config.eval,
+        &Sampling {
+            games,
+            seed,
+            positions: positions as usize,
+            min_empties,
+            threads: threads(),
+        },
+    )
+}
+
 fn searching_engine(path: &std::path::Path) -> anyhow::Result<EngineConfig> {
     let config = EngineConfig::load(path)?;
     if config.search.is_none() {
@@ -161,24 +192,9 @@ fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
             format!("{} is not a number from 0 to 10", args.confidence),
         ));
     }
-    let min_empties = args
-        .min_empties
-        .unwrap_or(if config.raw.endgame_exact_at > 0 {
-            config.raw.endgame_exact_at
-        } else {
-            12
-        });
+    let min_empties = args.min_empties.unwrap_or(default_min_empties(&config));
     let start = std::time::Instant::now();
-    let positions = sample_positions(
-        &config.eval,
-        &Sampling {
-            games: args.games,
-            seed: args.seed,
-            positions: args.positions as usize,
-            min_empties,
-            threads: threads(),
-        },
-    );
+    let positions = draw(&config, args.games, args.seed, args.positions, min_empties);
     if positions.len() < 10 {
         return Err(argument(
             "--games",
@@ -276,21 +292,8 @@ fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             ),
         ));
     }
-    let min_empties = if config.raw.endgame_exact_at > 0 {
-        config.raw.endgame_exact_at
-    } else {
-        12
-    };
-    let positions = sample_positions(
-        &config.eval,
-        &Sampling {
-            games: args.games,
-            seed: args.seed,
-            positions: args.positions as usize,
-            min_empties,
-            threads: threads(),
-        },
-    );
+    let min_empties = default_min_empties(&config);
+    let positions = draw(&config, args.games, args.seed, args.positions, min_empties);
     let r = check(&config, &positions, args.depth, threads());
     if args.json {
         print_json(&r)?;
