@@ -215,13 +215,15 @@ impl Balance {
     }
 
     /// The score of `board` for the side to move, in centidiscs: a search
-    /// to the depth by a fresh searcher.
+    /// to the depth by a fresh searcher with the engine's settings.
     pub fn score(&self, board: &Board) -> i32 {
         let mut searcher: Searcher<Board, OthelloEval> = Searcher::new(
             self.engine.eval.clone(),
             self.engine.raw.tt_mib,
             self.engine.raw.ordering.clone(),
         );
+        // The engine as configured, ProbCut included.
+        searcher.probcut = self.engine.probcut.clone();
         search(
             &mut searcher,
             board,
