@@ -411,13 +411,7 @@ impl Solver {
         let mut hash_move = None;
         if let Some(e) = self.tt.probe(key) {
             hash_move = Some(e.best);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-                Bound::None => false,
-            };
-            if cut {
+            if e.bound.cuts(e.score, alpha, beta) {
                 return e.score;
             }
         }
@@ -499,13 +493,7 @@ impl Solver {
         let mut hash_move = None;
         if let Some(e) = self.tt.probe(key) {
             hash_move = Some(e.best);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score > alpha,
-                Bound::Upper => e.score <= alpha,
-                Bound::None => false,
-            };
-            if cut {
+            if e.bound.cuts(e.score, alpha, alpha + 1) {
                 return e.score;
             }
         }

@@ -40,17 +40,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             return Probe::Search(None);
         };
         self.stats.tt_hits += 1;
-        if ply > 0 && u32::from(e.depth) >= depth {
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-                Bound::None => false,
-            };
-            if cut {
-                self.stats.tt_cutoffs += 1;
-                return Probe::Cutoff(e.score);
-            }
+        if ply > 0 && u32::from(e.depth) >= depth && e.bound.cuts(e.score, alpha, beta) {
+            self.stats.tt_cutoffs += 1;
+            return Probe::Cutoff(e.score);
         }
         Probe::Search(Some(G::move_from_slot(usize::from(e.best))))
     }

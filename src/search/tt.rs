@@ -42,6 +42,18 @@ impl Bound {
             Bound::Upper
         }
     }
+
+    /// Whether a stored `score` with this bound settles a node searched
+    /// with the window `(alpha, beta)`: the inverse of [`Bound::of`].
+    #[inline]
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        }
+    }
 }
 
 /// One stored search result.
