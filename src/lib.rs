@@ -13,10 +13,13 @@ pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod lab;
+pub mod records;
 pub mod report;
 pub mod search;
 pub mod stats;
 pub mod tournament;
+pub mod util;
 
 pub use error::{Error, Result};
 pub use game::othello::{Board, Move, Square};

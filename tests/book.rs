@@ -6,9 +6,9 @@
 use crate::util::{arena, data, repo, stderr, stdout};
 use arena::book::{
     import_move_lists, opening_index, read_book, wrap_notice, BookError, OpeningOrder, Order,
-    SplitMix64,
 };
 use arena::game::othello::notation::move_list_string;
+use arena::util::SplitMix64;
 use std::path::PathBuf;
 
 /// A fresh path under cargo's temporary directory for integration tests.

@@ -3,7 +3,7 @@
 //! positions and every tic-tac-toe position).
 
 use crate::util::{arena, data, repo, stderr, stdout};
-use arena::engine::{EngineConfig, SplitMix64};
+use arena::engine::EngineConfig;
 use arena::eval::{EvalSpec, OthelloEval};
 use arena::game::othello::{parse_position, Board};
 use arena::game::tictactoe::TicTacToe;
@@ -12,6 +12,7 @@ use arena::search::{
     search, Evaluator, Fail, Limit, OrderBy, SearchGame, SearchSettings, Searcher, Variant,
     ZeroEval, INFINITY,
 };
+use arena::util::SplitMix64;
 use arena::{Game, MoveList};
 use proptest::prelude::*;
 use std::collections::HashSet;

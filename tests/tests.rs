@@ -4,6 +4,7 @@ mod util;
 
 mod book;
 mod eval;
+mod layers;
 mod perft;
 mod probcut;
 mod search;

@@ -55,7 +55,7 @@ fn opts(out: &Path, concurrency: usize, shard: Shard, resume: bool) -> RunOption
 
 /// The games of a results folder without timings, in game_id order.
 fn games(out: &Path) -> Vec<GameRecord> {
-    let mut g = tournament::journal::read(&out.join("journal.jsonl"))
+    let mut g = arena::records::journal::read(&out.join("journal.jsonl"))
         .unwrap()
         .games;
     g.sort_by_key(|r| r.game_id);
@@ -218,7 +218,7 @@ fn kill_9_then_resume_matches_an_uninterrupted_run() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let played = tournament::journal::read(&journal).unwrap().games.len();
+    let played = arena::records::journal::read(&journal).unwrap().games.len();
     assert!(
         played < 200,
         "the kill came before the end ({played} games)"

@@ -12,7 +12,7 @@
 //!   sampled.
 //! - [`order`]: which opening a tournament plays for a given pair
 //!   (sequential or seeded shuffle, rotated by a start index), with the
-//!   hand-written [`SplitMix64`] that makes the shuffle reproducible forever.
+//!   hand-written `util::SplitMix64` that makes the shuffle reproducible forever.
 //! - [`import`]: public lists (XOT: one move list per line) into our format.
 
 pub mod check;
@@ -31,7 +31,5 @@ pub use generate::{
     GeneratedOpening, MAX_PLIES,
 };
 pub use import::import_move_lists;
-pub use order::{
-    opening_index, wrap_notice, OpeningOrder, OpeningPick, Order, OrderError, SplitMix64,
-};
+pub use order::{opening_index, wrap_notice, OpeningOrder, OpeningPick, Order, OrderError};
 pub use symmetry::{canonical, symmetry_name};

@@ -100,7 +100,7 @@ fn strong_order() -> Vec<OrderBy> {
 fn strong_config() -> EngineConfig {
     let path = Path::new("engines/strong.ron");
     let mut raw: crate::engine::RawEngine =
-        crate::eval::parse_ron(STRONG, path).expect("the built-in strong preset parses");
+        crate::util::parse_ron(STRONG, path).expect("the built-in strong preset parses");
     // Check the settings with a file-free evaluation, then put back the
     // preset's own and load its weights from the binary.
     let eval = std::mem::replace(&mut raw.eval, crate::eval::EvalSpec::Discs);

@@ -1,12 +1,13 @@
 //! `arena book`: check, generate and import opening books.
 
 use super::{print, print_json};
-use crate::book::generate::{self as generation, Balance, GenerateError, MAX_BALANCE_DEPTH};
+use crate::book::generate as generation;
 use crate::book::{self, CheckReport, Duplicate, GenerateOptions, MAX_PLIES};
 use crate::engine::EngineConfig;
 use crate::error::Error;
 use crate::game::othello::notation::move_list_string;
 use crate::game::othello::{Board, Move};
+use crate::lab::balanced::{Balance, BalanceError, MAX_BALANCE_DEPTH};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -280,7 +281,7 @@ fn balance(args: &GenerateArgs) -> anyhow::Result<Option<Balance>> {
     let config = EngineConfig::load(path)?;
     let balance = Balance::new(&config, depth, max_abs).map_err(|e| -> anyhow::Error {
         match e {
-            GenerateError::NotSearching { .. } => Error::Argument {
+            BalanceError::NotSearching { .. } => Error::Argument {
                 argument: "--engine".into(),
                 message: format!("{}: {e}", path.display()),
             }

@@ -147,11 +147,11 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
 /// A bad base or play file, an output equal to the base, a bad samples
 /// file, I/O.
 fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
-    use crate::eval::fit::{
+    use crate::eval::OthelloEval;
+    use crate::lab::fit::{
         fit_features, fit_patterns, parse_samples, samples_text, self_play, weights_file,
         FitOptions,
     };
-    use crate::eval::OthelloEval;
     let same = |a: &std::path::Path, b: &std::path::Path| {
         a == b
             || matches!(
@@ -208,7 +208,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
         None => {
             let samples = self_play(&play, &opts);
             if let Some(path) = &args.samples {
-                crate::tournament::journal::write_atomic(path, &samples_text(&samples))?;
+                crate::util::write_atomic(path, &samples_text(&samples))?;
             }
             samples
         }
@@ -263,7 +263,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
                 command,
                 source,
             ];
-            crate::tournament::journal::write_atomic(&args.out, &weights_file(&fits, &header))?;
+            crate::util::write_atomic(&args.out, &weights_file(&fits, &header))?;
             for f in &fits {
                 print(&format!(
                     "stage min_empties {:>2}: {:>7} samples, RMSE {:.2} discs (base {:.2})",
@@ -291,7 +291,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
             let bounds: Vec<u32> = fitted.stages().map(|s| s.0).collect();
             let stages: Vec<_> = fitted.stages().map(|s| s.1.clone()).collect();
             let text = crate::eval::patterns::weights_file(&bounds, &stages, &notes, &header);
-            crate::tournament::journal::write_atomic(&args.out, &text)?;
+            crate::util::write_atomic(&args.out, &text)?;
             for f in &fits {
                 print(&format!(
                     "stage min_empties {:>2}: {:>7} samples, RMSE {:.2} discs (base {:.2}), {} CG steps",

@@ -2,8 +2,8 @@
 //! parameters, and measure what they save and cost.
 
 use super::{print, print_json};
-use crate::engine::probcut::{check, fit, sample_positions, Sampling};
 use crate::engine::EngineConfig;
+use crate::lab::probcut::{check, fit, sample_positions, Sampling};
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -232,7 +232,7 @@ fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
             positions.len()
         ),
     ];
-    crate::tournament::journal::write_atomic(&args.out, &pc.to_file(&header))?;
+    crate::util::write_atomic(&args.out, &pc.to_file(&header))?;
     if args.json {
         print_json(
             &serde_json::json!({ "file": args.out, "positions": positions.len(), "pairs": fits }),

@@ -600,7 +600,7 @@ mod tests {
 
     #[test]
     fn agrees_with_a_full_search_on_random_endgames() {
-        let mut rng = crate::book::SplitMix64::new(11);
+        let mut rng = crate::util::SplitMix64::new(11);
         for _ in 0..60 {
             let mut b = Board::start();
             let mut moves = crate::game::MoveList::new();

@@ -129,7 +129,7 @@ impl EngineConfig {
     /// # Errors
     /// [`Error::Config`] naming the file, line and field.
     pub fn parse(text: &str, path: &Path) -> Result<EngineConfig> {
-        let raw: RawEngine = crate::eval::parse_ron(text, path)?;
+        let raw: RawEngine = crate::util::parse_ron(text, path)?;
         EngineConfig::check(raw, text, path)
     }
 

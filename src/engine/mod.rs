@@ -3,7 +3,6 @@
 
 pub mod config;
 pub mod player;
-pub mod probcut;
 
 pub use config::{EngineConfig, RawEngine, SearchKind};
-pub use player::{build_player, MoveReport, Player, RandomPlayer, SearchPlayer, SplitMix64};
+pub use player::{build_player, MoveReport, Player, RandomPlayer, SearchPlayer};

@@ -37,7 +37,7 @@ pub trait Player: Send {
     fn choose(&mut self, pos: &Board, clock: Option<ClockState>) -> MoveReport;
 }
 
-pub use crate::book::SplitMix64;
+use crate::util::SplitMix64;
 
 /// Plays a uniformly random legal move.
 pub struct RandomPlayer {

@@ -22,10 +22,11 @@
 //! ```
 //! Weights are centidiscs per unit of the feature.
 
-use super::{check_stages, parse_ron, stage_of, Term};
+use super::Term;
 use crate::error::{Error, Result};
 use crate::game::othello::bitboard::{legal_moves, neighbours, stable_discs};
 use crate::game::othello::Board;
+use crate::util::{check_stages, parse_ron, stage_of};
 use serde::Deserialize;
 use std::path::Path;
 

@@ -46,11 +46,12 @@
 //! 32,767 in size (tables are stored as 16-bit integers), the scalars finite
 //! and at most 1e5.
 
-use super::{check_stages, parse_ron, stage_of, Term};
+use super::Term;
 use crate::error::{Error, Result};
 use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::symmetry::{mirror_columns, transpose, Symmetry};
 use crate::game::othello::{Board, Square};
+use crate::util::{check_stages, parse_ron, stage_of};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -591,7 +592,7 @@ pub fn weights_file(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::SplitMix64;
+    use crate::util::SplitMix64;
 
     /// The index of instance `n` of pattern `k`, read square by square.
     fn slow_index(b: &Board, k: usize, n: usize) -> usize {

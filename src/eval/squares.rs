@@ -15,10 +15,11 @@
 //! Weights are centidiscs. A 10-entry table lists the symmetry classes
 //! a1, b1, c1, d1, b2, c2, d2, c3, d3, d4.
 
-use super::{check_stages, parse_ron, stage_of, Term};
+use super::Term;
 use crate::error::{Error, Result};
 use crate::game::othello::bitboard::Bits;
 use crate::game::othello::Board;
+use crate::util::{check_stages, parse_ron, stage_of};
 use serde::Deserialize;
 use std::path::Path;
 

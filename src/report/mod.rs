@@ -11,91 +11,18 @@
 //! journal but not in the results, so the verdict never depends on thread
 //! timing.
 
-use crate::book::Order;
 use crate::error::Result;
+use crate::records::{ggf, GameRecord, TournamentInfo};
 use crate::stats::format::{fixed, match_block};
 use crate::stats::{
-    ratings, Anchor, Basis, Crosstable, Outcome, PairTally, RatingsSummary, Sprt, SprtState,
-    Summary, Verdict, Wdl,
+    ratings, Anchor, Basis, Crosstable, Outcome, PairTally, RatingsSummary, SprtState, Summary,
+    Verdict, Wdl,
 };
-use crate::tournament::config::Format;
-use crate::tournament::journal::write_atomic;
-use crate::tournament::records::{ggf, GameRecord};
-use crate::tournament::schedule::Shard;
-use serde::{Deserialize, Serialize};
+use crate::util::write_atomic;
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
-
-/// What a results folder says about its tournament (`tournament.json`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TournamentInfo {
-    /// Hash of the normalized config: runs with equal hashes play the same games.
-    pub config_hash: String,
-    /// Display name.
-    pub name: String,
-    /// Engine names, in config order.
-    pub engines: Vec<String>,
-    /// Which games.
-    pub format: Format,
-    /// Pairs of the whole tournament (all shards).
-    pub total_pairs: u64,
-    /// The book.
-    pub book: BookInfo,
-    /// Seed.
-    pub seed: u64,
-    /// Exit code 3 on H0.
-    pub fail_on_h0: bool,
-    /// `K/N` for a shard, `merged` for merged shards.
-    pub shard: String,
-}
-
-/// The book of a tournament, as recorded.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BookInfo {
-    /// The file, as given in the config.
-    pub file: String,
-    /// Openings in it.
-    pub openings: usize,
-    /// Order.
-    pub order: Order,
-    /// Start index.
-    pub start: usize,
-}
-
-impl TournamentInfo {
-    /// The SPRT of an `Sprt` format.
-    pub fn sprt(&self) -> Option<Sprt> {
-        match self.format {
-            Format::Sprt {
-                elo0,
-                elo1,
-                alpha,
-                beta,
-                model,
-                ..
-            } => Sprt::new(elo0, elo1, alpha, beta, model).ok(),
-            _ => None,
-        }
-    }
-
-    /// The pairs this run plays, as a predicate.
-    pub fn shard(&self) -> Shard {
-        Shard::parse(&self.shard).unwrap_or(Shard::ALL)
-    }
-
-    /// For a head-to-head, the engine whose point of view the statistics
-    /// take and its opponent: in an SPRT the second engine (the candidate)
-    /// against the first (the baseline); otherwise the first against the
-    /// second.
-    pub fn perspective(&self) -> Option<(usize, usize)> {
-        match (self.engines.len(), self.format) {
-            (2, Format::Sprt { .. }) => Some((1, 0)),
-            (2, _) => Some((0, 1)),
-            _ => None,
-        }
-    }
-}
 
 /// One engine's results.
 #[derive(Clone, Debug, Serialize)]

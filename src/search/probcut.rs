@@ -75,7 +75,7 @@ impl ProbCut {
     /// # Errors
     /// Malformed RON or a bad value, naming the file, line and field.
     pub fn parse(text: &str, path: &Path) -> Result<ProbCut> {
-        let pc: ProbCut = crate::eval::parse_ron(text, path)?;
+        let pc: ProbCut = crate::util::parse_ron(text, path)?;
         let field =
             |f: &str, n: usize, msg: String| Err(Error::config_field_nth(path, text, f, n, msg));
         if !(pc.confidence.is_finite() && pc.confidence >= 0.0 && pc.confidence <= 10.0) {
@@ -86,7 +86,7 @@ impl ProbCut {
             );
         }
         let bounds: Vec<u32> = pc.stages.iter().map(|s| s.min_empties).collect();
-        crate::eval::check_stages(&bounds, text, path)?;
+        crate::util::check_stages(&bounds, text, path)?;
         let mut n = 0;
         for (k, s) in pc.stages.iter().enumerate() {
             for p in &s.pairs {

@@ -10,7 +10,8 @@
 use crate::book::{read_book, Book, BookError, OpeningOrder, Order};
 use crate::engine::{EngineConfig, RawEngine};
 use crate::error::{read_text, Error, Result};
-use crate::stats::{Model, Sprt};
+use crate::records::Format;
+use crate::stats::Sprt;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -23,42 +24,6 @@ pub enum EngineRef {
     /// An engine written in the config (weights paths relative to the
     /// config file).
     Inline(RawEngine),
-}
-
-/// Which games a tournament plays.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub enum Format {
-    /// Every two engines meet `rounds` times; a meeting is one pair of games
-    /// (one opening, colours swapped).
-    RoundRobin {
-        /// Meetings of each two engines.
-        rounds: u64,
-    },
-    /// The first `challengers` engines each meet every other engine
-    /// `rounds` times (two challengers meet once per round).
-    Gauntlet {
-        /// How many of the listed engines (from the first) are challengers.
-        challengers: usize,
-        /// Meetings of each challenger with each opponent.
-        rounds: u64,
-    },
-    /// Two engines, pairs until the SPRT accepts a hypothesis or
-    /// `max_pairs` pairs are played.
-    Sprt {
-        /// Elo of H0.
-        elo0: f64,
-        /// Elo of H1 (above elo0).
-        elo1: f64,
-        /// Type I error (accepting H1 when H0 holds).
-        alpha: f64,
-        /// Type II error.
-        beta: f64,
-        /// `Normalized` (fishtest's default) or `Logistic` Elo.
-        model: Model,
-        /// Most pairs to play.
-        max_pairs: u64,
-    },
 }
 
 /// The opening book of a tournament.
@@ -161,7 +126,7 @@ impl Tournament {
     /// # Errors
     /// As [`Tournament::load`].
     pub fn parse(text: &str, path: &Path) -> Result<Tournament> {
-        let raw: RawTournament = crate::eval::parse_ron(text, path)?;
+        let raw: RawTournament = crate::util::parse_ron(text, path)?;
         let err = |field: &str, msg: String| Error::config_field(path, text, field, msg);
         let base = path.parent().unwrap_or(Path::new("."));
 

@@ -10,21 +10,21 @@
 //! means sending no more and finishing the games already started.
 
 pub mod config;
-pub mod journal;
 pub mod progress;
-pub mod records;
 pub mod schedule;
 pub mod worker;
 
-pub use config::{Format, Tournament};
-pub use records::GameRecord;
-pub use schedule::{Pairing, Schedule, Shard};
+pub use crate::records::{Format, GameRecord, Shard};
+pub use config::Tournament;
+pub use schedule::{Pairing, Schedule};
 
 use crate::error::{Error, Result};
-use crate::report::{analyse, write_outputs, BookInfo, Results, TournamentInfo};
+use crate::records::journal::{self, Header, Journal};
+use crate::records::{BookInfo, TournamentInfo};
+use crate::report::{analyse, write_outputs, Results};
 use crate::stats::{PairTally, Verdict};
+use crate::util::write_atomic;
 use crossbeam_channel::{bounded, unbounded};
-use journal::{Header, Journal};
 use progress::Progress;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -133,7 +133,7 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
     let info = info(t, opts.shard);
     let journal_path = out.join("journal.jsonl");
     let (mut journal, mut games) = open_journal(&journal_path, &info, opts.resume)?;
-    journal::write_atomic(
+    write_atomic(
         &out.join("tournament.json"),
         &(serde_json::to_string_pretty(&info).expect("info serializes") + "\n"),
     )?;
@@ -449,7 +449,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<(TournamentInfo, Results)> 
     for g in &games {
         j.append(g)?;
     }
-    journal::write_atomic(
+    write_atomic(
         &out.join("tournament.json"),
         &(serde_json::to_string_pretty(&info).expect("info serializes") + "\n"),
     )?;

@@ -3,8 +3,8 @@
 //! swapped: game `2p` has the meeting's first engine as black, game `2p + 1`
 //! the second. A shard `K/N` takes the pairs with `p % N == K - 1`.
 
-use super::config::Format;
 use crate::book::OpeningOrder;
+use crate::records::{Format, Shard};
 
 /// One game to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,54 +23,6 @@ pub struct Pairing {
     pub black: usize,
     /// Engine index playing white.
     pub white: usize,
-}
-
-/// A slice of a tournament for one machine: `index` of `count` (1-based
-/// index, as `--shard K/N` spells it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// K, 1..=N.
-    pub index: u64,
-    /// N.
-    pub count: u64,
-}
-
-impl Shard {
-    /// The whole tournament.
-    pub const ALL: Shard = Shard { index: 1, count: 1 };
-
-    /// True when pair `p` belongs to this shard.
-    pub fn owns(self, pair: u64) -> bool {
-        pair % self.count == self.index - 1
-    }
-
-    /// Parses `K/N`.
-    ///
-    /// # Errors
-    /// A message naming what is wrong.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let (k, n) = text
-            .split_once('/')
-            .ok_or_else(|| format!("{text:?}: expected K/N, like 2/4"))?;
-        let k: u64 = k
-            .trim()
-            .parse()
-            .map_err(|_| format!("{text:?}: K is not a number"))?;
-        let n: u64 = n
-            .trim()
-            .parse()
-            .map_err(|_| format!("{text:?}: N is not a number"))?;
-        if n == 0 || k == 0 || k > n {
-            return Err(format!("{text:?}: need 1 <= K <= N"));
-        }
-        Ok(Shard { index: k, count: n })
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
 }
 
 /// Every meeting of a format, in schedule order within a round.

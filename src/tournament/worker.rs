@@ -4,11 +4,11 @@
 //! that overruns its clock loses on time. The result is a [`GameRecord`].
 
 use super::config::Tournament;
-use super::records::GameRecord;
 use super::schedule::Pairing;
 use crate::engine::{build_player, MoveReport, Player};
 use crate::game::othello::{board_string, Color, Move};
 use crate::game::Game;
+use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -6,7 +6,7 @@
 //! A kill can leave a last line half written; reading drops it (and
 //! resuming truncates it away) so that the game is simply played again.
 
-use super::records::GameRecord;
+use super::game::GameRecord;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -164,18 +164,4 @@ impl Journal {
             .and_then(|()| self.file.flush())
             .map_err(|e| Error::io(&self.path, e))
     }
-}
-
-/// Writes `text` to `path` atomically: a temporary file in the same folder,
-/// then a rename, so a reader (or a kill) never sees half a file.
-///
-/// # Errors
-/// [`Error::Io`].
-pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
-    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
 }

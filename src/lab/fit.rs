@@ -14,15 +14,15 @@
 //! side to move (exact for positions at or below `solve_at`, a
 //! good-play outcome above). Labels are centidiscs, like the evaluation.
 
-use super::features::{feature_values, Features, FEATURES, NAMES};
-use super::patterns::{self, Patterns, StageWeights, INSTANCES, SET, STAGE_SIZE};
-use super::{OthelloEval, UNITS_PER_DISC};
-use crate::book::SplitMix64;
 use crate::endgame::Solver;
+use crate::eval::features::{feature_values, Features, FEATURES, NAMES};
+use crate::eval::patterns::{self, Patterns, StageWeights, INSTANCES, SET, STAGE_SIZE};
+use crate::eval::{OthelloEval, UNITS_PER_DISC};
 use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::Board;
 use crate::game::{Game, MoveList};
 use crate::search::{search, Fail, Limit, OrderBy, SearchSettings, Searcher, Variant};
+use crate::util::SplitMix64;
 use std::fmt::Write;
 
 /// What to fit.

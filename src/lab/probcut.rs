@@ -13,14 +13,14 @@
 //! depth (with deepening, as it plays) with and without its ProbCut file:
 //! nodes, agreement of the best move, and score differences.
 
-use super::EngineConfig;
-use crate::book::SplitMix64;
-use crate::eval::fit::{self_play, FitOptions};
+use super::fit::{self_play, FitOptions};
+use crate::engine::EngineConfig;
 use crate::eval::OthelloEval;
 use crate::game::othello::{Board, Move};
 use crate::game::Game;
 use crate::search::probcut::{fit_line, Pair, ProbCut, Stage};
 use crate::search::{search, Evaluator, Limit, SearchSettings, Searcher, Variant};
+use crate::util::{parallel_map, SplitMix64};
 use serde::Serialize;
 
 /// What to sample.
@@ -61,36 +61,6 @@ pub fn sample_positions(eval: &OthelloEval, s: &Sampling) -> Vec<Board> {
     }
     boards.truncate(s.positions);
     boards
-}
-
-/// Runs `f` over `items` on `threads` threads, results in item order.
-fn parallel_map<T: Sync, R: Send>(
-    items: &[T],
-    threads: usize,
-    f: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    let threads = threads.max(1);
-    let mut out: Vec<(usize, R)> = Vec::with_capacity(items.len());
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let f = &f;
-                scope.spawn(move || {
-                    items
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| i % threads == t)
-                        .map(|(i, x)| (i, f(x)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            out.extend(h.join().expect("probcut threads do not panic"));
-        }
-    });
-    out.sort_by_key(|r| r.0);
-    out.into_iter().map(|r| r.1).collect()
 }
 
 /// The engine's searcher without ProbCut.

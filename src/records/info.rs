@@ -1,0 +1,161 @@
+//! What a results folder records about its run (`tournament.json`): the
+//! format, the book, the seed and the shard. Both the runner and the report
+//! read it.
+
+use crate::book::Order;
+use crate::stats::{Model, Sprt};
+use serde::{Deserialize, Serialize};
+
+/// Which games a tournament plays.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Format {
+    /// Every two engines meet `rounds` times; a meeting is one pair of games
+    /// (one opening, colours swapped).
+    RoundRobin {
+        /// Meetings of each two engines.
+        rounds: u64,
+    },
+    /// The first `challengers` engines each meet every other engine
+    /// `rounds` times (two challengers meet once per round).
+    Gauntlet {
+        /// How many of the listed engines (from the first) are challengers.
+        challengers: usize,
+        /// Meetings of each challenger with each opponent.
+        rounds: u64,
+    },
+    /// Two engines, pairs until the SPRT accepts a hypothesis or
+    /// `max_pairs` pairs are played.
+    Sprt {
+        /// Elo of H0.
+        elo0: f64,
+        /// Elo of H1 (above elo0).
+        elo1: f64,
+        /// Type I error (accepting H1 when H0 holds).
+        alpha: f64,
+        /// Type II error.
+        beta: f64,
+        /// `Normalized` (fishtest's default) or `Logistic` Elo.
+        model: Model,
+        /// Most pairs to play.
+        max_pairs: u64,
+    },
+}
+
+/// A slice of a tournament for one machine: `index` of `count` (1-based
+/// index, as `--shard K/N` spells it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// K, 1..=N.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole tournament.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// True when pair `p` belongs to this shard.
+    pub fn owns(self, pair: u64) -> bool {
+        pair % self.count == self.index - 1
+    }
+
+    /// Parses `K/N`.
+    ///
+    /// # Errors
+    /// A message naming what is wrong.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("{text:?}: expected K/N, like 2/4"))?;
+        let k: u64 = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?}: K is not a number"))?;
+        let n: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?}: N is not a number"))?;
+        if n == 0 || k == 0 || k > n {
+            return Err(format!("{text:?}: need 1 <= K <= N"));
+        }
+        Ok(Shard { index: k, count: n })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// What a results folder says about its tournament (`tournament.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentInfo {
+    /// Hash of the normalized config: runs with equal hashes play the same games.
+    pub config_hash: String,
+    /// Display name.
+    pub name: String,
+    /// Engine names, in config order.
+    pub engines: Vec<String>,
+    /// Which games.
+    pub format: Format,
+    /// Pairs of the whole tournament (all shards).
+    pub total_pairs: u64,
+    /// The book.
+    pub book: BookInfo,
+    /// Seed.
+    pub seed: u64,
+    /// Exit code 3 on H0.
+    pub fail_on_h0: bool,
+    /// `K/N` for a shard, `merged` for merged shards.
+    pub shard: String,
+}
+
+/// The book of a tournament, as recorded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BookInfo {
+    /// The file, as given in the config.
+    pub file: String,
+    /// Openings in it.
+    pub openings: usize,
+    /// Order.
+    pub order: Order,
+    /// Start index.
+    pub start: usize,
+}
+
+impl TournamentInfo {
+    /// The SPRT of an `Sprt` format.
+    pub fn sprt(&self) -> Option<Sprt> {
+        match self.format {
+            Format::Sprt {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+                model,
+                ..
+            } => Sprt::new(elo0, elo1, alpha, beta, model).ok(),
+            _ => None,
+        }
+    }
+
+    /// The pairs this run plays, as a predicate.
+    pub fn shard(&self) -> Shard {
+        Shard::parse(&self.shard).unwrap_or(Shard::ALL)
+    }
+
+    /// For a head-to-head, the engine whose point of view the statistics
+    /// take and its opponent: in an SPRT the second engine (the candidate)
+    /// against the first (the baseline); otherwise the first against the
+    /// second.
+    pub fn perspective(&self) -> Option<(usize, usize)> {
+        match (self.engines.len(), self.format) {
+            (2, Format::Sprt { .. }) => Some((1, 0)),
+            (2, _) => Some((0, 1)),
+            _ => None,
+        }
+    }
+}

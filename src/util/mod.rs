@@ -1,0 +1,12 @@
+//! Small shared tools with no knowledge of games or engines: the random
+//! generator, atomic file writes, RON helpers and an ordered parallel map.
+
+pub mod fs;
+pub mod par;
+pub mod rng;
+pub mod ron;
+
+pub use self::ron::{check_stages, parse_ron, stage_of};
+pub use fs::write_atomic;
+pub use par::parallel_map;
+pub use rng::SplitMix64;

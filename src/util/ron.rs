@@ -1,0 +1,58 @@
+//! RON helpers shared by every data file (engines, weights, ProbCut,
+//! tournaments): parsing with the file, line and column of an error, and the
+//! staged-weights rules (stage lookup, stage bounds check).
+
+use crate::error::{Error, Result};
+use std::path::Path;
+
+/// Parses a RON weights file into `T`, with the file, line and column of a
+/// syntax or shape error.
+///
+/// # Errors
+/// [`Error::Config`] naming the place.
+pub fn parse_ron<T: serde::de::DeserializeOwned>(text: &str, path: &Path) -> Result<T> {
+    ron::Options::default()
+        .from_str(text)
+        .map_err(|e: ron::error::SpannedError| {
+            Error::config_at(
+                path,
+                e.span.start.line,
+                e.span.start.col,
+                e.code.to_string(),
+            )
+        })
+}
+
+/// The stage (index into `stages`, sorted by `min_empties` descending) for a
+/// position with `empties` empty squares: the first whose `min_empties` is
+/// at most `empties`.
+#[inline]
+pub fn stage_of(min_empties: &[u32], empties: u32) -> usize {
+    min_empties
+        .iter()
+        .position(|&m| empties >= m)
+        .unwrap_or(min_empties.len() - 1)
+}
+
+/// Checks a list of stage bounds: non-empty, strictly decreasing, ending at 0.
+///
+/// # Errors
+/// [`Error::Config`] naming the field.
+pub fn check_stages(min_empties: &[u32], text: &str, path: &Path) -> Result<()> {
+    let bad = |msg: String| Err(Error::config_field(path, text, "min_empties", msg));
+    if min_empties.is_empty() {
+        return bad("there must be at least one stage".into());
+    }
+    if min_empties.windows(2).any(|w| w[0] <= w[1]) {
+        return bad(format!(
+            "stages must be listed with min_empties strictly decreasing, got {min_empties:?}"
+        ));
+    }
+    if *min_empties.last().unwrap() != 0 {
+        return bad(format!(
+            "the last stage must have min_empties: 0 (got {})",
+            min_empties.last().unwrap()
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,267 @@
+//! The house keeps its arrows one-way (DESIGN.md, "Layers"): every module
+//! of `src/` imports only from layers below its own. This reads the source
+//! text, finds every `crate::…` path (in `use` lines, `use crate::{…}`
+//! groups and inline paths; comments skipped) and `super::…` paths that
+//! climb out of a top-level module, and fails naming the file, line and
+//! both layers of each upward or sideways import.
+
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first. A module may import from any module of a
+/// lower layer, never from its own layer's siblings or from above.
+const LAYERS: &[&[&str]] = &[
+    &["game", "stats"],
+    &["error"],
+    &["util"],
+    &["book"],
+    &["records"],
+    &["search"],
+    &["eval"],
+    &["endgame"],
+    &["engine"],
+    &["report"],
+    &["lab"],
+    &["tournament"],
+    &["cli"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+/// The top-level module a file of `src/` belongs to (`None` for the crate
+/// roots, `lib.rs` and `main.rs`, which may re-export anything).
+fn module_of(rel: &Path) -> Option<String> {
+    let first = rel.components().next()?.as_os_str().to_str()?.to_string();
+    match first.strip_suffix(".rs") {
+        Some("lib" | "main") => None,
+        Some(stem) => Some(stem.to_string()),
+        None => Some(first),
+    }
+}
+
+/// The line without its `//` comment (string literals holding `//` are rare
+/// enough in import position not to matter).
+fn code_of(line: &str) -> &str {
+    line.split("//").next().unwrap_or("")
+}
+
+/// Every top-level module named after `crate::` in `text`, with its line
+/// (1-based). `use crate::{a::x, b}` names `a` and `b`.
+pub fn crate_imports(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut in_group: Option<i32> = None;
+    for (i, line) in text.lines().enumerate() {
+        let code = code_of(line);
+        let mut rest = code;
+        if let Some(depth) = in_group.as_mut() {
+            group_names(code, depth, |name| found.push((i + 1, name)));
+            if *depth <= 0 {
+                in_group = None;
+            }
+            continue;
+        }
+        while let Some(at) = rest.find("crate::") {
+            let after = &rest[at + "crate::".len()..];
+            if let Some(group) = after.strip_prefix('{') {
+                let mut depth = 1;
+                group_names(group, &mut depth, |name| found.push((i + 1, name)));
+                if depth > 0 {
+                    in_group = Some(depth);
+                }
+                break;
+            }
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                found.push((i + 1, name));
+            }
+            rest = after;
+        }
+    }
+    found
+}
+
+/// The names at brace depth 1 of a `use crate::{…}` group, from `text`
+/// (which starts inside the group at `depth`).
+fn group_names(text: &str, depth: &mut i32, mut name: impl FnMut(String)) {
+    let mut word = String::new();
+    let mut expect_name = *depth == 1;
+    for c in text.chars() {
+        match c {
+            '{' => {
+                *depth += 1;
+                expect_name = false;
+            }
+            '}' => {
+                *depth -= 1;
+                if *depth <= 0 {
+                    break;
+                }
+            }
+            ',' if *depth == 1 => expect_name = true,
+            c if c.is_alphanumeric() || c == '_' => {
+                if expect_name {
+                    word.push(c);
+                }
+            }
+            _ => {
+                if !word.is_empty() {
+                    name(std::mem::take(&mut word));
+                    expect_name = false;
+                }
+            }
+        }
+    }
+    if !word.is_empty() {
+        name(word);
+    }
+}
+
+/// The top-level modules reached by `super::` paths that climb out of the
+/// file's own top-level module (`super::super::eval` from `src/search/x.rs`).
+fn super_escapes(rel: &Path, text: &str) -> Vec<(usize, String)> {
+    // Depth of the file's module below its top-level module: src/a.rs and
+    // src/a/mod.rs are 0, src/a/b.rs is 1.
+    let parts: Vec<&str> = rel.iter().filter_map(|p| p.to_str()).collect();
+    let depth = match parts.last() {
+        Some(&"mod.rs") => parts.len().saturating_sub(2),
+        _ => parts.len().saturating_sub(1),
+    };
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut rest = code_of(line);
+        while let Some(at) = rest.find("super::") {
+            let mut after = &rest[at..];
+            let mut ups = 0;
+            while let Some(r) = after.strip_prefix("super::") {
+                ups += 1;
+                after = r;
+            }
+            if ups > depth {
+                let name: String = after
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                found.push((i + 1, name));
+            }
+            rest = after;
+        }
+    }
+    found
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every import in `src/` that goes sideways or up, as messages.
+fn violations(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut bad = Vec::new();
+    for path in files {
+        let rel = path.strip_prefix(src).expect("under src/").to_path_buf();
+        let Some(module) = module_of(&rel) else {
+            continue;
+        };
+        let Some(own) = layer_of(&module) else {
+            bad.push(format!(
+                "src/{}: module {module} is in no layer of tests/layers.rs (add it, and to DESIGN.md)",
+                rel.display()
+            ));
+            continue;
+        };
+        let text = std::fs::read_to_string(&path).expect("source is UTF-8");
+        let mut imports = crate_imports(&text);
+        imports.extend(super_escapes(&rel, &text));
+        for (line, target) in imports {
+            if target == module || target == "self" {
+                continue;
+            }
+            match layer_of(&target) {
+                Some(l) if l < own => {}
+                Some(l) => bad.push(format!(
+                    "src/{}:{line}: {module} (layer {own}) imports {target} (layer {l}), which is not below it",
+                    rel.display()
+                )),
+                // Re-exports of the crate root (`crate::Board`) and macros.
+                None => {}
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn no_module_imports_from_its_own_layer_or_above() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let bad = violations(&src);
+    assert!(bad.is_empty(), "upward imports:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_checker_sees_each_form_of_import() {
+    // The checker itself must not pass by seeing nothing.
+    let text = "use crate::eval::Patterns;\n\
+                use crate::{\n    search::Limit,\n    util::{a, b},\n};\n\
+                let x = crate::endgame::Solver::new(); // crate::lab in a comment\n\
+                use crate::{book::Order, stats};\n";
+    let names: Vec<String> = crate_imports(text).into_iter().map(|x| x.1).collect();
+    assert_eq!(
+        names,
+        ["eval", "search", "util", "endgame", "book", "stats"],
+        "{names:?}"
+    );
+    let escapes = super_escapes(
+        Path::new("search/alphabeta.rs"),
+        "use super::tt::Bound;\nuse super::super::eval::X;\n",
+    );
+    assert_eq!(escapes, [(2, "eval".to_string())]);
+}
+
+#[test]
+fn the_checker_flags_an_upward_import() {
+    // A copy of src/ with one upward import added must fail.
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("layers-src");
+    let _ = std::fs::remove_dir_all(&tmp);
+    copy_dir(&src, &tmp);
+    let victim = tmp.join("game/perft.rs");
+    let text = std::fs::read_to_string(&victim).unwrap();
+    std::fs::write(
+        &victim,
+        format!("use crate::tournament::Tournament;\n{text}"),
+    )
+    .unwrap();
+    let bad = violations(&tmp);
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(
+        bad[0].starts_with("src/game/perft.rs:1: game (layer 0) imports tournament"),
+        "{}",
+        bad[0]
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let dest = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &dest);
+        } else {
+            std::fs::copy(&path, &dest).unwrap();
+        }
+    }
+}
