@@ -21,12 +21,12 @@ pub use schedule::{Pairing, Schedule};
 use crate::error::{Error, Result};
 use crate::records::journal::{self, Header, Journal};
 use crate::records::{BookInfo, TournamentInfo};
-use crate::report::{analyse, write_outputs, Results};
-use crate::stats::{PairTally, Verdict};
+use crate::report::{analyse, write_outputs, PairCounter, Results};
+use crate::stats::Verdict;
 use crate::util::write_atomic;
 use crossbeam_channel::{bounded, unbounded};
 use progress::Progress;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -85,36 +85,6 @@ pub fn exit_code(info: &TournamentInfo, results: &Results) -> u8 {
     }
 }
 
-/// Follows an SPRT over whole pairs in schedule order, as results count them.
-struct SprtTracker {
-    sprt: crate::stats::Sprt,
-    me: String,
-    owned: Vec<u64>,
-    next: usize,
-    tally: PairTally,
-    decided: bool,
-}
-
-impl SprtTracker {
-    /// Counts every pair that has become countable; true once decided.
-    fn advance(&mut self, points: &HashMap<u64, f64>) -> bool {
-        while !self.decided && self.next < self.owned.len() {
-            let p = self.owned[self.next];
-            let (Some(&a), Some(&b)) = (points.get(&(2 * p)), points.get(&(2 * p + 1))) else {
-                break;
-            };
-            let o = |x: f64| {
-                crate::stats::Outcome::from_points(x).unwrap_or(crate::stats::Outcome::Draw)
-            };
-            self.tally.add(o(a), o(b));
-            self.next += 1;
-            self.decided =
-                self.sprt.evaluate_ptnml(&self.tally.ptnml()).verdict != Verdict::Continue;
-        }
-        self.decided
-    }
-}
-
 /// Runs (or resumes) a tournament and writes its outputs.
 ///
 /// # Errors
@@ -162,28 +132,13 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
 
     // Early stopping: an SPRT of the whole tournament (shards play their
     // whole slice; `arena merge` decides).
-    let mut tracker = match (t.sprt, info.perspective()) {
-        (Some(sprt), Some((me, _))) if opts.shard == Shard::ALL => Some(SprtTracker {
-            sprt,
-            me: info.engines[me].clone(),
-            owned: (0..info.total_pairs).collect(),
-            next: 0,
-            tally: PairTally::default(),
-            decided: false,
-        }),
-        _ => None,
-    };
-    let mut points: HashMap<u64, f64> = HashMap::new();
-    let sprt_me = tracker.as_ref().map(|tr| tr.me.clone());
-    let add_points = |g: &GameRecord, points: &mut HashMap<u64, f64>| {
-        if let Some(me) = &sprt_me {
-            points.insert(g.game_id, g.points_of(me).unwrap_or(0.5));
+    let mut counter = PairCounter::new(&info).filter(|_| opts.shard == Shard::ALL);
+    let mut stop = false;
+    if let Some(c) = counter.as_mut() {
+        for g in &games {
+            stop |= c.add(g);
         }
-    };
-    for g in &games {
-        add_points(g, &mut points);
     }
-    let mut stop = tracker.as_mut().is_some_and(|tr| tr.advance(&points));
 
     let mut failure: Option<Error> = None;
     if !stop && !pending.is_empty() {
@@ -223,7 +178,9 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
                                 stop = true;
                             }
                         }
-                        add_points(&rec, &mut points);
+                        if let Some(c) = counter.as_mut() {
+                            stop |= c.add(&rec);
+                        }
                         games.push(rec);
                     }
                     Err(msg) => {
@@ -233,9 +190,6 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
                         });
                         stop = true;
                     }
-                }
-                if let Some(tr) = tracker.as_mut() {
-                    stop |= tr.advance(&points);
                 }
                 // Statistics when the display needs them (plain lines every
                 // 10 pairs, the bar twice a second); files every 2 seconds.

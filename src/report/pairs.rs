@@ -1,0 +1,195 @@
+//! The one rule that decides an SPRT: pairs count in schedule order, each
+//! only once it and every earlier pair of the run (its shard) are complete,
+//! and counting stops at the pair where the LLR first crosses a bound. The
+//! runner feeds it games as they finish (to stop early), and `report` and
+//! `merge` feed it a journal's games (to recompute the same verdict), so
+//! "the report equals the run" holds by construction.
+
+use crate::records::{GameRecord, TournamentInfo};
+use crate::stats::{Outcome, PairTally, Sprt, SprtState, Verdict};
+use std::collections::HashMap;
+
+/// Counts the pentanomial pairs of one engine (the SPRT's candidate) in
+/// schedule order and follows the SPRT over them.
+#[derive(Clone, Debug)]
+pub struct PairCounter {
+    sprt: Sprt,
+    me: String,
+    /// The run's pairs, in schedule order.
+    order: Vec<u64>,
+    /// Index into `order` of the next pair to count.
+    next: usize,
+    /// Outcomes for `me` of games whose pair is not counted yet.
+    waiting: HashMap<u64, Outcome>,
+    tally: PairTally,
+    state: Option<SprtState>,
+}
+
+impl PairCounter {
+    /// The counter of an SPRT run (`None` for other formats): its candidate
+    /// and the pairs of its shard.
+    pub fn new(info: &TournamentInfo) -> Option<PairCounter> {
+        let sprt = info.sprt()?;
+        let (me, _) = info.perspective()?;
+        let shard = info.shard();
+        Some(PairCounter {
+            sprt,
+            me: info.engines[me].clone(),
+            order: (0..info.total_pairs).filter(|&p| shard.owns(p)).collect(),
+            next: 0,
+            waiting: HashMap::new(),
+            tally: PairTally::default(),
+            state: None,
+        })
+    }
+
+    /// Takes a finished game (any order; a game already seen is ignored)
+    /// and counts every pair that has become countable. Returns true once
+    /// the SPRT has decided.
+    pub fn add(&mut self, game: &GameRecord) -> bool {
+        if !self.decided() && self.is_pending(game.game_id) {
+            let outcome = Outcome::from_points(game.points_of(&self.me).unwrap_or(0.5))
+                .unwrap_or(Outcome::Draw);
+            self.waiting.entry(game.game_id).or_insert(outcome);
+            self.advance();
+        }
+        self.decided()
+    }
+
+    /// True when `game_id` belongs to a pair not counted yet.
+    fn is_pending(&self, game_id: u64) -> bool {
+        self.order[self.next..]
+            .binary_search(&(game_id / 2))
+            .is_ok()
+    }
+
+    fn advance(&mut self) {
+        while !self.decided() && self.next < self.order.len() {
+            let p = self.order[self.next];
+            let (Some(&a), Some(&b)) = (self.waiting.get(&(2 * p)), self.waiting.get(&(2 * p + 1)))
+            else {
+                break;
+            };
+            self.waiting.remove(&(2 * p));
+            self.waiting.remove(&(2 * p + 1));
+            self.tally.add(a, b);
+            self.next += 1;
+            self.state = Some(self.sprt.evaluate_ptnml(&self.tally.ptnml()));
+        }
+    }
+
+    /// True once the LLR has crossed a bound.
+    pub fn decided(&self) -> bool {
+        self.state.is_some_and(|s| s.verdict != Verdict::Continue)
+    }
+
+    /// The pairs counted so far, in schedule order.
+    pub fn counted(&self) -> &[u64] {
+        &self.order[..self.next]
+    }
+
+    /// The counted pairs from the candidate's point of view.
+    pub fn tally(&self) -> PairTally {
+        self.tally
+    }
+
+    /// The SPRT after the last counted pair (`None` before the first).
+    pub fn state(&self) -> Option<SprtState> {
+        self.state
+    }
+
+    /// The SPRT itself.
+    pub fn sprt(&self) -> Sprt {
+        self.sprt
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::Order;
+    use crate::records::{BookInfo, Format};
+    use crate::stats::Model;
+
+    fn info(shard: &str) -> TournamentInfo {
+        TournamentInfo {
+            config_hash: "0".into(),
+            name: "t".into(),
+            engines: vec!["base".into(), "new".into()],
+            format: Format::Sprt {
+                elo0: 0.0,
+                elo1: 20.0,
+                alpha: 0.05,
+                beta: 0.05,
+                model: Model::Normalized,
+                max_pairs: 1000,
+            },
+            total_pairs: 1000,
+            book: BookInfo {
+                file: "b".into(),
+                openings: 10,
+                order: Order::Sequential,
+                start: 0,
+            },
+            seed: 0,
+            fail_on_h0: false,
+            shard: shard.into(),
+        }
+    }
+
+    /// Game `id` where `new` scores `points`.
+    fn game(id: u64, points: f64) -> GameRecord {
+        let new_is_black = id % 2 == 1;
+        GameRecord {
+            pair_id: id / 2,
+            game_id: id,
+            round: id / 2,
+            opening_id: 0,
+            black: if new_is_black { "new" } else { "base" }.into(),
+            white: if new_is_black { "base" } else { "new" }.into(),
+            start: None,
+            opening_plies: 0,
+            moves: String::new(),
+            result: if new_is_black { points } else { 1.0 - points },
+            disc_diff: 0,
+            reason: "game over".into(),
+            nodes: vec![],
+            times_ms: vec![],
+            depths: vec![],
+        }
+    }
+
+    #[test]
+    fn counts_whole_pairs_in_schedule_order_and_stops_at_the_decision() {
+        // `new` wins every game: H1 after some pairs; later pairs never count.
+        let games: Vec<GameRecord> = (0..400).map(|id| game(id, 1.0)).collect();
+        let mut in_order = PairCounter::new(&info("1/1")).unwrap();
+        let decided_at = games.iter().position(|g| in_order.add(g)).unwrap();
+        let pairs = in_order.counted().len();
+        assert_eq!(decided_at, 2 * pairs - 1);
+        assert_eq!(in_order.state().unwrap().verdict, Verdict::H1);
+        assert_eq!(in_order.tally().ww, pairs as u64);
+
+        // Any arrival order counts the same pairs; a gap holds counting back.
+        let mut shuffled = PairCounter::new(&info("1/1")).unwrap();
+        assert!(!shuffled.add(&games[1]));
+        assert!(!shuffled.add(&games[3]));
+        assert!(!shuffled.add(&games[2]));
+        assert!(shuffled.counted().is_empty(), "pair 0 is not complete");
+        for g in games.iter().rev() {
+            shuffled.add(g);
+        }
+        assert_eq!(shuffled.counted(), in_order.counted());
+        assert_eq!(shuffled.tally(), in_order.tally());
+    }
+
+    #[test]
+    fn a_shard_counts_its_own_pairs() {
+        let mut c = PairCounter::new(&info("2/3")).unwrap();
+        for id in 0..12 {
+            c.add(&game(id, 0.5));
+        }
+        assert_eq!(c.counted(), [1, 4]);
+        assert_eq!(c.tally().dd, 2);
+    }
+}

@@ -1,0 +1,345 @@
+//! Results of a tournament, recomputed from its games alone (the journal):
+//! per-engine and per-meeting tallies, ratings, the head-to-head block and
+//! the SPRT decision. `arena run`, `arena report` and `arena merge` all call
+//! [`analyse`], so the same games always give the same results.
+//!
+//! Which games count: every finished game, except in an SPRT, where the
+//! [`PairCounter`] decides: pairs count in schedule order only while they
+//! and every earlier pair of the run (its shard) are complete, and counting
+//! stops at the pair where the LLR first crosses a bound. Games played past
+//! that point stay in the journal but not in the results, so the verdict
+//! never depends on thread timing.
+
+use super::pairs::PairCounter;
+use crate::records::{GameRecord, TournamentInfo};
+use crate::stats::format::match_block;
+use crate::stats::{
+    ratings, Anchor, Basis, Crosstable, Outcome, PairTally, RatingsSummary, SprtState, Summary,
+    Verdict, Wdl,
+};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One engine's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineResult {
+    /// Name.
+    pub name: String,
+    /// Games counted.
+    pub games: u64,
+    /// Wins, draws, losses.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+    /// Points.
+    pub points: f64,
+    /// Its finished pairs, from its point of view.
+    pub pairs: PairTally,
+    /// Average disc difference (own minus opponent) per game.
+    pub avg_disc_diff: Option<f64>,
+}
+
+/// Two engines' results against each other.
+#[derive(Clone, Debug, Serialize)]
+pub struct MeetingResult {
+    /// First engine (config order).
+    pub a: String,
+    /// Second engine.
+    pub b: String,
+    /// Games counted.
+    pub games: u64,
+    /// Games `a` won.
+    pub a_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Games `b` won.
+    pub b_wins: u64,
+    /// Finished pairs from `a`'s point of view.
+    pub pairs: PairTally,
+    /// Average disc difference `a` minus `b` per game.
+    pub avg_disc_diff: Option<f64>,
+}
+
+/// Everything `results.json` holds.
+#[derive(Clone, Debug, Serialize)]
+pub struct Results {
+    /// Tournament name.
+    pub name: String,
+    /// Config hash.
+    pub config_hash: String,
+    /// Shard (`K/N`) or `merged`.
+    pub shard: String,
+    /// True when every game of the run is in (or the SPRT has decided).
+    pub complete: bool,
+    /// Games counted in these results.
+    pub games: u64,
+    /// Games in the journal (some may not count, see the module docs).
+    pub games_played: u64,
+    /// Games the run schedules.
+    pub games_scheduled: u64,
+    /// Per engine, in config order.
+    pub engines: Vec<EngineResult>,
+    /// Per meeting of two engines.
+    pub meetings: Vec<MeetingResult>,
+    /// Multi-engine ratings (`null` with a note when they cannot be computed).
+    pub ratings: Option<RatingsSummary>,
+    /// Head-to-head statistics of a two-engine run, pentanomial, with the
+    /// SPRT fields when it is an SPRT.
+    pub head_to_head: Option<Summary>,
+    /// "H0", "H1" or "continue" for an SPRT.
+    pub verdict: Option<&'static str>,
+    /// Games ended by time, crash or illegal move.
+    pub forfeits: u64,
+    /// Notes (a book that wrapped, a rating prior used, ...).
+    pub notes: Vec<String>,
+    #[serde(skip)]
+    pub(super) head_to_head_wdl: Option<(Wdl, PairTally, Option<SprtState>)>,
+}
+
+/// The games of a run that can count, by game id: each once (the first
+/// record of an id wins), between two different engines of the run.
+fn valid_games<'a>(
+    index: &BTreeMap<&str, usize>,
+    games: &'a [GameRecord],
+) -> BTreeMap<u64, &'a GameRecord> {
+    let mut by_id: BTreeMap<u64, &GameRecord> = BTreeMap::new();
+    for g in games {
+        if g.black != g.white
+            && index.contains_key(g.black.as_str())
+            && index.contains_key(g.white.as_str())
+        {
+            by_id.entry(g.game_id).or_insert(g);
+        }
+    }
+    by_id
+}
+
+/// Tallies of the counted games: per engine, per meeting (by engine
+/// indexes, lower first) and the crosstable for ratings.
+struct Tallies {
+    wdl: Vec<Wdl>,
+    /// Sum of own-minus-opponent disc differences, and games.
+    discs: Vec<(i64, u64)>,
+    pairs: Vec<PairTally>,
+    /// Meeting (a, b), a < b: results, pairs and disc sum from a's view.
+    meet: BTreeMap<(usize, usize), (Wdl, PairTally, i64)>,
+    table: Crosstable,
+    forfeits: u64,
+}
+
+impl Tallies {
+    fn new(info: &TournamentInfo) -> Tallies {
+        let n = info.engines.len();
+        let mut table = Crosstable::new();
+        for name in &info.engines {
+            table.engine(name);
+        }
+        Tallies {
+            wdl: vec![Wdl::default(); n],
+            discs: vec![(0, 0); n],
+            pairs: vec![PairTally::default(); n],
+            meet: BTreeMap::new(),
+            table,
+            forfeits: 0,
+        }
+    }
+
+    /// Counts one game.
+    fn game(&mut self, b: usize, w: usize, g: &GameRecord) {
+        let black = Outcome::from_points(g.result).unwrap_or(Outcome::Draw);
+        self.wdl[b].add(black);
+        self.wdl[w].add(black.reversed());
+        self.discs[b].0 += i64::from(g.disc_diff);
+        self.discs[w].0 -= i64::from(g.disc_diff);
+        self.discs[b].1 += 1;
+        self.discs[w].1 += 1;
+        self.table.add_game(b, w, g.result);
+        let (a, o) = (b.min(w), b.max(w));
+        let entry = self.meet.entry((a, o)).or_default();
+        let for_a = if a == b { black } else { black.reversed() };
+        entry.0.add(for_a);
+        entry.2 += if a == b {
+            i64::from(g.disc_diff)
+        } else {
+            -i64::from(g.disc_diff)
+        };
+        if g.reason != "game over" {
+            self.forfeits += 1;
+        }
+    }
+
+    /// Counts one pair (games `g` and `h` of one opening), for both engines
+    /// and their meeting.
+    fn pair(&mut self, info: &TournamentInfo, x: usize, y: usize, g: &GameRecord, h: &GameRecord) {
+        for me in [x, y] {
+            let name = &info.engines[me];
+            self.pairs[me].add(outcome(g, name), outcome(h, name));
+        }
+        let a = x.min(y);
+        self.meet
+            .entry((a, x.max(y)))
+            .or_default()
+            .1
+            .add(outcome(g, &info.engines[a]), outcome(h, &info.engines[a]));
+    }
+
+    fn engines(&self, info: &TournamentInfo) -> Vec<EngineResult> {
+        (0..info.engines.len())
+            .map(|i| EngineResult {
+                name: info.engines[i].clone(),
+                games: self.wdl[i].games(),
+                wins: self.wdl[i].wins,
+                draws: self.wdl[i].draws,
+                losses: self.wdl[i].losses,
+                points: self.wdl[i].points(),
+                pairs: self.pairs[i],
+                avg_disc_diff: (self.discs[i].1 > 0)
+                    .then(|| self.discs[i].0 as f64 / self.discs[i].1 as f64),
+            })
+            .collect()
+    }
+
+    fn meetings(&self, info: &TournamentInfo) -> Vec<MeetingResult> {
+        self.meet
+            .iter()
+            .map(|(&(a, b), (w, p, d))| MeetingResult {
+                a: info.engines[a].clone(),
+                b: info.engines[b].clone(),
+                games: w.games(),
+                a_wins: w.wins,
+                draws: w.draws,
+                b_wins: w.losses,
+                pairs: *p,
+                avg_disc_diff: (w.games() > 0).then(|| *d as f64 / w.games() as f64),
+            })
+            .collect()
+    }
+}
+
+/// Multi-engine ratings of the counted games, with a note when they use a
+/// prior or cannot be computed.
+fn rating_summary(
+    table: &Crosstable,
+    any: bool,
+    notes: &mut Vec<String>,
+) -> Option<RatingsSummary> {
+    if !any {
+        return None;
+    }
+    match ratings(table, &Anchor::Average) {
+        Ok(r) => {
+            if let crate::stats::Method::Prior { reason, .. } = &r.method {
+                notes.push(format!("ratings use a prior of virtual draws: {reason}"));
+            }
+            Some(RatingsSummary::new(&r))
+        }
+        Err(e) => {
+            notes.push(format!("no ratings: {e}"));
+            None
+        }
+    }
+}
+
+/// Recomputes the results of `games` (any order, duplicates dropped) of the
+/// run `info` describes.
+pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
+    let index: BTreeMap<&str, usize> = info
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let by_id = valid_games(&index, games);
+    let shard = info.shard();
+    let scheduled_pairs: u64 = (0..info.total_pairs).filter(|&p| shard.owns(p)).count() as u64;
+
+    // Which pairs count: in an SPRT, the pair counter's.
+    let mut counter = PairCounter::new(info);
+    if let Some(c) = counter.as_mut() {
+        for g in by_id.values() {
+            if c.add(g) {
+                break;
+            }
+        }
+    }
+    let counts = |g: &GameRecord| -> bool {
+        counter
+            .as_ref()
+            .is_none_or(|c| c.counted().binary_search(&(g.game_id / 2)).is_ok())
+    };
+    let counted: Vec<&GameRecord> = by_id.values().copied().filter(|g| counts(g)).collect();
+
+    let mut tallies = Tallies::new(info);
+    for g in &counted {
+        tallies.game(index[g.black.as_str()], index[g.white.as_str()], g);
+    }
+    for g in counted.iter().filter(|g| g.game_id % 2 == 0) {
+        if let Some(h) = by_id.get(&(g.game_id + 1)).filter(|h| counts(h)) {
+            let (x, y) = (index[g.black.as_str()], index[g.white.as_str()]);
+            tallies.pair(info, x, y, g, h);
+        }
+    }
+
+    let mut notes = Vec::new();
+    if let Some(msg) = crate::book::wrap_notice(info.book.openings, info.total_pairs) {
+        notes.push(msg);
+    }
+    let ratings = rating_summary(&tallies.table, !counted.is_empty(), &mut notes);
+    let sprt_state = counter.as_ref().map(|c| {
+        c.state()
+            .unwrap_or_else(|| c.sprt().evaluate_ptnml(&PairTally::default().ptnml()))
+    });
+    let head = info
+        .perspective()
+        .map(|(me, _)| (tallies.wdl[me], tallies.pairs[me], sprt_state));
+    let verdict = counter
+        .as_ref()
+        .map(|c| c.state().map_or(Verdict::Continue, |s| s.verdict).name());
+    let played = by_id.len() as u64;
+    Results {
+        name: info.name.clone(),
+        config_hash: info.config_hash.clone(),
+        shard: info.shard.clone(),
+        complete: counter.as_ref().is_some_and(PairCounter::decided)
+            || played >= 2 * scheduled_pairs,
+        games: counted.len() as u64,
+        games_played: played,
+        games_scheduled: 2 * scheduled_pairs,
+        engines: tallies.engines(info),
+        meetings: tallies.meetings(info),
+        ratings,
+        head_to_head: head.map(|(w, p, s)| {
+            Summary::new(
+                &p.ptnml().estimate(),
+                Some(&w),
+                Some(&p.ptnml()),
+                s.as_ref(),
+            )
+        }),
+        verdict,
+        forfeits: tallies.forfeits,
+        notes,
+        head_to_head_wdl: head,
+    }
+}
+
+fn outcome(g: &GameRecord, engine: &str) -> Outcome {
+    Outcome::from_points(g.points_of(engine).unwrap_or(0.5)).unwrap_or(Outcome::Draw)
+}
+
+impl Results {
+    /// The SPRT verdict, if any.
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.head_to_head_wdl
+            .and_then(|(_, _, s)| s.map(|s| s.verdict))
+    }
+
+    /// The fastchess-shaped block of a head-to-head (`None` for more engines).
+    pub fn block(&self) -> Option<String> {
+        self.head_to_head_wdl.map(|(wdl, pairs, state)| {
+            match_block(&wdl, &pairs, Basis::Pentanomial, state.as_ref())
+        })
+    }
+}
