@@ -15,6 +15,10 @@
 //!   hand-written `util::SplitMix64` that makes the shuffle reproducible forever.
 //! - [`import`]: public lists (XOT: one move list per line) into our format.
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod check;
 pub mod format;
 pub mod generate;

@@ -174,7 +174,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     let base = OthelloEval::from_weights_file(&args.base)?;
     let ridge = args.ridge.unwrap_or(match base {
         OthelloEval::Patterns(_) => 20.0,
-        _ => 0.001,
+        OthelloEval::Discs | OthelloEval::Squares(_) | OthelloEval::Features(_) => 0.001,
     });
     if !(ridge.is_finite() && ridge >= 0.0) {
         return Err(argument("--ridge", format!("{ridge} is not a number >= 0")));
@@ -299,7 +299,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
                 ))?;
             }
         }
-        _ => unreachable!("checked above"),
+        OthelloEval::Discs | OthelloEval::Squares(_) => unreachable!("checked above"),
     }
     print(&format!(
         "wrote {} in {:.1} s ({played:.1} s for the samples)",

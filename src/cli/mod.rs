@@ -13,7 +13,7 @@ pub mod solve;
 pub mod stats;
 pub mod tree;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -57,24 +57,26 @@ pub enum Command {
     Probcut(probcut::ProbCutArgs),
 }
 
-/// A game that commands can be asked to work on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKind {
-    /// Othello (Reversi), 8x8.
-    Othello,
-    /// Tic-tac-toe, 3x3.
-    Tictactoe,
-}
-
-impl GameKind {
-    /// The name used in output.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Othello => "othello",
-            GameKind::Tictactoe => "tictactoe",
-        }
-    }
+/// A clap value parser for one of an enum's named values: `all` lists
+/// them, `name` spells each on the command line, `summary` describes it in
+/// `--help`. The enum itself stays the one type of its concept (no mirror
+/// enum for the command line).
+pub fn named<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+    summary: fn(T) -> &'static str,
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(
+        all.iter()
+            .map(move |&v| PossibleValue::new(name(v)).help(summary(v))),
+    )
+    .try_map(move |s: String| {
+        all.iter()
+            .copied()
+            .find(|&v| name(v) == s)
+            .ok_or_else(|| format!("unknown value {s:?}"))
+    })
 }
 
 /// Runs a parsed command line and returns the process exit code.

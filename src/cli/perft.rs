@@ -1,10 +1,11 @@
 //! `arena perft`: leaf counts of the game tree, for checking and timing move
 //! generation.
 
-use super::{print, print_json, GameKind};
+use super::{named, print, print_json};
 use crate::game::perft::{perft, perft_bulk};
 use crate::game::tictactoe::TicTacToe;
 use crate::game::Game;
+use crate::game::GameKind;
 use crate::Error;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -13,7 +14,7 @@ use std::time::Instant;
 #[derive(Debug, clap::Args)]
 pub struct PerftArgs {
     /// The game.
-    #[arg(long, value_enum, default_value = "othello")]
+    #[arg(long, default_value = "othello", value_parser = named(&GameKind::ALL, GameKind::name, GameKind::summary))]
     pub game: GameKind,
     /// Start from this position (Othello: a position string or a move list;
     /// tic-tac-toe: 9 cells like `X-O------` or a move list like `b2a1`)
@@ -33,8 +34,8 @@ pub struct PerftArgs {
 /// Result of a perft run, as printed by `--json`.
 #[derive(Debug, serde::Serialize)]
 pub struct PerftReport {
-    /// The game.
-    pub game: GameKind,
+    /// The game (`othello` or `tictactoe`).
+    pub game: &'static str,
     /// Depth in plies.
     pub depth: u32,
     /// Leaves counted.
@@ -67,7 +68,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
             let pos = super::othello_position(args.position.as_deref())?;
             count(&pos, args.depth, bulk)
         }
-        GameKind::Tictactoe => {
+        GameKind::TicTacToe => {
             let pos = match &args.position {
                 Some(p) => TicTacToe::parse(p).map_err(|source| Error::TicTacToe {
                     argument: "--position".into(),
@@ -80,7 +81,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     };
     let seconds = start.elapsed().as_secs_f64();
     let report = PerftReport {
-        game: args.game,
+        game: args.game.name(),
         depth: args.depth,
         nodes,
         seconds,
@@ -96,7 +97,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     } else {
         print(&format!(
             "perft {} depth {}: {} nodes in {:.3} s ({:.1} M nodes/s{})",
-            report.game.name(),
+            report.game,
             report.depth,
             report.nodes,
             report.seconds,

@@ -1,50 +1,21 @@
 //! `arena search`: one search of one position, by an engine file or an
 //! engine described with flags; prints the move, score, PV and counters.
 
-use super::tree::Algorithm;
-use super::{print, print_json, GameKind};
+use super::{named, print, print_json};
 use crate::engine::{EngineConfig, RawEngine, SearchKind, SearchPlayer};
 use crate::eval::{EvalSpec, UNITS_PER_DISC};
+use crate::game::GameKind;
 
 use crate::game::tictactoe::TicTacToe;
 use crate::search::deepening::SearchSettings;
 use crate::search::{
-    search, Limit, OrderBy, SearchGame, SearchOutcome, SearchStats, Searcher, Variant, ZeroEval,
+    search, Fail, Limit, OrderBy, SearchGame, SearchOutcome, SearchStats, Searcher, Variant,
+    ZeroEval,
 };
 use crate::Error;
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Ordering options as flags spell them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum OrderFlag {
-    /// Static square values
-    SquareWeights,
-    /// Transposition-table move first
-    HashMove,
-    /// Killer moves
-    Killers,
-    /// History heuristic
-    History,
-    /// Fewest opponent replies first
-    FastestFirst,
-    /// Shallow-search ordering
-    ShallowSearch,
-}
-
-impl From<OrderFlag> for OrderBy {
-    fn from(f: OrderFlag) -> OrderBy {
-        match f {
-            OrderFlag::SquareWeights => OrderBy::SquareWeights,
-            OrderFlag::HashMove => OrderBy::HashMove,
-            OrderFlag::Killers => OrderBy::Killers,
-            OrderFlag::History => OrderBy::History,
-            OrderFlag::FastestFirst => OrderBy::FastestFirst,
-            OrderFlag::ShallowSearch => OrderBy::ShallowSearch,
-        }
-    }
-}
 
 /// Evaluations as flags spell them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -66,7 +37,7 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with_all = ["algorithm", "deepening", "tt_mib", "order", "eval", "weights"])]
     pub engine: Option<PathBuf>,
     /// The game (tic-tac-toe searches use flags, not engine files)
-    #[arg(long, value_enum, default_value = "othello")]
+    #[arg(long, default_value = "othello", value_parser = named(&GameKind::ALL, GameKind::name, GameKind::summary))]
     pub game: GameKind,
     /// The position: a position string or a move list (default: the start)
     #[arg(long, allow_hyphen_values = true)]
@@ -81,8 +52,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Search algorithm (flag-described engine)
-    #[arg(long, value_enum)]
-    pub algorithm: Option<Algorithm>,
+    #[arg(long, value_parser = named(&Variant::ALL, Variant::name, Variant::summary))]
+    pub algorithm: Option<Variant>,
     /// Iterative deepening (flag-described engine; implied by --nodes and --movetime)
     #[arg(long)]
     pub deepening: bool,
@@ -90,8 +61,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub tt_mib: Option<usize>,
     /// Move ordering, highest priority first, comma-separated (flag-described engine)
-    #[arg(long, value_enum, value_delimiter = ',')]
-    pub order: Vec<OrderFlag>,
+    #[arg(long, value_delimiter = ',', value_parser = named(&OrderBy::ALL, OrderBy::name, OrderBy::summary))]
+    pub order: Vec<OrderBy>,
     /// Evaluation (flag-described engine)
     #[arg(long, value_enum)]
     pub eval: Option<EvalFlag>,
@@ -154,23 +125,19 @@ fn limit_override(args: &SearchArgs) -> Option<Limit> {
 
 /// The engine the flags describe.
 fn inline_engine(args: &SearchArgs) -> RawEngine {
-    let algorithm = args.algorithm.unwrap_or(Algorithm::AlphabetaFailsoft);
-    let search = match algorithm.variant() {
-        Variant::Minimax => SearchKind::Minimax,
-        Variant::Negamax => SearchKind::Negamax,
-        Variant::AlphaBeta { fail } => SearchKind::AlphaBeta { fail },
-        Variant::Pvs => SearchKind::Pvs,
-        Variant::MtdF => SearchKind::MtdF,
-    };
+    let variant = args
+        .algorithm
+        .unwrap_or(Variant::AlphaBeta { fail: Fail::Soft });
+    let search = SearchKind::Search(variant);
     let weights = args.weights.clone().unwrap_or_default();
     RawEngine {
         name: "command-line".into(),
-        game: crate::engine::config::GameName::Othello,
+        game: GameKind::Othello,
         search,
         deepening: args.deepening || args.nodes.is_some() || args.movetime.is_some(),
         aspiration: None,
         limit: limit_override(args).unwrap_or(Limit::Depth(4)),
-        ordering: args.order.iter().map(|&o| o.into()).collect(),
+        ordering: args.order.clone(),
         tt_mib: args.tt_mib.unwrap_or(0),
         eval: match args.eval.unwrap_or(EvalFlag::Discs) {
             EvalFlag::Discs => EvalSpec::Discs,
@@ -244,7 +211,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
             let mut player = SearchPlayer::new(&config);
             report(&player.analyse(&pos, None), UNITS_PER_DISC)
         }
-        GameKind::Tictactoe => {
+        GameKind::TicTacToe => {
             if args.engine.is_some() {
                 return Err(Error::Argument {
                     argument: "--engine".into(),

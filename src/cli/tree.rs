@@ -4,41 +4,10 @@
 use super::{print, print_json};
 use crate::error::read_text;
 use crate::game::tree::{TreeData, TreePos};
-use crate::search::{Fail, Searcher, Variant, ZeroEval};
+use crate::search::{Searcher, Variant, ZeroEval};
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// The algorithms `arena tree` runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Algorithm {
-    /// Textbook minimax (MAX and MIN functions)
-    Minimax,
-    /// Negamax
-    Negamax,
-    /// Alpha-beta, fail-hard
-    Alphabeta,
-    /// Alpha-beta, fail-soft
-    AlphabetaFailsoft,
-    /// Principal variation search (NegaScout)
-    Pvs,
-    /// MTD(f) from a first guess of 0 (with a transposition table)
-    Mtdf,
-}
-
-impl Algorithm {
-    /// The search variant.
-    pub fn variant(self) -> Variant {
-        match self {
-            Algorithm::Minimax => Variant::Minimax,
-            Algorithm::Negamax => Variant::Negamax,
-            Algorithm::Alphabeta => Variant::AlphaBeta { fail: Fail::Hard },
-            Algorithm::AlphabetaFailsoft => Variant::AlphaBeta { fail: Fail::Soft },
-            Algorithm::Pvs => Variant::Pvs,
-            Algorithm::Mtdf => Variant::MtdF,
-        }
-    }
-}
 
 /// Arguments of `arena tree`.
 #[derive(Debug, clap::Args)]
@@ -46,8 +15,8 @@ pub struct TreeArgs {
     /// A tree file: nested lists, integers are leaf values for the first player (MAX)
     pub file: PathBuf,
     /// The search algorithm
-    #[arg(long, value_enum)]
-    pub algorithm: Algorithm,
+    #[arg(long, value_parser = super::named(&Variant::ALL, Variant::name, Variant::summary))]
+    pub algorithm: Variant,
     /// Print one JSON object: {"value","nodes"}
     #[arg(long)]
     pub json: bool,
@@ -90,7 +59,7 @@ pub fn run(args: &TreeArgs) -> anyhow::Result<ExitCode> {
         path: args.file.clone(),
         source,
     })?;
-    let report = search_tree(&root, args.algorithm.variant());
+    let report = search_tree(&root, args.algorithm);
     if args.json {
         print_json(&report)?;
     } else {

@@ -22,6 +22,10 @@
 //!
 //! Nothing allocates during a solve: every list is on the stack.
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod obf;
 
 use crate::eval::OthelloEval;

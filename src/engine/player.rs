@@ -1,6 +1,10 @@
 //! Players: what a tournament asks for a move. Built fresh per game from an
 //! [`EngineConfig`] and a seed, so a game depends only on its inputs.
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::config::EngineConfig;
 use crate::endgame::Solver;
 use crate::eval::OthelloEval;
@@ -82,7 +86,10 @@ impl Player for RandomPlayer {
 /// engine's own when it is a feature or pattern evaluation (disc counts and
 /// square tables order worse than fastest-first alone).
 fn solver_eval(eval: &OthelloEval) -> Option<OthelloEval> {
-    matches!(eval, OthelloEval::Features(_) | OthelloEval::Patterns(_)).then(|| eval.clone())
+    match eval {
+        OthelloEval::Features(_) | OthelloEval::Patterns(_) => Some(eval.clone()),
+        OthelloEval::Discs | OthelloEval::Squares(_) => None,
+    }
 }
 
 /// A searching engine (with the exact solver for the endgame when its

@@ -8,6 +8,10 @@
 //! score) for the side to move, so a finished game and an estimate share
 //! one scale.
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod features;
 pub mod patterns;
 pub mod squares;

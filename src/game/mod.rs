@@ -6,6 +6,10 @@
 //! pass when the side to move is stuck but the game goes on, and scores are
 //! always from the point of view of the side to move.
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod movelist;
 pub mod othello;
 pub mod perft;
@@ -67,5 +71,35 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         let mut moves = MoveList::new();
         self.generate_moves(&mut moves);
         moves.len()
+    }
+}
+
+/// The games `arena` knows, as engine files and `--game` name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum GameKind {
+    /// Othello (Reversi), 8x8.
+    Othello,
+    /// Tic-tac-toe, 3x3.
+    TicTacToe,
+}
+
+impl GameKind {
+    /// Every game, in the order commands list them.
+    pub const ALL: [GameKind; 2] = [GameKind::Othello, GameKind::TicTacToe];
+
+    /// The name used on the command line and in output.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Othello => "othello",
+            GameKind::TicTacToe => "tictactoe",
+        }
+    }
+
+    /// One line on the game, for `--help`.
+    pub fn summary(self) -> &'static str {
+        match self {
+            GameKind::Othello => "Othello (Reversi), 8x8",
+            GameKind::TicTacToe => "Tic-tac-toe, 3x3",
+        }
     }
 }

@@ -138,7 +138,7 @@ impl TournamentInfo {
                 model,
                 ..
             } => Sprt::new(elo0, elo1, alpha, beta, model).ok(),
-            _ => None,
+            Format::RoundRobin { .. } | Format::Gauntlet { .. } => None,
         }
     }
 

@@ -3,6 +3,10 @@
 //! (one JSON line per game after a header), and what `tournament.json` says
 //! about the run ([`TournamentInfo`], [`Format`], [`Shard`]).
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod game;
 pub mod info;
 pub mod journal;

@@ -3,6 +3,10 @@
 //! [`Results`], the one [`PairCounter`] decides SPRTs, and [`write_outputs`]
 //! writes `results.json`, `summary.md` and `games.ggf`.
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod pairs;
 pub mod results;
 mod text;

@@ -194,40 +194,52 @@ fn run_iteration<G: SearchGame, E: Evaluator<G>>(
     depth: u32,
     prev: Option<i32>,
 ) -> i32 {
-    let window = |s: &mut Searcher<G, E>, alpha: i32, beta: i32| -> i32 {
-        match settings.variant {
-            Variant::AlphaBeta { fail: Fail::Hard } => s.alphabeta_hard(pos, alpha, beta, depth, 0),
-            Variant::AlphaBeta { fail: Fail::Soft } => s.alphabeta_soft(pos, alpha, beta, depth, 0),
-            Variant::Pvs => s.pvs(pos, alpha, beta, depth, 0),
-            _ => unreachable!("only windowed variants"),
-        }
-    };
+    let aspiration = settings.aspiration;
     match settings.variant {
         Variant::Minimax => s.minimax(pos, depth),
         Variant::Negamax => s.negamax(pos, depth),
         Variant::MtdF => s.mtdf(pos, depth, prev.unwrap_or(0)),
-        _ => match (settings.aspiration, prev) {
-            (Some(w), Some(p)) if w > 0 => {
-                let (mut lo, mut hi) = (w, w);
-                loop {
-                    let alpha = p.saturating_sub(lo).max(-INFINITY);
-                    let beta = p.saturating_add(hi).min(INFINITY);
-                    let v = window(s, alpha, beta);
-                    if s.stop.aborted() {
-                        return 0;
-                    }
-                    if v <= alpha && alpha > -INFINITY {
-                        lo = lo.saturating_mul(4);
-                    } else if v >= beta && beta < INFINITY {
-                        hi = hi.saturating_mul(4);
-                    } else {
-                        return v;
-                    }
-                    s.stats.researches += 1;
+        Variant::AlphaBeta { fail: Fail::Hard } => aspirate(s, aspiration, prev, |s, a, b| {
+            s.alphabeta_hard(pos, a, b, depth, 0)
+        }),
+        Variant::AlphaBeta { fail: Fail::Soft } => aspirate(s, aspiration, prev, |s, a, b| {
+            s.alphabeta_soft(pos, a, b, depth, 0)
+        }),
+        Variant::Pvs => aspirate(s, aspiration, prev, |s, a, b| s.pvs(pos, a, b, depth, 0)),
+    }
+}
+
+/// A windowed search (`window(s, alpha, beta)`) inside an aspiration window
+/// of half-width `aspiration` around the previous iteration's value,
+/// widened fourfold on the failing side until the value falls inside; the
+/// full window without an aspiration or a previous value.
+fn aspirate<G: SearchGame, E: Evaluator<G>>(
+    s: &mut Searcher<G, E>,
+    aspiration: Option<i32>,
+    prev: Option<i32>,
+    mut window: impl FnMut(&mut Searcher<G, E>, i32, i32) -> i32,
+) -> i32 {
+    match (aspiration, prev) {
+        (Some(w), Some(p)) if w > 0 => {
+            let (mut lo, mut hi) = (w, w);
+            loop {
+                let alpha = p.saturating_sub(lo).max(-INFINITY);
+                let beta = p.saturating_add(hi).min(INFINITY);
+                let v = window(s, alpha, beta);
+                if s.stop.aborted() {
+                    return 0;
                 }
+                if v <= alpha && alpha > -INFINITY {
+                    lo = lo.saturating_mul(4);
+                } else if v >= beta && beta < INFINITY {
+                    hi = hi.saturating_mul(4);
+                } else {
+                    return v;
+                }
+                s.stats.researches += 1;
             }
-            _ => window(s, -INFINITY, INFINITY),
-        },
+        }
+        _ => window(s, -INFINITY, INFINITY),
     }
 }
 

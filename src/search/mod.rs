@@ -13,6 +13,10 @@
 //!   searched to the same remaining depth whichever way it was reached, which
 //!   keeps transposition-table cutoffs exact.
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod alphabeta;
 pub mod deepening;
 pub mod limits;
@@ -202,6 +206,33 @@ pub enum Fail {
 }
 
 impl Variant {
+    /// Every variant, in the order commands list them.
+    pub const ALL: [Variant; 6] = [
+        Variant::Minimax,
+        Variant::Negamax,
+        Variant::AlphaBeta { fail: Fail::Hard },
+        Variant::AlphaBeta { fail: Fail::Soft },
+        Variant::Pvs,
+        Variant::MtdF,
+    ];
+
+    /// The variant whose [`Variant::name`] is `name`.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// One line on what the variant is, for `--help`.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Variant::Minimax => "Textbook minimax (MAX and MIN functions)",
+            Variant::Negamax => "Negamax",
+            Variant::AlphaBeta { fail: Fail::Hard } => "Alpha-beta, fail-hard",
+            Variant::AlphaBeta { fail: Fail::Soft } => "Alpha-beta, fail-soft",
+            Variant::Pvs => "Principal variation search (NegaScout)",
+            Variant::MtdF => "MTD(f) from a first guess of 0 (with a transposition table)",
+        }
+    }
+
     /// True for the alpha-beta family (which may use a transposition table
     /// and move ordering).
     pub fn prunes(self) -> bool {

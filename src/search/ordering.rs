@@ -33,6 +33,42 @@ pub enum OrderBy {
     ShallowSearch,
 }
 
+impl OrderBy {
+    /// Every option, in the order commands list them.
+    pub const ALL: [OrderBy; MAX_ORDER] = [
+        OrderBy::SquareWeights,
+        OrderBy::HashMove,
+        OrderBy::Killers,
+        OrderBy::History,
+        OrderBy::FastestFirst,
+        OrderBy::ShallowSearch,
+    ];
+
+    /// The name command-line flags use (`--order fastest-first`).
+    pub fn name(self) -> &'static str {
+        match self {
+            OrderBy::SquareWeights => "square-weights",
+            OrderBy::HashMove => "hash-move",
+            OrderBy::Killers => "killers",
+            OrderBy::History => "history",
+            OrderBy::FastestFirst => "fastest-first",
+            OrderBy::ShallowSearch => "shallow-search",
+        }
+    }
+
+    /// One line on what the option does, for `--help`.
+    pub fn summary(self) -> &'static str {
+        match self {
+            OrderBy::SquareWeights => "Static square values",
+            OrderBy::HashMove => "Transposition-table move first",
+            OrderBy::Killers => "Killer moves",
+            OrderBy::History => "History heuristic",
+            OrderBy::FastestFirst => "Fewest opponent replies first",
+            OrderBy::ShallowSearch => "Shallow-search ordering",
+        }
+    }
+}
+
 /// Most ordering options in one list (each at most once).
 pub const MAX_ORDER: usize = 6;
 

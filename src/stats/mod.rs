@@ -16,6 +16,10 @@
 //! (every finished pair), asks [`Sprt::evaluate_ptnml`] whether to stop,
 //! and prints [`format::match_block`].
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod crosstable;
 pub mod elo;
 pub mod format;

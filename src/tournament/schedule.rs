@@ -3,6 +3,10 @@
 //! swapped: game `2p` has the meeting's first engine as black, game `2p + 1`
 //! the second. A shard `K/N` takes the pairs with `p % N == K - 1`.
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use crate::book::OpeningOrder;
 use crate::records::{Format, Shard};
 

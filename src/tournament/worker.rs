@@ -3,6 +3,10 @@
 //! enforced. A player that panics or plays an illegal move forfeits; one
 //! that overruns its clock loses on time. The result is a [`GameRecord`].
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use super::config::Tournament;
 use super::schedule::Pairing;
 use crate::engine::{build_player, MoveReport, Player};
@@ -45,7 +49,7 @@ pub fn play_game(t: &Tournament, p: &Pairing) -> GameRecord {
             remaining: Duration::from_millis(base),
             increment: Duration::from_millis(inc),
         }),
-        _ => None,
+        Limit::Clock(..) | Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) => None,
     });
     let mut moves: Vec<Move> = opening.moves.clone().unwrap_or_default();
     let opening_plies = moves.len();

@@ -1,6 +1,10 @@
 //! Small shared tools with no knowledge of games or engines: the random
 //! generator, atomic file writes, RON helpers and an ordered parallel map.
 
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod fs;
 pub mod par;
 pub mod rng;
