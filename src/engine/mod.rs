@@ -1,8 +1,11 @@
 //! Engines are data: an engine file (`engines/*.ron`) is read into a checked
-//! [`EngineConfig`], from which a fresh [`Player`] is built for every game.
+//! [`EngineConfig`], from which a [`Player`] is built (once per worker, reset
+//! by [`Player::new_game`] before every game).
 
 pub mod config;
 pub mod player;
 
 pub use config::{EngineConfig, RawEngine, SearchKind};
-pub use player::{build_player, MoveReport, Player, RandomPlayer, SearchPlayer};
+pub use player::{
+    build_player, Clock, GameSetup, MoveInfo, Player, PlayerError, RandomPlayer, SearchPlayer,
+};

@@ -1,5 +1,10 @@
-//! Players: what a tournament asks for a move. Built fresh per game from an
-//! [`EngineConfig`] and a seed, so a game depends only on its inputs.
+//! Players: the seam through which a game asks for moves. [`Player`] is
+//! generic over the game, fallible, told when a game starts
+//! ([`Player::new_game`]) and given the runner's [`Clock`] with each
+//! request. The runner owns clocks and deadlines and turns a failing player
+//! into a forfeit with its reason. In-process engines ([`RandomPlayer`],
+//! [`SearchPlayer`]) implement it here; external processes plug in the same
+//! way.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
@@ -10,75 +15,158 @@ use crate::endgame::Solver;
 use crate::eval::OthelloEval;
 use crate::eval::UNITS_PER_DISC;
 use crate::game::othello::{Board, Move};
-use crate::game::Game;
+use crate::game::{Game, MoveList};
 use crate::search::limits::{budget, ClockState};
 use crate::search::{search, Limit, SearchOutcome, SearchStats, Searcher, StopReason};
+use crate::util::SplitMix64;
 use std::time::{Duration, Instant};
 
-/// One move chosen, with what the search behind it saw.
+/// What a player is told when a game starts.
 #[derive(Clone, Debug)]
-pub struct MoveReport {
+pub struct GameSetup<G: Game> {
+    /// The game's id in its tournament.
+    pub game_id: u64,
+    /// The position play starts from (after the opening).
+    pub start: G,
+    /// The opening's moves, when it was given as moves.
+    pub opening: Vec<G::Move>,
+    /// True when this player moves first in the game (Othello: black).
+    pub first: bool,
+    /// This player's clock, in a timed game.
+    pub clock: Option<ClockState>,
+    /// Seed of every random choice this player makes in this game (the
+    /// tournament seed mixed with the game and the colour).
+    pub seed: u64,
+}
+
+/// The runner's clock for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Clock {
+    /// Time left and increment, in a timed game.
+    pub game: Option<ClockState>,
+    /// When the runner will declare the move lost on time (`None`: untimed).
+    pub deadline: Option<Instant>,
+}
+
+impl Clock {
+    /// The clock of a move asked for now, with `game` time left.
+    pub fn starting_now(game: Option<ClockState>) -> Clock {
+        Clock {
+            game,
+            deadline: game.map(|c| Instant::now() + c.remaining),
+        }
+    }
+}
+
+/// One move chosen, with what the search behind it saw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveInfo<M> {
     /// The move.
-    pub mv: Move,
-    /// Score for the mover in centidiscs (`None` for players that do not
-    /// search).
+    pub mv: M,
+    /// Score for the mover in the engine's units (centidiscs for Othello;
+    /// `None` for players that do not search).
     pub score: Option<i32>,
     /// Depth reached.
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
-    /// Time taken.
-    pub elapsed: Duration,
+    /// Time the player took, as it measured it.
+    pub time: Duration,
+    /// Principal variation, the move first (empty when unknown).
+    pub pv: Vec<M>,
 }
 
-/// Something that plays Othello moves.
-pub trait Player: Send {
-    /// Display name.
-    fn name(&self) -> &str;
-
-    /// The move to play in `pos` (which is not over); `clock` is this
-    /// player's clock when the game is timed.
-    fn choose(&mut self, pos: &Board, clock: Option<ClockState>) -> MoveReport;
-}
-
-use crate::util::SplitMix64;
-
-/// Plays a uniformly random legal move.
-pub struct RandomPlayer {
-    name: String,
-    rng: SplitMix64,
-}
-
-impl RandomPlayer {
-    /// A random mover named `name` with `seed`.
-    pub fn new(name: &str, seed: u64) -> Self {
-        RandomPlayer {
-            name: name.to_string(),
-            rng: SplitMix64::new(seed),
-        }
-    }
-}
-
-impl Player for RandomPlayer {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn choose(&mut self, pos: &Board, _clock: Option<ClockState>) -> MoveReport {
-        let start = Instant::now();
-        let mut moves = crate::game::MoveList::new();
-        pos.generate_moves(&mut moves);
-        // Multiply-shift on one draw (no rejection): the random mover's
-        // choices stay those of every earlier version.
-        let pick = (u128::from(self.rng.next_u64()) * moves.len() as u128) >> 64;
-        let mv = moves.get(pick as usize);
-        MoveReport {
+impl<M> MoveInfo<M> {
+    /// A move with nothing known about how it was found.
+    pub fn bare(mv: M, time: Duration) -> MoveInfo<M> {
+        MoveInfo {
             mv,
             score: None,
             depth: 0,
             nodes: 0,
-            elapsed: start.elapsed(),
+            time,
+            pv: Vec::new(),
         }
+    }
+}
+
+/// Why a player could not give a move. The runner records it as the reason
+/// the player lost the game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    /// The player failed (a panic, a crashed process, a failed start).
+    #[error("{0}")]
+    Crashed(String),
+    /// No answer in time.
+    #[error("no answer within {0:?}")]
+    Timeout(Duration),
+    /// An answer that is not a move (garbage from a process).
+    #[error("{0}")]
+    Protocol(String),
+}
+
+/// Something that plays a game `G`.
+pub trait Player<G: Game>: Send {
+    /// Display name.
+    fn name(&self) -> &str;
+
+    /// A new game starts; forget the last one (a player must play the same
+    /// game the same way whatever it played before).
+    ///
+    /// # Errors
+    /// A player that cannot start the game (it forfeits it).
+    fn new_game(&mut self, setup: &GameSetup<G>) -> Result<(), PlayerError>;
+
+    /// The move to play in `pos` (which is not over and has a move other
+    /// than a forced pass; the runner plays forced passes itself).
+    ///
+    /// # Errors
+    /// A player that cannot answer (it forfeits the game).
+    fn choose(&mut self, pos: &G, clock: &Clock) -> Result<MoveInfo<G::Move>, PlayerError>;
+}
+
+/// Plays a uniformly random legal move, for any game.
+pub struct RandomPlayer {
+    name: String,
+    engine_seed: u64,
+    rng: SplitMix64,
+}
+
+impl RandomPlayer {
+    /// A random mover named `name`; its seed in each game is the game's
+    /// seed mixed with `engine_seed`.
+    pub fn new(name: &str, engine_seed: u64) -> Self {
+        RandomPlayer {
+            name: name.to_string(),
+            engine_seed,
+            rng: SplitMix64::new(engine_seed),
+        }
+    }
+}
+
+impl<G: Game> Player<G> for RandomPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, setup: &GameSetup<G>) -> Result<(), PlayerError> {
+        self.rng = SplitMix64::new(setup.seed ^ self.engine_seed);
+        Ok(())
+    }
+
+    fn choose(&mut self, pos: &G, _clock: &Clock) -> Result<MoveInfo<G::Move>, PlayerError> {
+        let start = Instant::now();
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return Err(PlayerError::Protocol(
+                "asked to move in a finished game".into(),
+            ));
+        }
+        // Multiply-shift on one draw (no rejection): the random mover's
+        // choices stay those of every earlier version.
+        let pick = (u128::from(self.rng.next_u64()) * moves.len() as u128) >> 64;
+        Ok(MoveInfo::bare(moves.get(pick as usize), start.elapsed()))
     }
 }
 
@@ -96,6 +184,8 @@ fn solver_eval(eval: &OthelloEval) -> Option<OthelloEval> {
 /// config asks for one).
 pub struct SearchPlayer {
     config: EngineConfig,
+    /// True until the first search: a new game need not rebuild anything.
+    fresh: bool,
     searcher: Searcher<Board, OthelloEval>,
     solver: Option<Solver>,
 }
@@ -110,6 +200,7 @@ impl SearchPlayer {
         );
         searcher.probcut = config.probcut.clone();
         SearchPlayer {
+            fresh: true,
             searcher,
             solver: (config.raw.endgame_exact_at > 0)
                 .then(|| Solver::new(config.raw.tt_mib.max(1), solver_eval(&config.eval))),
@@ -124,6 +215,7 @@ impl SearchPlayer {
     /// ignores the node budget), within the soft time budget under time
     /// limits, falling back to the search when it does not finish.
     pub fn analyse(&mut self, pos: &Board, clock: Option<ClockState>) -> SearchOutcome<Move> {
+        self.fresh = false;
         let settings = self.config.search.expect("a searching engine");
         // Roughly half the empties are ours to play.
         let moves_left = pos.empties().div_ceil(2);
@@ -177,33 +269,51 @@ impl SearchPlayer {
     }
 }
 
-impl Player for SearchPlayer {
+impl Player<Board> for SearchPlayer {
     fn name(&self) -> &str {
         &self.config.name
     }
 
-    fn choose(&mut self, pos: &Board, clock: Option<ClockState>) -> MoveReport {
-        let out = self.analyse(pos, clock);
-        let mv = out.best_move.unwrap_or_else(|| {
-            let mut moves = crate::game::MoveList::new();
-            pos.generate_moves(&mut moves);
-            moves.get(0)
-        });
-        MoveReport {
+    /// A fresh searcher (table, killers, history) and solver, so a game
+    /// never depends on the games before it.
+    fn new_game(&mut self, _setup: &GameSetup<Board>) -> Result<(), PlayerError> {
+        if !self.fresh {
+            *self = SearchPlayer::new(&self.config);
+        }
+        Ok(())
+    }
+
+    fn choose(&mut self, pos: &Board, clock: &Clock) -> Result<MoveInfo<Move>, PlayerError> {
+        let out = self.analyse(pos, clock.game);
+        let mv = match out.best_move {
+            Some(mv) => mv,
+            None => {
+                let mut moves = MoveList::new();
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    return Err(PlayerError::Protocol(
+                        "asked to move in a finished game".into(),
+                    ));
+                }
+                moves.get(0)
+            }
+        };
+        Ok(MoveInfo {
             mv,
             score: Some(out.score),
             depth: out.depth,
             nodes: out.stats.nodes,
-            elapsed: out.elapsed,
-        }
+            time: out.elapsed,
+            pv: out.pv,
+        })
     }
 }
 
-/// Builds the player `config` describes, for one game: `seed` (the game's
-/// seed mixed with the engine's) drives every random choice.
-pub fn build_player(config: &EngineConfig, seed: u64) -> Box<dyn Player> {
+/// Builds the player `config` describes. The worker builds each engine's
+/// player once and calls [`Player::new_game`] before every game.
+pub fn build_player(config: &EngineConfig) -> Box<dyn Player<Board>> {
     match config.search {
-        None => Box::new(RandomPlayer::new(&config.name, seed ^ config.raw.seed)),
+        None => Box::new(RandomPlayer::new(&config.name, config.raw.seed)),
         Some(_) => Box::new(SearchPlayer::new(config)),
     }
 }

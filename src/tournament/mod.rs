@@ -10,6 +10,7 @@
 //! means sending no more and finishing the games already started.
 
 pub mod config;
+pub mod play;
 pub mod progress;
 pub mod schedule;
 pub mod worker;
@@ -148,9 +149,12 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
             for _ in 0..concurrency.min(pending.len()) {
                 let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
                 scope.spawn(move || {
+                    let mut players = worker::Players::new(t);
                     for job in job_rx.iter() {
-                        let rec = std::panic::catch_unwind(|| worker::play_game(t, &job))
-                            .map_err(|_| format!("the worker playing game {} failed", job.game_id));
+                        let rec = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            worker::play_game(&mut players, &job)
+                        }))
+                        .map_err(|_| format!("the worker playing game {} failed", job.game_id));
                         if res_tx.send(rec).is_err() {
                             break;
                         }

@@ -1,22 +1,22 @@
-//! Playing one game: both players built fresh from their configs and the
-//! game's seed, the opening set up, moves asked for in turn, clocks
-//! enforced. A player that panics or plays an illegal move forfeits; one
-//! that overruns its clock loses on time. The result is a [`GameRecord`].
+//! A worker's side of a tournament game: its players (one per engine, built
+//! on first use, reset before every game), the opening set up, the game
+//! played by [`play`](super::play::play), and the result turned into a
+//! [`GameRecord`].
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use super::config::Tournament;
+use super::play::{play, Ending, Forfeit};
 use super::schedule::Pairing;
-use crate::engine::{build_player, MoveReport, Player};
-use crate::game::othello::{board_string, Color, Move};
-use crate::game::Game;
+use crate::engine::{build_player, EngineConfig, GameSetup, Player};
+use crate::game::othello::notation::move_list_string;
+use crate::game::othello::{board_string, Board, Move};
 use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The seed of game `game_id` in a tournament seeded `seed`, for the engine
 /// playing `colour` (0 black, 1 white): SplitMix64's finaliser over the three.
@@ -29,89 +29,81 @@ pub fn game_seed(seed: u64, game_id: u64, colour: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// How a game ended early.
-enum Forfeit {
-    Time,
-    Crash(String),
-    Illegal(Move),
+/// A worker's players: each engine's, built on first use and reset by
+/// [`Player::new_game`] before every game, so a game depends only on its
+/// inputs, never on what the worker played before.
+pub struct Players<'t> {
+    tournament: &'t Tournament,
+    built: Vec<Option<Box<dyn Player<Board>>>>,
 }
 
-/// Plays the game `p` of tournament `t`.
-pub fn play_game(t: &Tournament, p: &Pairing) -> GameRecord {
-    let opening = &t.book.openings[p.opening_id];
-    let engines = [&t.engines[p.black], &t.engines[p.white]];
-    let mut players: [Box<dyn Player>; 2] = [
-        build_player(engines[0], game_seed(t.seed, p.game_id, 0)),
-        build_player(engines[1], game_seed(t.seed, p.game_id, 1)),
-    ];
-    let mut clocks: [Option<ClockState>; 2] = [0, 1].map(|i| match engines[i].raw.limit {
-        Limit::Clock(base, inc) if engines[i].search.is_some() => Some(ClockState {
+impl<'t> Players<'t> {
+    /// No players built yet.
+    pub fn new(tournament: &'t Tournament) -> Players<'t> {
+        Players {
+            tournament,
+            built: (0..tournament.engines.len()).map(|_| None).collect(),
+        }
+    }
+
+    /// The two players of a game, black first (building them if needed).
+    fn pair(&mut self, black: usize, white: usize) -> [&mut dyn Player<Board>; 2] {
+        for i in [black, white] {
+            if self.built[i].is_none() {
+                self.built[i] = Some(build_player(&self.tournament.engines[i]));
+            }
+        }
+        let (lo, hi) = self.built.split_at_mut(black.max(white));
+        let (a, b) = (lo[black.min(white)].as_deref_mut(), hi[0].as_deref_mut());
+        let (Some(a), Some(b)) = (a, b) else {
+            unreachable!("both players were built above")
+        };
+        if black < white {
+            [a, b]
+        } else {
+            [b, a]
+        }
+    }
+}
+
+/// The clock an engine starts a game with, when its limit is a game clock.
+fn starting_clock(engine: &EngineConfig) -> Option<ClockState> {
+    match engine.raw.limit {
+        Limit::Clock(base, inc) if engine.search.is_some() => Some(ClockState {
             remaining: Duration::from_millis(base),
             increment: Duration::from_millis(inc),
         }),
         Limit::Clock(..) | Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) => None,
+    }
+}
+
+/// Plays the game `p` of tournament `t` with a worker's `players`.
+pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
+    let t = players.tournament;
+    let opening = &t.book.openings[p.opening_id];
+    let engines = [&t.engines[p.black], &t.engines[p.white]];
+    let setups = [0, 1].map(|colour| GameSetup {
+        game_id: p.game_id,
+        start: opening.board,
+        opening: opening.moves.clone().unwrap_or_default(),
+        first: colour == 0,
+        clock: starting_clock(engines[colour]),
+        seed: game_seed(t.seed, p.game_id, colour as u64),
     });
+    let played = play(players.pair(p.black, p.white), setups);
     let mut moves: Vec<Move> = opening.moves.clone().unwrap_or_default();
     let opening_plies = moves.len();
-    let mut board = opening.board;
-    let (mut nodes, mut times_ms, mut depths) = (Vec::new(), Vec::new(), Vec::new());
-    let mut forfeit: Option<(usize, Forfeit)> = None;
-    while !board.is_over() {
-        let side = usize::from(board.side == Color::White);
-        if board.must_pass() {
-            moves.push(Move::PASS);
-            board = board.passed();
-            nodes.push(0);
-            times_ms.push(0.0);
-            depths.push(0);
-            continue;
-        }
-        let clock = clocks[side];
-        let start = Instant::now();
-        let answer = catch_unwind(AssertUnwindSafe(|| players[side].choose(&board, clock)));
-        let elapsed = start.elapsed();
-        let report: MoveReport = match answer {
-            Ok(r) => r,
-            Err(payload) => {
-                let msg = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "panic".into());
-                forfeit = Some((side, Forfeit::Crash(msg)));
-                break;
-            }
-        };
-        if let Some(c) = &mut clocks[side] {
-            if elapsed > c.remaining {
-                forfeit = Some((side, Forfeit::Time));
-                break;
-            }
-            c.remaining = c.remaining - elapsed + c.increment;
-        }
-        match board.try_play(report.mv) {
-            Ok(next) => board = next,
-            Err(_) => {
-                forfeit = Some((side, Forfeit::Illegal(report.mv)));
-                break;
-            }
-        }
-        moves.push(report.mv);
-        nodes.push(report.nodes);
-        times_ms.push((elapsed.as_secs_f64() * 1e6).round() / 1e3);
-        depths.push(report.depth);
-    }
-    let (result, disc_diff, reason) = match forfeit {
-        None => {
-            let d = board.black_disc_diff();
-            let r = match d.signum() {
+    moves.extend_from_slice(&played.moves);
+    let (result, disc_diff, reason) = match played.ending {
+        Ending::Over { first_score } => {
+            let r = match first_score.signum() {
                 1 => 1.0,
                 -1 => 0.0,
                 _ => 0.5,
             };
-            (r, d, "game over".to_string())
+            (r, first_score, "game over".to_string())
         }
-        Some((loser, why)) => {
+        Ending::Forfeit { loser, why } => {
             let name = &engines[loser].name;
             let reason = match why {
                 Forfeit::Time => format!("time forfeit: {name}"),
@@ -137,12 +129,12 @@ pub fn play_game(t: &Tournament, p: &Pairing) -> GameRecord {
             .is_none()
             .then(|| board_string(&opening.board)),
         opening_plies,
-        moves: crate::game::othello::notation::move_list_string(&moves),
+        moves: move_list_string(&moves),
         result,
         disc_diff,
         reason,
-        nodes,
-        times_ms,
-        depths,
+        nodes: played.nodes,
+        times_ms: played.times_ms,
+        depths: played.depths,
     }
 }

@@ -1,0 +1,155 @@
+//! One game between two [`Player`]s, for any [`Game`]: the runner tells
+//! each player the game starts, asks the side to move for a move under its
+//! clock, plays forced passes itself, and ends the game when it is over or
+//! when a player fails (a panic, an error, an overrun clock, an illegal
+//! move), which loses it the game with the reason recorded.
+
+use crate::engine::{Clock, GameSetup, MoveInfo, Player, PlayerError};
+use crate::game::{Game, MoveList};
+use crate::search::limits::ClockState;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+/// Why a player lost a game early.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Forfeit<M> {
+    /// Its clock ran out.
+    Time,
+    /// It panicked or failed (the message).
+    Crash(String),
+    /// It answered a move that is not legal.
+    Illegal(M),
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending<M> {
+    /// Played to the end: the final score from the first player's view.
+    Over {
+        /// Positive when the first player won (Othello: black's disc
+        /// difference, empties to the winner).
+        first_score: i32,
+    },
+    /// Player `loser` (0 first, 1 second) forfeited.
+    Forfeit {
+        /// 0 for the first player, 1 for the second.
+        loser: usize,
+        /// Why.
+        why: Forfeit<M>,
+    },
+}
+
+/// A played game: the moves after the start, what each move cost, and how
+/// it ended.
+#[derive(Clone, Debug)]
+pub struct Played<G: Game> {
+    /// Every move played from the start position, forced passes included.
+    pub moves: Vec<G::Move>,
+    /// Nodes of each move (0 for forced passes).
+    pub nodes: Vec<u64>,
+    /// Milliseconds of each move, as the runner timed it (0 for forced
+    /// passes), rounded to microseconds.
+    pub times_ms: Vec<f64>,
+    /// Depth of each move (0 for forced passes).
+    pub depths: Vec<u32>,
+    /// How it ended.
+    pub ending: Ending<G::Move>,
+}
+
+/// Plays a game from `setups[0].start` between `players[0]` (moving first)
+/// and `players[1]`, each with the clock of its setup.
+pub fn play<G: Game>(players: [&mut dyn Player<G>; 2], setups: [GameSetup<G>; 2]) -> Played<G> {
+    let [first, second] = players;
+    let mut players = [first, second];
+    let mut pos = setups[0].start.clone();
+    let mut clocks: [Option<ClockState>; 2] = [setups[0].clock, setups[1].clock];
+    let mut played = Played {
+        moves: Vec::new(),
+        nodes: Vec::new(),
+        times_ms: Vec::new(),
+        depths: Vec::new(),
+        ending: Ending::Over { first_score: 0 },
+    };
+    for side in 0..2 {
+        if let Err(why) = guarded(|| players[side].new_game(&setups[side])) {
+            played.ending = Ending::Forfeit { loser: side, why };
+            return played;
+        }
+    }
+    let mut moves = MoveList::new();
+    while !pos.is_over() {
+        let side = usize::from(!pos.first_player_to_move());
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        if moves.len() == 1 && G::pass_move() == Some(moves.get(0)) {
+            pos = pos.play(moves.get(0));
+            played.record(moves.get(0), 0, Duration::ZERO, 0);
+            continue;
+        }
+        let clock = Clock::starting_now(clocks[side]);
+        let start = Instant::now();
+        let answer = guarded(|| players[side].choose(&pos, &clock));
+        let elapsed = start.elapsed();
+        let info: MoveInfo<G::Move> = match answer {
+            Ok(info) => info,
+            Err(why) => {
+                played.ending = Ending::Forfeit { loser: side, why };
+                return played;
+            }
+        };
+        if let Some(c) = &mut clocks[side] {
+            if elapsed > c.remaining {
+                played.ending = Ending::Forfeit {
+                    loser: side,
+                    why: Forfeit::Time,
+                };
+                return played;
+            }
+            c.remaining = c.remaining - elapsed + c.increment;
+        }
+        if !moves.iter().any(|m| m == info.mv) {
+            played.ending = Ending::Forfeit {
+                loser: side,
+                why: Forfeit::Illegal(info.mv),
+            };
+            return played;
+        }
+        pos = pos.play(info.mv);
+        played.record(info.mv, info.nodes, elapsed, info.depth);
+    }
+    let score = pos.final_score();
+    played.ending = Ending::Over {
+        first_score: if pos.first_player_to_move() {
+            score
+        } else {
+            -score
+        },
+    };
+    played
+}
+
+impl<G: Game> Played<G> {
+    fn record(&mut self, mv: G::Move, nodes: u64, elapsed: Duration, depth: u32) {
+        self.moves.push(mv);
+        self.nodes.push(nodes);
+        self.times_ms
+            .push((elapsed.as_secs_f64() * 1e6).round() / 1e3);
+        self.depths.push(depth);
+    }
+}
+
+/// Runs a player's call, turning a panic or an error into a forfeit.
+fn guarded<T, M>(call: impl FnOnce() -> Result<T, PlayerError>) -> Result<T, Forfeit<M>> {
+    match catch_unwind(AssertUnwindSafe(call)) {
+        Ok(Ok(x)) => Ok(x),
+        Ok(Err(PlayerError::Timeout(_))) => Err(Forfeit::Time),
+        Ok(Err(PlayerError::Crashed(msg) | PlayerError::Protocol(msg))) => Err(Forfeit::Crash(msg)),
+        Err(payload) => Err(Forfeit::Crash(
+            payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".into()),
+        )),
+    }
+}
