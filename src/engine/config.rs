@@ -9,6 +9,7 @@ use crate::game::GameKind;
 use crate::search::deepening::SearchSettings;
 use crate::search::probcut::ProbCut;
 use crate::search::{Limit, OrderBy, Variant};
+use crate::util::{Source, Sourced};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -224,167 +225,35 @@ impl EngineConfig {
     /// # Errors
     /// [`Error::Config`] naming the field and the value.
     pub fn check(raw: RawEngine, text: &str, path: &Path) -> Result<EngineConfig> {
-        let err = |field: &str, msg: String| Err(Error::config_field(path, text, field, msg));
-        if raw.name.trim().is_empty() {
-            return err("name", "an engine needs a non-empty name".into());
-        }
-        match raw.game {
-            GameKind::Othello => {}
-            GameKind::TicTacToe => {
-                return err(
-                    "game",
-                    "engine files describe Othello engines; tic-tac-toe is searched with `arena search --game tictactoe`".into(),
-                )
-            }
-        }
+        EngineConfig::try_from(Sourced {
+            raw,
+            source: Source::new(path, text),
+        })
+    }
+}
+
+/// The checks, in the order their errors are reported: the settings first,
+/// then the files they name (weights, ProbCut) are loaded.
+impl TryFrom<Sourced<'_, RawEngine>> for EngineConfig {
+    type Error = Error;
+
+    fn try_from(s: Sourced<'_, RawEngine>) -> Result<EngineConfig> {
+        let (raw, src) = (s.raw, s.source);
+        check_name(&src, &raw)?;
+        check_game(&src, &raw)?;
         let variant = match raw.search {
             SearchKind::Random => None,
             SearchKind::Search(v) => Some(v),
         };
         if let Some(v) = variant {
-            match raw.limit {
-                Limit::Depth(0) => {
-                    return err(
-                        "limit",
-                        "Depth(0) searches nothing; the depth must be at least 1".into(),
-                    )
-                }
-                Limit::Nodes(0) => {
-                    return err(
-                        "limit",
-                        "Nodes(0): the node budget must be at least 1".into(),
-                    )
-                }
-                Limit::MoveTime(0) => {
-                    return err(
-                        "limit",
-                        "MoveTime(0): the time must be at least 1 ms".into(),
-                    )
-                }
-                Limit::Clock(0, 0) => {
-                    return err("limit", "Clock(0, 0): the clock needs time".into())
-                }
-                Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) | Limit::Clock(..) => {}
-            }
-            if !raw.deepening && !matches!(raw.limit, Limit::Depth(_)) {
-                return err(
-                    "limit",
-                    format!("{:?} needs iterative deepening (deepening: true); without it only Depth(n) is possible", raw.limit),
-                );
-            }
-            if !v.prunes() {
-                if raw.tt_mib > 0 {
-                    return err(
-                        "tt_mib",
-                        format!(
-                            "{} does not use a transposition table; set tt_mib: 0",
-                            v.name()
-                        ),
-                    );
-                }
-                if !raw.ordering.is_empty() {
-                    return err(
-                        "ordering",
-                        format!(
-                            "{} searches every move, so ordering has no effect; use []",
-                            v.name()
-                        ),
-                    );
-                }
-            }
-            if v == Variant::MtdF && raw.tt_mib == 0 {
-                return err(
-                    "tt_mib",
-                    "MtdF needs a transposition table (tt_mib > 0)".into(),
-                );
-            }
-            if raw.ordering.contains(&OrderBy::HashMove) && raw.tt_mib == 0 {
-                return err(
-                    "ordering",
-                    "HashMove needs a transposition table (tt_mib > 0)".into(),
-                );
-            }
-            for (i, o) in raw.ordering.iter().enumerate() {
-                if raw.ordering[..i].contains(o) {
-                    return err("ordering", format!("{o:?} is listed twice"));
-                }
-            }
-            if raw.probcut.is_some() && !v.prunes() {
-                return err(
-                    "probcut",
-                    format!(
-                        "ProbCut needs a pruning search (AlphaBeta, Pvs or MtdF), not {}",
-                        v.name()
-                    ),
-                );
-            }
-            if let Some(a) = raw.aspiration {
-                if a <= 0 || a > 6400 {
-                    return err(
-                        "aspiration",
-                        format!("the window must be 1 to 6400 centidiscs (64 discs), got {a}"),
-                    );
-                }
-                if !raw.deepening || !matches!(v, Variant::AlphaBeta { .. } | Variant::Pvs) {
-                    return err(
-                        "aspiration",
-                        "aspiration windows need deepening: true and AlphaBeta or Pvs".into(),
-                    );
-                }
-            }
+            check_limit(&src, &raw)?;
+            check_tables(&src, &raw, v)?;
+            check_ordering(&src, &raw)?;
+            check_aspiration(&src, &raw, v)?;
         }
-        if raw.tt_mib > MAX_TT_MIB {
-            return err(
-                "tt_mib",
-                format!(
-                    "{} MiB is more than the {MAX_TT_MIB} MiB allowed",
-                    raw.tt_mib
-                ),
-            );
-        }
-        if raw.endgame_exact_at > 30 {
-            return err(
-                "endgame_exact_at",
-                format!(
-                    "{} empties: solving more than 30 empties exactly takes hours; use 30 or fewer",
-                    raw.endgame_exact_at
-                ),
-            );
-        }
-        if raw.endgame_exact_at > 0 && raw.search == SearchKind::Random {
-            return err(
-                "endgame_exact_at",
-                "the random mover does not solve endgames; use 0".into(),
-            );
-        }
-        let base = path.parent().unwrap_or(Path::new("."));
-        let eval = OthelloEval::load(&raw.eval, base).map_err(|e| match e {
-            Error::Io { path: p, source } => Error::config_field(
-                path,
-                text,
-                "eval",
-                format!("weights file {} cannot be read: {source}", p.display()),
-            ),
-            other => other,
-        })?;
-        if raw.probcut.is_some() && raw.search == SearchKind::Random {
-            return err(
-                "probcut",
-                "the random mover does not search; use None".into(),
-            );
-        }
-        let probcut = match &raw.probcut {
-            None => None,
-            Some(p) => Some(ProbCut::load(&base.join(p)).map_err(|e| match e {
-                Error::Io { path: p, source } => Error::config_field(
-                    path,
-                    text,
-                    "probcut",
-                    format!("ProbCut file {} cannot be read: {source}", p.display()),
-                ),
-                other => other,
-            })?),
-        };
+        check_sizes(&src, &raw)?;
+        let eval = load_eval(&src, &raw)?;
+        let probcut = load_probcut(&src, &raw)?;
         Ok(EngineConfig {
             name: raw.name.clone(),
             probcut,
@@ -398,6 +267,181 @@ impl EngineConfig {
             raw,
         })
     }
+}
+
+fn check_name(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
+    if raw.name.trim().is_empty() {
+        return Err(src.field("name", "an engine needs a non-empty name"));
+    }
+    Ok(())
+}
+
+fn check_game(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
+    match raw.game {
+        GameKind::Othello => Ok(()),
+        GameKind::TicTacToe => Err(src.field(
+            "game",
+            "engine files describe Othello engines; tic-tac-toe is searched with `arena search --game tictactoe`",
+        )),
+    }
+}
+
+/// A searching engine's limit: something to search, and deepening for
+/// every limit but a fixed depth.
+fn check_limit(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
+    let empty = match raw.limit {
+        Limit::Depth(0) => Some("Depth(0) searches nothing; the depth must be at least 1"),
+        Limit::Nodes(0) => Some("Nodes(0): the node budget must be at least 1"),
+        Limit::MoveTime(0) => Some("MoveTime(0): the time must be at least 1 ms"),
+        Limit::Clock(0, 0) => Some("Clock(0, 0): the clock needs time"),
+        Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) | Limit::Clock(..) => None,
+    };
+    if let Some(msg) = empty {
+        return Err(src.field("limit", msg));
+    }
+    if !raw.deepening && !matches!(raw.limit, Limit::Depth(_)) {
+        return Err(src.field(
+            "limit",
+            format!(
+                "{:?} needs iterative deepening (deepening: true); without it only Depth(n) is possible",
+                raw.limit
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// What needs a pruning search or a table: the table itself, ordering,
+/// ProbCut, MTD(f)'s memory.
+fn check_tables(src: &Source<'_>, raw: &RawEngine, v: Variant) -> Result<()> {
+    if !v.prunes() {
+        if raw.tt_mib > 0 {
+            return Err(src.field(
+                "tt_mib",
+                format!(
+                    "{} does not use a transposition table; set tt_mib: 0",
+                    v.name()
+                ),
+            ));
+        }
+        if !raw.ordering.is_empty() {
+            return Err(src.field(
+                "ordering",
+                format!(
+                    "{} searches every move, so ordering has no effect; use []",
+                    v.name()
+                ),
+            ));
+        }
+    }
+    if v == Variant::MtdF && raw.tt_mib == 0 {
+        return Err(src.field("tt_mib", "MtdF needs a transposition table (tt_mib > 0)"));
+    }
+    if raw.ordering.contains(&OrderBy::HashMove) && raw.tt_mib == 0 {
+        return Err(src.field(
+            "ordering",
+            "HashMove needs a transposition table (tt_mib > 0)",
+        ));
+    }
+    Ok(())
+}
+
+/// Each ordering at most once; ProbCut only in a pruning search.
+fn check_ordering(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
+    for (i, o) in raw.ordering.iter().enumerate() {
+        if raw.ordering[..i].contains(o) {
+            return Err(src.field("ordering", format!("{o:?} is listed twice")));
+        }
+    }
+    match raw.search {
+        SearchKind::Search(v) if raw.probcut.is_some() && !v.prunes() => Err(src.field(
+            "probcut",
+            format!(
+                "ProbCut needs a pruning search (AlphaBeta, Pvs or MtdF), not {}",
+                v.name()
+            ),
+        )),
+        SearchKind::Search(_) | SearchKind::Random => Ok(()),
+    }
+}
+
+fn check_aspiration(src: &Source<'_>, raw: &RawEngine, v: Variant) -> Result<()> {
+    let Some(a) = raw.aspiration else {
+        return Ok(());
+    };
+    if a <= 0 || a > 6400 {
+        return Err(src.field(
+            "aspiration",
+            format!("the window must be 1 to 6400 centidiscs (64 discs), got {a}"),
+        ));
+    }
+    if !raw.deepening || !matches!(v, Variant::AlphaBeta { .. } | Variant::Pvs) {
+        return Err(src.field(
+            "aspiration",
+            "aspiration windows need deepening: true and AlphaBeta or Pvs",
+        ));
+    }
+    Ok(())
+}
+
+/// The table and the solver within what a machine can give, and nothing
+/// the random mover cannot use.
+fn check_sizes(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
+    if raw.tt_mib > MAX_TT_MIB {
+        return Err(src.field(
+            "tt_mib",
+            format!(
+                "{} MiB is more than the {MAX_TT_MIB} MiB allowed",
+                raw.tt_mib
+            ),
+        ));
+    }
+    if raw.endgame_exact_at > 30 {
+        return Err(src.field(
+            "endgame_exact_at",
+            format!(
+                "{} empties: solving more than 30 empties exactly takes hours; use 30 or fewer",
+                raw.endgame_exact_at
+            ),
+        ));
+    }
+    if raw.endgame_exact_at > 0 && raw.search == SearchKind::Random {
+        return Err(src.field(
+            "endgame_exact_at",
+            "the random mover does not solve endgames; use 0",
+        ));
+    }
+    Ok(())
+}
+
+/// The evaluation, its weights read relative to the engine file.
+fn load_eval(src: &Source<'_>, raw: &RawEngine) -> Result<OthelloEval> {
+    OthelloEval::load(&raw.eval, src.base()).map_err(|e| match e {
+        Error::Io { path: p, source } => src.field(
+            "eval",
+            format!("weights file {} cannot be read: {source}", p.display()),
+        ),
+        other => other,
+    })
+}
+
+/// The ProbCut model, read relative to the engine file.
+fn load_probcut(src: &Source<'_>, raw: &RawEngine) -> Result<Option<ProbCut>> {
+    let Some(p) = &raw.probcut else {
+        return Ok(None);
+    };
+    if raw.search == SearchKind::Random {
+        return Err(src.field("probcut", "the random mover does not search; use None"));
+    }
+    ProbCut::load(&src.base().join(p))
+        .map(Some)
+        .map_err(|e| match e {
+            Error::Io { path: p, source } => src.field(
+                "probcut",
+                format!("ProbCut file {} cannot be read: {source}", p.display()),
+            ),
+            other => other,
+        })
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@ use crate::book::{read_book, Book, BookError, OpeningOrder, Order};
 use crate::engine::{EngineConfig, RawEngine};
 use crate::error::{read_text, Error, Result};
 use crate::records::Format;
-use crate::stats::Sprt;
+use crate::stats::{Sprt, SprtError};
+use crate::util::{Source, Sourced};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -127,166 +128,40 @@ impl Tournament {
     /// As [`Tournament::load`].
     pub fn parse(text: &str, path: &Path) -> Result<Tournament> {
         let raw: RawTournament = crate::util::parse_ron(text, path)?;
-        let err = |field: &str, msg: String| Error::config_field(path, text, field, msg);
-        let base = path.parent().unwrap_or(Path::new("."));
+        Tournament::try_from(Sourced {
+            raw,
+            source: Source::new(path, text),
+        })
+    }
 
+    /// Engine names, in config order.
+    pub fn engine_names(&self) -> Vec<String> {
+        self.engines.iter().map(|e| e.name.clone()).collect()
+    }
+}
+
+/// The checks, in the order their errors are reported: the name, the
+/// engines (each file loaded and checked), the format against the engines,
+/// the run's size and policy, then the book.
+impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
+    type Error = Error;
+
+    fn try_from(s: Sourced<'_, RawTournament>) -> Result<Tournament> {
+        let (raw, src) = (s.raw, s.source);
         if raw.name.trim().is_empty() {
-            return Err(err("name", "a tournament needs a non-empty name".into()));
+            return Err(src.field("name", "a tournament needs a non-empty name"));
         }
-        if raw.engines.len() < 2 {
-            return Err(err(
-                "engines",
-                format!(
-                    "a tournament needs at least 2 engines, got {}",
-                    raw.engines.len()
-                ),
-            ));
-        }
-        let mut engines = Vec::new();
-        let mut fingerprints = Vec::new();
-        for (i, e) in raw.engines.iter().enumerate() {
-            let (config, weights_base) = match e {
-                EngineRef::Path(p) => {
-                    let full = base.join(p);
-                    if !full.is_file() {
-                        return Err(Error::config_field_nth(
-                            path,
-                            text,
-                            "engines",
-                            0,
-                            format!("engine {}: engine file {} not found", i + 1, full.display()),
-                        )
-                        .at_text(text, &p.to_string_lossy()));
-                    }
-                    let c = EngineConfig::load(&full)?;
-                    let wb = full.parent().unwrap_or(Path::new(".")).to_path_buf();
-                    (c, wb)
-                }
-                EngineRef::Inline(r) => (
-                    EngineConfig::check(r.clone(), text, path)?,
-                    base.to_path_buf(),
-                ),
-            };
-            fingerprints.push(engine_fingerprint(&config, &weights_base));
-            engines.push(config);
-        }
-        for (i, e) in engines.iter().enumerate() {
-            if engines[..i].iter().any(|o| o.name == e.name) {
-                return Err(err(
-                    "engines",
-                    format!(
-                        "two engines are named {:?}; names must be unique (they label results)",
-                        e.name
-                    ),
-                ));
-            }
-        }
-        let n = engines.len();
-        let sprt = match raw.format {
-            Format::RoundRobin { rounds } => {
-                if rounds == 0 {
-                    return Err(err("rounds", "must be at least 1".into()));
-                }
-                None
-            }
-            Format::Gauntlet {
-                challengers,
-                rounds,
-            } => {
-                if challengers == 0 || challengers >= n {
-                    return Err(err(
-                        "challengers",
-                        format!("{challengers} challengers among {n} engines: there must be at least 1 and fewer than {n}"),
-                    ));
-                }
-                if rounds == 0 {
-                    return Err(err("rounds", "must be at least 1".into()));
-                }
-                None
-            }
-            Format::Sprt {
-                elo0,
-                elo1,
-                alpha,
-                beta,
-                model,
-                max_pairs,
-            } => {
-                if n != 2 {
-                    return Err(err(
-                        "engines",
-                        format!("an SPRT compares exactly 2 engines, got {n}"),
-                    ));
-                }
-                if max_pairs == 0 {
-                    return Err(err("max_pairs", "must be at least 1".into()));
-                }
-                if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
-                    return Err(err(
-                        "elo0",
-                        format!("elo0 ({elo0}) must be below elo1 ({elo1})"),
-                    ));
-                }
-                let s = Sprt::new(elo0, elo1, alpha, beta, model).map_err(|e| {
-                    let field = match e {
-                        crate::stats::SprtError::Probability { field, .. } => field,
-                        crate::stats::SprtError::LogisticRange { field, .. } => field,
-                        crate::stats::SprtError::ErrorSum { .. } => "alpha",
-                        _ => "elo0",
-                    };
-                    err(field, e.to_string())
-                })?;
-                Some(s)
-            }
-        };
-        let pairs = super::schedule::total_pairs(&raw.format, n);
-        if pairs > super::schedule::MAX_PAIRS {
-            let field = if sprt.is_some() {
-                "max_pairs"
-            } else {
-                "rounds"
-            };
-            return Err(err(
-                field,
-                format!(
-                    "{pairs} pairs: a tournament may have at most {}",
-                    super::schedule::MAX_PAIRS
-                ),
-            ));
-        }
-        if raw.fail_on_h0 && sprt.is_none() {
-            return Err(err(
-                "fail_on_h0",
-                "only an Sprt format can accept H0; use false".into(),
-            ));
-        }
-        if raw.concurrency == 0 || raw.concurrency > 256 {
-            return Err(err(
-                "concurrency",
-                format!("{} threads: must be 1 to 256", raw.concurrency),
-            ));
-        }
-        let book_path = base.join(&raw.book.file);
-        let book = read_book(&book_path).map_err(|e| match e {
-            BookError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-                err("file", format!("book {} not found", book_path.display()))
-            }
-            BookError::Empty { .. } => err(
-                "file",
-                format!("book {} has no openings", book_path.display()),
-            ),
-            other => err("file", other.to_string()),
-        })?;
-        let order = OpeningOrder::new(book.len(), raw.book.order, raw.seed, raw.book.start)
-            .map_err(|e| err("start", e.to_string()))?;
-
-        let book_text = std::fs::read(&book_path).map_err(|e| Error::io(&book_path, e))?;
+        let (engines, fingerprints) = load_engines(&src, &raw.engines)?;
+        let sprt = check_format(&src, &raw.format, engines.len())?;
+        check_size(&src, &raw.format, engines.len())?;
+        check_policy(&src, &raw, sprt.is_some())?;
+        let (book, order, book_hash) = load_book(&src, &raw.book, raw.seed)?;
         let normalized = serde_json::json!({
             "name": raw.name,
             "engines": fingerprints,
             "format": raw.format,
             "book": {
-                "fnv1a": format!("{:016x}", fnv1a(&book_text)),
+                "fnv1a": book_hash,
                 "order": raw.book.order,
                 "start": raw.book.start,
             },
@@ -308,11 +183,174 @@ impl Tournament {
             hash,
         })
     }
+}
 
-    /// Engine names, in config order.
-    pub fn engine_names(&self) -> Vec<String> {
-        self.engines.iter().map(|e| e.name.clone()).collect()
+/// Loads every engine (files relative to the config, inline ones checked
+/// against the config's text), with the fingerprint of each for the
+/// config hash; names must be unique.
+fn load_engines(
+    src: &Source<'_>,
+    refs: &[EngineRef],
+) -> Result<(Vec<EngineConfig>, Vec<serde_json::Value>)> {
+    if refs.len() < 2 {
+        return Err(src.field(
+            "engines",
+            format!("a tournament needs at least 2 engines, got {}", refs.len()),
+        ));
     }
+    let mut engines: Vec<EngineConfig> = Vec::new();
+    let mut fingerprints = Vec::new();
+    for (i, e) in refs.iter().enumerate() {
+        let (config, weights_base) = match e {
+            EngineRef::Path(p) => {
+                let full = src.base().join(p);
+                if !full.is_file() {
+                    return Err(Error::config_field_nth(
+                        src.path,
+                        src.text,
+                        "engines",
+                        0,
+                        format!("engine {}: engine file {} not found", i + 1, full.display()),
+                    )
+                    .at_text(src.text, &p.to_string_lossy()));
+                }
+                let c = EngineConfig::load(&full)?;
+                (c, full.parent().unwrap_or(Path::new(".")).to_path_buf())
+            }
+            EngineRef::Inline(r) => (
+                EngineConfig::try_from(Sourced {
+                    raw: r.clone(),
+                    source: *src,
+                })?,
+                src.base().to_path_buf(),
+            ),
+        };
+        if engines.iter().any(|o| o.name == config.name) {
+            return Err(src.field(
+                "engines",
+                format!(
+                    "two engines are named {:?}; names must be unique (they label results)",
+                    config.name
+                ),
+            ));
+        }
+        fingerprints.push(engine_fingerprint(&config, &weights_base));
+        engines.push(config);
+    }
+    Ok((engines, fingerprints))
+}
+
+/// The format's own settings against `n` engines; the SPRT it runs, if any.
+fn check_format(src: &Source<'_>, format: &Format, n: usize) -> Result<Option<Sprt>> {
+    let rounds_at_least_one = |rounds: u64| {
+        if rounds == 0 {
+            Err(src.field("rounds", "must be at least 1"))
+        } else {
+            Ok(None)
+        }
+    };
+    match *format {
+        Format::RoundRobin { rounds } => rounds_at_least_one(rounds),
+        Format::Gauntlet {
+            challengers,
+            rounds,
+        } => {
+            if challengers == 0 || challengers >= n {
+                return Err(src.field(
+                    "challengers",
+                    format!("{challengers} challengers among {n} engines: there must be at least 1 and fewer than {n}"),
+                ));
+            }
+            rounds_at_least_one(rounds)
+        }
+        Format::Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            model,
+            max_pairs,
+        } => {
+            if n != 2 {
+                return Err(src.field(
+                    "engines",
+                    format!("an SPRT compares exactly 2 engines, got {n}"),
+                ));
+            }
+            if max_pairs == 0 {
+                return Err(src.field("max_pairs", "must be at least 1"));
+            }
+            if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
+                return Err(src.field("elo0", format!("elo0 ({elo0}) must be below elo1 ({elo1})")));
+            }
+            Sprt::new(elo0, elo1, alpha, beta, model)
+                .map(Some)
+                .map_err(|e| src.field(sprt_field(&e), e.to_string()))
+        }
+    }
+}
+
+/// The config field an SPRT error is about.
+fn sprt_field(e: &SprtError) -> &'static str {
+    match *e {
+        SprtError::Probability { field, .. } | SprtError::LogisticRange { field, .. } => field,
+        SprtError::ErrorSum { .. } => "alpha",
+        SprtError::EloBounds { .. } => "elo0",
+    }
+}
+
+/// At most [`MAX_PAIRS`](super::schedule::MAX_PAIRS) pairs (the schedule
+/// is built in memory).
+fn check_size(src: &Source<'_>, format: &Format, n: usize) -> Result<()> {
+    let pairs = super::schedule::total_pairs(format, n);
+    if pairs <= super::schedule::MAX_PAIRS {
+        return Ok(());
+    }
+    let field = match format {
+        Format::Sprt { .. } => "max_pairs",
+        Format::RoundRobin { .. } | Format::Gauntlet { .. } => "rounds",
+    };
+    Err(src.field(
+        field,
+        format!(
+            "{pairs} pairs: a tournament may have at most {}",
+            super::schedule::MAX_PAIRS
+        ),
+    ))
+}
+
+/// The exit policy and the worker count.
+fn check_policy(src: &Source<'_>, raw: &RawTournament, is_sprt: bool) -> Result<()> {
+    if raw.fail_on_h0 && !is_sprt {
+        return Err(src.field("fail_on_h0", "only an Sprt format can accept H0; use false"));
+    }
+    if raw.concurrency == 0 || raw.concurrency > 256 {
+        return Err(src.field(
+            "concurrency",
+            format!("{} threads: must be 1 to 256", raw.concurrency),
+        ));
+    }
+    Ok(())
+}
+
+/// The book (relative to the config), its order from the seed, and the
+/// hash of its bytes.
+fn load_book(src: &Source<'_>, raw: &RawBook, seed: u64) -> Result<(Book, OpeningOrder, String)> {
+    let book_path = src.base().join(&raw.file);
+    let book = read_book(&book_path).map_err(|e| match e {
+        BookError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            src.field("file", format!("book {} not found", book_path.display()))
+        }
+        BookError::Empty { .. } => src.field(
+            "file",
+            format!("book {} has no openings", book_path.display()),
+        ),
+        other => src.field("file", other.to_string()),
+    })?;
+    let order = OpeningOrder::new(book.len(), raw.order, seed, raw.start)
+        .map_err(|e| src.field("start", e.to_string()))?;
+    let book_text = std::fs::read(&book_path).map_err(|e| Error::io(&book_path, e))?;
+    Ok((book, order, format!("{:016x}", fnv1a(&book_text))))
 }
 
 /// What decides an engine's play: its settings and its weights' content.

@@ -1,15 +1,19 @@
-//! The tournament runner: a checked config ([`config`]), a pure schedule
-//! ([`schedule`]), worker threads that play games ([`worker`]) fed over
-//! crossbeam channels, and the main thread that owns the journal
-//! ([`journal`]), the statistics, the progress display ([`progress`]) and the
-//! SPRT decision. No sleeps, no polling, no shared mutable state but the
-//! channels.
+//! The tournament runner: a checked config ([`config`]), a [`Scheduler`]
+//! per format ([`schedule`]), worker threads that play games ([`worker`],
+//! [`play`]) fed over crossbeam channels, and the main thread's
+//! [`Collector`](collector::Collector), which owns the journal, the
+//! statistics, the progress display ([`progress`]) and the SPRT decision.
+//! No sleeps, no polling, no shared mutable state but the channels.
 //!
-//! The main thread keeps exactly `concurrency` games in flight: it sends a
-//! new game each time a result comes back, so stopping (an SPRT verdict)
-//! means sending no more and finishing the games already started.
+//! The main thread keeps `concurrency` games in flight: it asks the
+//! scheduler for a new game each time a result comes back, so stopping (an
+//! SPRT verdict) means asking for no more and finishing the games already
+//! started. The results folder ([`folder`]) is where runs resume, and what
+//! `report` and `merge` read.
 
+pub mod collector;
 pub mod config;
+pub mod folder;
 pub mod play;
 pub mod progress;
 pub mod schedule;
@@ -17,19 +21,20 @@ pub mod worker;
 
 pub use crate::records::{Format, GameRecord, Shard};
 pub use config::Tournament;
-pub use schedule::{Pairing, Schedule};
+pub use folder::{merge, read_info, report};
+pub use schedule::{Finished, Next, Pairing, Schedule, Scheduler};
 
 use crate::error::{Error, Result};
-use crate::records::journal::{self, Header, Journal};
 use crate::records::{BookInfo, TournamentInfo};
-use crate::report::{analyse, write_outputs, PairCounter, Results};
+use crate::report::Results;
 use crate::stats::Verdict;
 use crate::util::write_atomic;
+use collector::Collector;
 use crossbeam_channel::{bounded, unbounded};
+use folder::open_journal;
 use progress::Progress;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 /// How to run a tournament (the command line's overrides).
 #[derive(Clone, Debug)]
@@ -92,6 +97,21 @@ pub fn exit_code(info: &TournamentInfo, results: &Results) -> u8 {
 /// An output folder that holds another run's journal, I/O errors, or a
 /// failure inside a worker.
 pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
+    let scheduler = schedule::for_format(&t.format, t.engines.len(), t.order.clone(), opts.shard);
+    run_with(t, scheduler, opts)
+}
+
+/// Runs a tournament with the games `scheduler` chooses (a format of the
+/// caller's); the config's format still names the statistics (an SPRT's
+/// pair counter, a round-robin's ratings).
+///
+/// # Errors
+/// As [`run`]; also a scheduler that waits while no game is in flight.
+pub fn run_with(
+    t: &Tournament,
+    mut scheduler: Box<dyn Scheduler>,
+    opts: &RunOptions,
+) -> Result<RunOutcome> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
     let concurrency = opts.concurrency.unwrap_or(t.concurrency);
     if concurrency == 0 || concurrency > 256 {
@@ -102,24 +122,13 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
     }
     std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
     let info = info(t, opts.shard);
-    let journal_path = out.join("journal.jsonl");
-    let (mut journal, mut games) = open_journal(&journal_path, &info, opts.resume)?;
+    let (journal, games) = open_journal(&out.join("journal.jsonl"), &info, opts.resume)?;
     write_atomic(
         &out.join("tournament.json"),
         &(serde_json::to_string_pretty(&info).expect("info serializes") + "\n"),
     )?;
-
-    let done: HashSet<u64> = games.iter().map(|g| g.game_id).collect();
-    let mut schedule = Schedule::new(&t.format, t.engines.len(), t.order.clone(), opts.shard);
-    let total = schedule.total();
-    let mut pending = Vec::new();
-    while let Some(p) = schedule.next() {
-        if !done.contains(&p.game_id) {
-            pending.push(p);
-        }
-    }
-    let mut results = analyse(&info, &games);
-    let mut progress = Progress::new(total, games.len() as u64, opts.quiet);
+    let total = scheduler.total();
+    let progress = Progress::new(total, games.len() as u64, opts.quiet);
     if let Some(msg) = crate::book::wrap_notice(t.book.len(), info.total_pairs) {
         progress.note(&format!("note: {msg}"));
     }
@@ -130,107 +139,12 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
             total
         ));
     }
-
-    // Early stopping: an SPRT of the whole tournament (shards play their
-    // whole slice; `arena merge` decides).
-    let mut counter = PairCounter::new(&info).filter(|_| opts.shard == Shard::ALL);
-    let mut stop = false;
-    if let Some(c) = counter.as_mut() {
-        for g in &games {
-            stop |= c.add(g);
-        }
-    }
-
-    let mut failure: Option<Error> = None;
-    if !stop && !pending.is_empty() {
-        std::thread::scope(|scope| {
-            let (job_tx, job_rx) = bounded::<Pairing>(concurrency);
-            let (res_tx, res_rx) = unbounded::<std::result::Result<GameRecord, String>>();
-            for _ in 0..concurrency.min(pending.len()) {
-                let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
-                scope.spawn(move || {
-                    let mut players = worker::Players::new(t);
-                    for job in job_rx.iter() {
-                        let rec = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            worker::play_game(&mut players, &job)
-                        }))
-                        .map_err(|_| format!("the worker playing game {} failed", job.game_id));
-                        if res_tx.send(rec).is_err() {
-                            break;
-                        }
-                    }
-                });
-            }
-            drop((job_rx, res_tx));
-            let mut next = pending.into_iter();
-            let mut in_flight = 0usize;
-            for p in next.by_ref().take(concurrency) {
-                job_tx.send(p).expect("workers are running");
-                in_flight += 1;
-            }
-            let mut last_analysis = Instant::now();
-            let mut last_write = Instant::now();
-            let mut analysed_pairs = results.games / 2;
-            while in_flight > 0 {
-                let Ok(answer) = res_rx.recv() else { break };
-                in_flight -= 1;
-                match answer {
-                    Ok(rec) => {
-                        if failure.is_none() {
-                            if let Err(e) = journal.append(&rec) {
-                                failure = Some(e);
-                                stop = true;
-                            }
-                        }
-                        if let Some(c) = counter.as_mut() {
-                            stop |= c.add(&rec);
-                        }
-                        games.push(rec);
-                    }
-                    Err(msg) => {
-                        failure.get_or_insert(Error::Argument {
-                            argument: "tournament".into(),
-                            message: msg,
-                        });
-                        stop = true;
-                    }
-                }
-                // Statistics when the display needs them (plain lines every
-                // 10 pairs, the bar twice a second); files every 2 seconds.
-                let pairs_now = games.len() as u64 / 2;
-                let for_display = (progress.is_plain() && pairs_now >= analysed_pairs + 10)
-                    || (progress.is_bar() && last_analysis.elapsed() > Duration::from_millis(500));
-                let for_files = last_write.elapsed() > Duration::from_secs(2);
-                if for_display || for_files {
-                    results = analyse(&info, &games);
-                    analysed_pairs = pairs_now;
-                    last_analysis = Instant::now();
-                }
-                if for_files && failure.is_none() {
-                    last_write = Instant::now();
-                    if let Err(e) = write_outputs(&out, &results, &games) {
-                        failure = Some(e);
-                        stop = true;
-                    }
-                }
-                progress.update(games.len() as u64, &results);
-                if !stop {
-                    if let Some(p) = next.next() {
-                        if job_tx.send(p).is_ok() {
-                            in_flight += 1;
-                        }
-                    }
-                }
-            }
-            drop(job_tx);
-        });
-    }
-    results = analyse(&info, &games);
-    progress.finish();
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    write_outputs(&out, &results, &games)?;
+    // Shards play their whole slice; `arena merge` decides.
+    let decides = opts.shard == Shard::ALL;
+    let mut collector = Collector::new(&info, &out, journal, games, decides, progress);
+    let workers = concurrency.min(usize::try_from(total).unwrap_or(usize::MAX));
+    play_all(t, workers, scheduler.as_mut(), &mut collector)?;
+    let (results, _) = collector.finish()?;
     if !opts.quiet {
         println!("{}", progress::report_text(&results));
         if let Some(v) = results.verdict {
@@ -246,172 +160,73 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
     })
 }
 
-/// Opens the journal of a run: a new one, or (with `resume`) the existing
-/// one after checking it belongs to the same config and shard.
-fn open_journal(
-    path: &Path,
-    info: &TournamentInfo,
-    resume: bool,
-) -> Result<(Journal, Vec<GameRecord>)> {
-    let header = Header {
-        arena_journal: 1,
-        config_hash: info.config_hash.clone(),
-        name: info.name.clone(),
-        shard: info.shard.clone(),
-    };
-    if !path.exists() {
-        return Ok((Journal::create(path, &header)?, Vec::new()));
-    }
-    let folder = path
-        .parent()
-        .unwrap_or(Path::new("."))
-        .display()
-        .to_string();
-    if !resume {
-        return Err(Error::Argument {
-            argument: "--out".into(),
-            message: format!(
-                "{folder} already holds a tournament journal; continue it with --resume, or choose another output folder"
-            ),
-        });
-    }
-    let c = journal::read(path)?;
-    if c.header.config_hash != info.config_hash {
-        return Err(Error::Argument {
-            argument: "--resume".into(),
-            message: format!(
-                "the journal in {folder} was written by a different config (hash {}, this config {}): games would not match; use another output folder",
-                c.header.config_hash, info.config_hash
-            ),
-        });
-    }
-    if c.header.shard != info.shard {
-        return Err(Error::Argument {
-            argument: "--shard".into(),
-            message: format!(
-                "the journal in {folder} is of shard {}, not {}",
-                c.header.shard, info.shard
-            ),
-        });
-    }
-    Ok((Journal::append_to(path, c.valid_len)?, c.games))
-}
-
-/// Recomputes results.json, summary.md and games.ggf of a results folder
-/// from its journal (`arena report`).
+/// Plays the scheduler's games on up to `workers` threads, keeping every
+/// worker busy: a new game is asked for each time a result comes back, and
+/// none once the run has failed, its SPRT has decided or the scheduler is
+/// done. Games of a resumed journal are skipped.
 ///
 /// # Errors
-/// A missing or bad journal or tournament.json.
-pub fn report(dir: &Path) -> Result<(TournamentInfo, Results)> {
-    let info = read_info(dir)?;
-    let c = journal::read(&dir.join("journal.jsonl"))?;
-    let results = analyse(&info, &c.games);
-    write_outputs(dir, &results, &c.games)?;
-    Ok((info, results))
+/// A scheduler that waits for results while no game is in flight.
+fn play_all(
+    t: &Tournament,
+    workers: usize,
+    scheduler: &mut dyn Scheduler,
+    collector: &mut Collector<'_>,
+) -> Result<()> {
+    let resumed: HashSet<u64> = collector.games().iter().map(|g| g.game_id).collect();
+    let mut done = false;
+    std::thread::scope(|scope| {
+        let (job_tx, job_rx) = bounded::<Pairing>(workers);
+        let (res_tx, res_rx) = unbounded::<std::result::Result<GameRecord, String>>();
+        let (mut spawned, mut in_flight) = (0usize, 0usize);
+        loop {
+            while in_flight < workers && !done && !collector.failed() && !collector.decided() {
+                match next_game(scheduler, collector, &resumed) {
+                    Next::Play(p) => {
+                        if spawned == in_flight {
+                            let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
+                            scope.spawn(move || worker::serve(t, &job_rx, &res_tx));
+                            spawned += 1;
+                        }
+                        job_tx.send(p).expect("workers are running");
+                        in_flight += 1;
+                    }
+                    Next::Wait => break,
+                    Next::Done => done = true,
+                }
+            }
+            if in_flight == 0 {
+                break;
+            }
+            let Ok(answer) = res_rx.recv() else { break };
+            in_flight -= 1;
+            collector.take(answer);
+        }
+    });
+    if done || collector.failed() || collector.decided() {
+        Ok(())
+    } else {
+        Err(Error::Argument {
+            argument: "format".into(),
+            message: "the scheduler waits for results but no game is in flight".into(),
+        })
+    }
 }
 
-/// Reads `tournament.json` from a results folder.
-///
-/// # Errors
-/// I/O or a malformed file.
-pub fn read_info(dir: &Path) -> Result<TournamentInfo> {
-    let path = dir.join("tournament.json");
-    let text = crate::error::read_text(&path)?;
-    let info: TournamentInfo = serde_json::from_str(&text)
-        .map_err(|e| Error::config_at(&path, e.line(), e.column(), e.to_string()))?;
-    for (i, name) in info.engines.iter().enumerate() {
-        if info.engines[..i].contains(name) {
-            return Err(Error::config_at(
-                &path,
-                0,
-                0,
-                format!("engines: {name:?} is listed twice"),
-            ));
+/// The scheduler's next answer, past the games a resumed journal holds.
+fn next_game(
+    scheduler: &mut dyn Scheduler,
+    collector: &Collector<'_>,
+    resumed: &HashSet<u64>,
+) -> Next {
+    loop {
+        let finished = Finished {
+            games: collector.games(),
+            sprt_decided: collector.decided(),
+        };
+        match scheduler.next(&finished) {
+            Next::Play(p) if resumed.contains(&p.game_id) => continue,
+            other => return other,
         }
     }
-    if info.engines.len() < 2 || info.total_pairs > schedule::MAX_PAIRS {
-        return Err(Error::config_at(
-            &path,
-            0,
-            0,
-            format!(
-                "not a tournament of arena: {} engines, {} pairs (2 or more engines, at most {} pairs)",
-                info.engines.len(),
-                info.total_pairs,
-                schedule::MAX_PAIRS
-            ),
-        ));
-    }
-    Ok(info)
-}
-
-/// Combines the journals of shard folders into `out` (`arena merge`): every
-/// folder must be of the same config; the merged journal holds each game
-/// once, and every output is recomputed.
-///
-/// # Errors
-/// Folders of different configs, an existing journal in `out`, I/O errors.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<(TournamentInfo, Results)> {
-    let mut info: Option<TournamentInfo> = None;
-    let mut games: Vec<GameRecord> = Vec::new();
-    let mut seen = HashSet::new();
-    for dir in dirs {
-        let i = read_info(dir)?;
-        if let Some(first) = &info {
-            if first.config_hash != i.config_hash {
-                return Err(Error::Argument {
-                    argument: dir.display().to_string(),
-                    message: format!(
-                        "is a run of config {} but {} is of config {}: only shards of one config merge",
-                        i.config_hash,
-                        dirs[0].display(),
-                        first.config_hash
-                    ),
-                });
-            }
-        } else {
-            info = Some(i);
-        }
-        for g in journal::read(&dir.join("journal.jsonl"))?.games {
-            if seen.insert(g.game_id) {
-                games.push(g);
-            }
-        }
-    }
-    let mut info = info.ok_or_else(|| Error::Argument {
-        argument: "DIR".into(),
-        message: "name at least one results folder".into(),
-    })?;
-    info.shard = "merged".into();
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    let journal_path = out.join("journal.jsonl");
-    games.sort_by_key(|g| g.game_id);
-    let header = Header {
-        arena_journal: 1,
-        config_hash: info.config_hash.clone(),
-        name: info.name.clone(),
-        shard: info.shard.clone(),
-    };
-    let mut j = Journal::create(&journal_path, &header).map_err(|e| match e {
-        Error::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists => {
-            Error::Argument {
-                argument: "--out".into(),
-                message: format!(
-                    "{} already holds a journal; merge into an empty folder",
-                    out.display()
-                ),
-            }
-        }
-        other => other,
-    })?;
-    for g in &games {
-        j.append(g)?;
-    }
-    write_atomic(
-        &out.join("tournament.json"),
-        &(serde_json::to_string_pretty(&info).expect("info serializes") + "\n"),
-    )?;
-    let results = analyse(&info, &games);
-    write_outputs(out, &results, &games)?;
-    Ok((info, results))
 }

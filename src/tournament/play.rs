@@ -153,3 +153,129 @@ fn guarded<T, M>(call: impl FnOnce() -> Result<T, PlayerError>) -> Result<T, For
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::RandomPlayer;
+    use crate::game::tictactoe::{Cell, TicTacToe};
+
+    /// Plays a fixed list of answers, then fails; or panics when told to.
+    struct Scripted {
+        answers: Vec<Result<Cell, PlayerError>>,
+        panic_at: Option<usize>,
+        delay: Duration,
+        asked: usize,
+    }
+
+    impl Player<TicTacToe> for Scripted {
+        fn name(&self) -> &str {
+            "scripted"
+        }
+
+        fn new_game(&mut self, _: &GameSetup<TicTacToe>) -> Result<(), PlayerError> {
+            self.asked = 0;
+            Ok(())
+        }
+
+        fn choose(&mut self, _: &TicTacToe, _: &Clock) -> Result<MoveInfo<Cell>, PlayerError> {
+            let i = self.asked;
+            self.asked += 1;
+            assert!(self.panic_at != Some(i), "scripted panic");
+            std::thread::sleep(self.delay);
+            let answer = self.answers.get(i).cloned();
+            answer
+                .unwrap_or_else(|| Err(PlayerError::Protocol("out of moves".into())))
+                .map(|mv| MoveInfo::bare(mv, Duration::ZERO))
+        }
+    }
+
+    fn scripted(cells: &[u8]) -> Scripted {
+        Scripted {
+            answers: cells.iter().map(|&c| Ok(Cell(c))).collect(),
+            panic_at: None,
+            delay: Duration::ZERO,
+            asked: 0,
+        }
+    }
+
+    fn setups(clock: Option<ClockState>) -> [GameSetup<TicTacToe>; 2] {
+        [0, 1].map(|side| GameSetup {
+            game_id: 0,
+            start: TicTacToe::new(),
+            opening: Vec::new(),
+            first: side == 0,
+            clock,
+            seed: 1,
+        })
+    }
+
+    #[test]
+    fn a_tic_tac_toe_game_through_the_player_seam() {
+        // X takes the top row while O plays the middle row.
+        let (mut x, mut o) = (scripted(&[0, 1, 2]), scripted(&[3, 4]));
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(None));
+        assert_eq!(p.moves.len(), 5);
+        // A win scores 10 minus the plies played (quicker wins score more).
+        assert_eq!(p.ending, Ending::Over { first_score: 5 });
+        // Random players finish a game too, whoever wins.
+        let (mut a, mut b) = (RandomPlayer::new("a", 1), RandomPlayer::new("b", 2));
+        let p = play::<TicTacToe>([&mut a, &mut b], setups(None));
+        assert!((5..=9).contains(&p.moves.len()));
+        assert!(matches!(p.ending, Ending::Over { .. }));
+    }
+
+    #[test]
+    fn a_failing_player_forfeits_with_its_reason() {
+        // An occupied cell is illegal.
+        let (mut x, mut o) = (scripted(&[0, 1]), scripted(&[0]));
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(None));
+        assert_eq!(
+            p.ending,
+            Ending::Forfeit {
+                loser: 1,
+                why: Forfeit::Illegal(Cell(0))
+            }
+        );
+        // A panic is caught and named.
+        let (mut x, mut o) = (scripted(&[0, 1]), scripted(&[4]));
+        x.panic_at = Some(1);
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(None));
+        assert_eq!(
+            p.ending,
+            Ending::Forfeit {
+                loser: 0,
+                why: Forfeit::Crash("scripted panic".into())
+            }
+        );
+        // An error is the player's reason.
+        let (mut x, mut o) = (scripted(&[0]), scripted(&[]));
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(None));
+        assert_eq!(
+            p.ending,
+            Ending::Forfeit {
+                loser: 1,
+                why: Forfeit::Crash("out of moves".into())
+            }
+        );
+        assert_eq!(p.moves.len(), 1);
+    }
+
+    #[test]
+    fn an_empty_clock_loses_on_time() {
+        let clock = ClockState {
+            remaining: Duration::ZERO,
+            increment: Duration::ZERO,
+        };
+        let (mut x, mut o) = (scripted(&[0, 1, 2]), scripted(&[3, 4]));
+        x.delay = Duration::from_millis(2);
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(Some(clock)));
+        assert_eq!(
+            p.ending,
+            Ending::Forfeit {
+                loser: 0,
+                why: Forfeit::Time
+            }
+        );
+    }
+}

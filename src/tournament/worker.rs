@@ -16,6 +16,7 @@ use crate::game::othello::{board_string, Board, Move};
 use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
+use crossbeam_channel::{Receiver, Sender};
 use std::time::Duration;
 
 /// The seed of game `game_id` in a tournament seeded `seed`, for the engine
@@ -136,5 +137,25 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
         nodes: played.nodes,
         times_ms: played.times_ms,
         depths: played.depths,
+    }
+}
+
+/// A worker thread: plays the games it receives with its own players and
+/// sends each record back (or the message of a game that failed outside
+/// the players' guard) until the jobs end or the results are not wanted.
+pub fn serve(
+    t: &Tournament,
+    jobs: &Receiver<Pairing>,
+    results: &Sender<std::result::Result<GameRecord, String>>,
+) {
+    let mut players = Players::new(t);
+    for job in jobs.iter() {
+        let rec = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            play_game(&mut players, &job)
+        }))
+        .map_err(|_| format!("the worker playing game {} failed", job.game_id));
+        if results.send(rec).is_err() {
+            break;
+        }
     }
 }

@@ -10,7 +10,7 @@ pub mod par;
 pub mod rng;
 pub mod ron;
 
-pub use self::ron::{check_stages, parse_ron, stage_of};
+pub use self::ron::{check_stages, parse_ron, stage_of, Source, Sourced};
 pub use fs::write_atomic;
 pub use par::parallel_map;
 pub use rng::SplitMix64;

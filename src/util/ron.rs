@@ -56,3 +56,41 @@ pub fn check_stages(min_empties: &[u32], text: &str, path: &Path) -> Result<()> 
     }
     Ok(())
 }
+
+/// Where a config came from: its file (named in errors, and the base of the
+/// relative paths inside it) and its text (where errors find their line).
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    /// The file.
+    pub path: &'a Path,
+    /// Its text.
+    pub text: &'a str,
+}
+
+impl<'a> Source<'a> {
+    /// The source `text` of the file `path`.
+    pub fn new(path: &'a Path, text: &'a str) -> Source<'a> {
+        Source { path, text }
+    }
+
+    /// An error about `field`, at its first occurrence in the text.
+    pub fn field(&self, field: &str, message: impl Into<String>) -> Error {
+        Error::config_field(self.path, self.text, field, message.into())
+    }
+
+    /// The folder relative paths inside the file start from.
+    pub fn base(&self) -> &'a Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+}
+
+/// A raw (deserialized, unchecked) config with its [`Source`]: what the
+/// `TryFrom` steps into checked types take, so each check can name the
+/// file, line and field of a problem.
+#[derive(Clone, Copy, Debug)]
+pub struct Sourced<'a, T> {
+    /// The raw value.
+    pub raw: T,
+    /// Where it came from.
+    pub source: Source<'a>,
+}

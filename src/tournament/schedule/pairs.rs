@@ -1,60 +1,49 @@
-//! The schedule: a pure object that decides every game up front. Pair `p`
-//! is a meeting of two engines on one opening, played twice with colours
-//! swapped: game `2p` has the meeting's first engine as black, game `2p + 1`
-//! the second. A shard `K/N` takes the pairs with `p % N == K - 1`.
+//! A fixed sequence of pairs, decided up front: what round-robin, gauntlet
+//! and SPRT schedules are made of. Pair `p` is a meeting of two engines on
+//! one opening, played twice with colours swapped: game `2p` has the
+//! meeting's first engine as black, game `2p + 1` the second. A shard `K/N`
+//! takes the pairs with `p % N == K - 1`.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+use super::Pairing;
 use crate::book::OpeningOrder;
 use crate::records::{Format, Shard};
-
-/// One game to play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pairing {
-    /// The pair (0-based, over the whole tournament).
-    pub pair_id: u64,
-    /// The game: `2 * pair_id` or `2 * pair_id + 1`.
-    pub game_id: u64,
-    /// Round of the meeting (0-based).
-    pub round: u64,
-    /// Opening index in the book.
-    pub opening_id: usize,
-    /// True when the opening order had been used up before (a repeat).
-    pub opening_repeated: bool,
-    /// Engine index playing black.
-    pub black: usize,
-    /// Engine index playing white.
-    pub white: usize,
-}
 
 /// Every meeting of a format, in schedule order within a round.
 pub fn meetings(format: &Format, engines: usize) -> Vec<(usize, usize)> {
     match *format {
-        Format::RoundRobin { .. } => {
-            let mut m = Vec::new();
-            for i in 0..engines {
-                for j in i + 1..engines {
-                    m.push((i, j));
-                }
-            }
-            m
-        }
-        Format::Gauntlet { challengers, .. } => {
-            let mut m = Vec::new();
-            for c in 0..challengers {
-                for j in 0..engines {
-                    // Two challengers meet once: when c is the lower index.
-                    if j != c && !(j < challengers && j < c) {
-                        m.push((c, j));
-                    }
-                }
-            }
-            m
-        }
+        Format::RoundRobin { .. } => round_robin_meetings(engines),
+        Format::Gauntlet { challengers, .. } => gauntlet_meetings(challengers, engines),
         Format::Sprt { .. } => vec![(0, 1)],
     }
+}
+
+/// Every two engines once, lower index first.
+pub fn round_robin_meetings(engines: usize) -> Vec<(usize, usize)> {
+    let mut m = Vec::new();
+    for i in 0..engines {
+        for j in i + 1..engines {
+            m.push((i, j));
+        }
+    }
+    m
+}
+
+/// Each of the first `challengers` engines against every other engine;
+/// two challengers meet once (when the first is the lower index).
+pub fn gauntlet_meetings(challengers: usize, engines: usize) -> Vec<(usize, usize)> {
+    let mut m = Vec::new();
+    for c in 0..challengers {
+        for j in 0..engines {
+            if j != c && !(j < challengers && j < c) {
+                m.push((c, j));
+            }
+        }
+    }
+    m
 }
 
 /// Most pairs a tournament may have (its schedule is built in memory).
@@ -72,7 +61,8 @@ pub fn total_pairs(format: &Format, engines: usize) -> u64 {
     }
 }
 
-/// The games of a tournament (or of one shard), in game_id order.
+/// The games of a tournament (or of one shard) made of `pairs` meetings
+/// taken in turn from a list, in game_id order.
 #[derive(Clone, Debug)]
 pub struct Schedule {
     meetings: Vec<(usize, usize)>,
@@ -86,9 +76,28 @@ impl Schedule {
     /// The schedule of `format` for `engines` engines, openings from
     /// `order`, restricted to `shard`.
     pub fn new(format: &Format, engines: usize, order: OpeningOrder, shard: Shard) -> Schedule {
+        Schedule::of_meetings(
+            meetings(format, engines),
+            total_pairs(format, engines),
+            order,
+            shard,
+        )
+    }
+
+    /// `pairs` pairs cycling through `meetings` (one round is one pass).
+    ///
+    /// # Panics
+    /// When `meetings` is empty and `pairs` is not 0.
+    pub fn of_meetings(
+        meetings: Vec<(usize, usize)>,
+        pairs: u64,
+        order: OpeningOrder,
+        shard: Shard,
+    ) -> Schedule {
+        assert!(pairs == 0 || !meetings.is_empty(), "pairs without meetings");
         Schedule {
-            meetings: meetings(format, engines),
-            pairs: total_pairs(format, engines),
+            meetings,
+            pairs,
             order,
             shard,
             next_game: 0,

@@ -1,0 +1,156 @@
+//! The main thread's side of a run: every finished game goes to the journal
+//! first, then to the [`PairCounter`] (which decides an SPRT), the
+//! statistics, the progress display and, every two seconds, the output
+//! files. A failure (a journal that cannot be written, a worker that died)
+//! is kept and stops the run; the games already journalled stay.
+
+use super::progress::Progress;
+use crate::error::{Error, Result};
+use crate::records::journal::Journal;
+use crate::records::{GameRecord, TournamentInfo};
+use crate::report::{analyse, write_outputs, PairCounter, Results};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Seconds between rewrites of the output files during a run.
+const WRITE_EVERY: Duration = Duration::from_secs(2);
+
+/// How often the bar's statistics are recomputed.
+const BAR_EVERY: Duration = Duration::from_millis(500);
+
+/// Plain progress lines: statistics every this many pairs.
+const PLAIN_EVERY_PAIRS: u64 = 10;
+
+/// What the main thread owns while games are played.
+pub struct Collector<'a> {
+    info: &'a TournamentInfo,
+    out: &'a Path,
+    journal: Journal,
+    /// Every finished game (a resumed journal's first), in finishing order.
+    games: Vec<GameRecord>,
+    /// The SPRT's pair counter (unsharded SPRT runs only).
+    counter: Option<PairCounter>,
+    results: Results,
+    progress: Progress,
+    last_analysis: Instant,
+    last_write: Instant,
+    analysed_pairs: u64,
+    failure: Option<Error>,
+}
+
+impl<'a> Collector<'a> {
+    /// A collector writing to `journal` and `out`, starting from the games
+    /// of a resumed journal; `decides` when its pair counter may stop the
+    /// run (an unsharded SPRT).
+    pub fn new(
+        info: &'a TournamentInfo,
+        out: &'a Path,
+        journal: Journal,
+        games: Vec<GameRecord>,
+        decides: bool,
+        progress: Progress,
+    ) -> Collector<'a> {
+        let mut counter = PairCounter::new(info).filter(|_| decides);
+        if let Some(c) = counter.as_mut() {
+            for g in &games {
+                c.add(g);
+            }
+        }
+        let results = analyse(info, &games);
+        Collector {
+            info,
+            out,
+            journal,
+            analysed_pairs: results.games / 2,
+            results,
+            games,
+            counter,
+            progress,
+            last_analysis: Instant::now(),
+            last_write: Instant::now(),
+            failure: None,
+        }
+    }
+
+    /// The games finished so far.
+    pub fn games(&self) -> &[GameRecord] {
+        &self.games
+    }
+
+    /// True once the SPRT has decided.
+    pub fn decided(&self) -> bool {
+        self.counter.as_ref().is_some_and(PairCounter::decided)
+    }
+
+    /// True once something failed: start no more games.
+    pub fn failed(&self) -> bool {
+        self.failure.is_some()
+    }
+
+    /// The progress display (for notes).
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// Takes a worker's answer: a game to journal and count, or the message
+    /// of a worker that failed.
+    pub fn take(&mut self, answer: std::result::Result<GameRecord, String>) {
+        match answer {
+            Ok(rec) => {
+                if self.failure.is_none() {
+                    if let Err(e) = self.journal.append(&rec) {
+                        self.failure = Some(e);
+                    }
+                }
+                if let Some(c) = self.counter.as_mut() {
+                    c.add(&rec);
+                }
+                self.games.push(rec);
+            }
+            Err(message) => {
+                self.failure.get_or_insert(Error::Argument {
+                    argument: "tournament".into(),
+                    message,
+                });
+            }
+        }
+        self.refresh();
+    }
+
+    /// Statistics when the display needs them (plain lines every 10 pairs,
+    /// the bar twice a second); files every 2 seconds.
+    fn refresh(&mut self) {
+        let pairs_now = self.games.len() as u64 / 2;
+        let for_display = (self.progress.is_plain()
+            && pairs_now >= self.analysed_pairs + PLAIN_EVERY_PAIRS)
+            || (self.progress.is_bar() && self.last_analysis.elapsed() > BAR_EVERY);
+        let for_files = self.last_write.elapsed() > WRITE_EVERY;
+        if for_display || for_files {
+            self.results = analyse(self.info, &self.games);
+            self.analysed_pairs = pairs_now;
+            self.last_analysis = Instant::now();
+        }
+        if for_files && self.failure.is_none() {
+            self.last_write = Instant::now();
+            if let Err(e) = write_outputs(self.out, &self.results, &self.games) {
+                self.failure = Some(e);
+            }
+        }
+        self.progress.update(self.games.len() as u64, &self.results);
+    }
+
+    /// The final statistics, written with every output file; the first
+    /// failure, if any.
+    ///
+    /// # Errors
+    /// The run's failure, or one writing the outputs.
+    pub fn finish(mut self) -> Result<(Results, Vec<GameRecord>)> {
+        self.results = analyse(self.info, &self.games);
+        self.progress.finish();
+        if let Some(e) = self.failure {
+            return Err(e);
+        }
+        write_outputs(self.out, &self.results, &self.games)?;
+        Ok((self.results, self.games))
+    }
+}
