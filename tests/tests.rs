@@ -3,6 +3,8 @@
 mod util;
 
 mod book;
+mod book_files;
+mod book_generate;
 mod eval;
 mod layers;
 mod perft;

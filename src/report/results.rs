@@ -146,6 +146,28 @@ impl Tallies {
         }
     }
 
+    /// The tallies of the `counted` games (from `by_id`, the run's games by
+    /// id), and of the pairs whose two games both count.
+    fn of(
+        info: &TournamentInfo,
+        index: &BTreeMap<&str, usize>,
+        by_id: &BTreeMap<u64, &GameRecord>,
+        counted: &[&GameRecord],
+        counter: Option<&PairCounter>,
+    ) -> Tallies {
+        let mut tallies = Tallies::new(info);
+        for g in counted {
+            tallies.game(index[g.black.as_str()], index[g.white.as_str()], g);
+        }
+        for g in counted.iter().filter(|g| g.game_id % 2 == 0) {
+            if let Some(h) = by_id.get(&(g.game_id + 1)).filter(|h| counts(counter, h)) {
+                let (x, y) = (index[g.black.as_str()], index[g.white.as_str()]);
+                tallies.pair(info, x, y, g, h);
+            }
+        }
+        tallies
+    }
+
     /// Counts one game.
     fn game(&mut self, b: usize, w: usize, g: &GameRecord) {
         let black = Outcome::from_points(g.result).unwrap_or(Outcome::Draw);
@@ -254,46 +276,20 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
     let by_id = valid_games(&index, games);
     let shard = info.shard();
     let scheduled_pairs: u64 = (0..info.total_pairs).filter(|&p| shard.owns(p)).count() as u64;
-
-    // Which pairs count: in an SPRT, the pair counter's.
-    let mut counter = PairCounter::new(info);
-    if let Some(c) = counter.as_mut() {
-        for g in by_id.values() {
-            if c.add(g) {
-                break;
-            }
-        }
-    }
-    let counts = |g: &GameRecord| -> bool {
-        counter
-            .as_ref()
-            .is_none_or(|c| c.counted().binary_search(&(g.game_id / 2)).is_ok())
-    };
-    let counted: Vec<&GameRecord> = by_id.values().copied().filter(|g| counts(g)).collect();
-
-    let mut tallies = Tallies::new(info);
-    for g in &counted {
-        tallies.game(index[g.black.as_str()], index[g.white.as_str()], g);
-    }
-    for g in counted.iter().filter(|g| g.game_id % 2 == 0) {
-        if let Some(h) = by_id.get(&(g.game_id + 1)).filter(|h| counts(h)) {
-            let (x, y) = (index[g.black.as_str()], index[g.white.as_str()]);
-            tallies.pair(info, x, y, g, h);
-        }
-    }
+    let counter = sprt_counter(info, &by_id);
+    let counted: Vec<&GameRecord> = by_id
+        .values()
+        .copied()
+        .filter(|g| counts(counter.as_ref(), g))
+        .collect();
+    let tallies = Tallies::of(info, &index, &by_id, &counted, counter.as_ref());
 
     let mut notes = Vec::new();
     if let Some(msg) = crate::book::wrap_notice(info.book.openings, info.total_pairs) {
         notes.push(msg);
     }
     let ratings = rating_summary(&tallies.table, !counted.is_empty(), &mut notes);
-    let sprt_state = counter.as_ref().map(|c| {
-        c.state()
-            .unwrap_or_else(|| c.sprt().evaluate_ptnml(&PairTally::default().ptnml()))
-    });
-    let head = info
-        .perspective()
-        .map(|(me, _)| (tallies.wdl[me], tallies.pairs[me], sprt_state));
+    let head = head_to_head(info, &tallies, counter.as_ref());
     let verdict = counter
         .as_ref()
         .map(|c| c.state().map_or(Verdict::Continue, |s| s.verdict).name());
@@ -323,6 +319,42 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
         notes,
         head_to_head_wdl: head,
     }
+}
+
+/// In an SPRT, the pair counter fed with the run's games in game-id order
+/// (it stops where the test decides); `None` for other formats.
+fn sprt_counter(info: &TournamentInfo, by_id: &BTreeMap<u64, &GameRecord>) -> Option<PairCounter> {
+    let mut counter = PairCounter::new(info);
+    if let Some(c) = counter.as_mut() {
+        for g in by_id.values() {
+            if c.add(g) {
+                break;
+            }
+        }
+    }
+    counter
+}
+
+/// Whether game `g` counts: every game does, except in an SPRT, where only
+/// the games of the pairs the `counter` counted do.
+fn counts(counter: Option<&PairCounter>, g: &GameRecord) -> bool {
+    counter.is_none_or(|c| c.counted().binary_search(&(g.game_id / 2)).is_ok())
+}
+
+/// The head-to-head tallies of a two-engine run from its first engine's
+/// point of view, with the SPRT state of an SPRT (the empty tally's when
+/// no pair counts yet).
+fn head_to_head(
+    info: &TournamentInfo,
+    tallies: &Tallies,
+    counter: Option<&PairCounter>,
+) -> Option<(Wdl, PairTally, Option<SprtState>)> {
+    let sprt_state = counter.map(|c| {
+        c.state()
+            .unwrap_or_else(|| c.sprt().evaluate_ptnml(&PairTally::default().ptnml()))
+    });
+    info.perspective()
+        .map(|(me, _)| (tallies.wdl[me], tallies.pairs[me], sprt_state))
 }
 
 fn outcome(g: &GameRecord, engine: &str) -> Outcome {

@@ -2,19 +2,13 @@
 //! multi-engine run, and `summary.md` (for CI step summaries).
 
 use super::results::Results;
-use crate::stats::format::fixed;
+use crate::stats::format::{fixed, name_width};
 use std::fmt::Write;
 
 impl Results {
     /// The rating table: `Rank Name Elo +/- nElo +/- Games Score Draw Ptnml(0-2)`.
     pub fn rating_table(&self) -> String {
-        let width = self
-            .engines
-            .iter()
-            .map(|e| e.name.len())
-            .max()
-            .unwrap_or(4)
-            .max(4);
+        let width = name_width(self.engines.iter().map(|e| e.name.as_str()));
         let mut out = format!(
             "{:>4}  {:<width$}  {:>8} {:>7}  {:>8} {:>7}  {:>6}  {:>7}  {:>6}  Ptnml(0-2)",
             "Rank", "Name", "Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw"
@@ -43,16 +37,8 @@ impl Results {
                 } else {
                     ("-".into(), "-".into())
                 };
-            let score = if e.games > 0 {
-                100.0 * e.points / e.games as f64
-            } else {
-                0.0
-            };
-            let draw = if e.games > 0 {
-                100.0 * e.draws as f64 / e.games as f64
-            } else {
-                0.0
-            };
+            let score = percent(e.points, e.games);
+            let draw = percent(e.draws as f64, e.games);
             let p = e.pairs.ptnml().0;
             let _ = write!(
                 out,
@@ -111,11 +97,7 @@ impl Results {
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
         );
         for m in &self.meetings {
-            let score = if m.games > 0 {
-                100.0 * (m.a_wins as f64 + 0.5 * m.draws as f64) / m.games as f64
-            } else {
-                0.0
-            };
+            let score = percent(m.a_wins as f64 + 0.5 * m.draws as f64, m.games);
             let _ = writeln!(
                 md,
                 "| {} | {} | {} | {} | {} | {} | {:.1}% | {} |",
@@ -140,5 +122,14 @@ impl Results {
             let _ = writeln!(md, "\nNote: {n}");
         }
         md
+    }
+}
+
+/// `part` as a percentage of `games` (0 when there are no games).
+fn percent(part: f64, games: u64) -> f64 {
+    if games > 0 {
+        100.0 * part / games as f64
+    } else {
+        0.0
     }
 }

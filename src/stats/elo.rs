@@ -368,13 +368,7 @@ impl EloEstimate {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(actual: f64, expected: f64, tolerance: f64) {
-        assert!(
-            (actual - expected).abs() <= tolerance,
-            "{actual} is not {expected} (±{tolerance})"
-        );
-    }
+    use crate::stats::close;
 
     #[test]
     fn z95_is_the_normal_quantile() {

@@ -141,18 +141,18 @@ pub fn match_block(wdl: &Wdl, pairs: &PairTally, basis: Basis, sprt: Option<&Spr
     lines.join("\n")
 }
 
+/// The width of a table's name column: the longest of `names`, and at
+/// least 4 (for the heading `Name`).
+pub fn name_width<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
+    names.into_iter().map(str::len).max().unwrap_or(4).max(4)
+}
+
 /// The rating table: a header naming the method and anchor, one row per
 /// engine (`Rank Name Elo +/- Games Points Score`), a note when the fallback
 /// prior was used, and the LOS matrix (percent that the row engine is
 /// stronger than the column engine). Lines joined by `\n`.
 pub fn ratings_table(r: &Ratings) -> String {
-    let width = r
-        .engines
-        .iter()
-        .map(|e| e.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
+    let width = name_width(r.engines.iter().map(|e| e.name.as_str()));
     let anchor = match &r.anchor {
         Anchor::Average => "average = 0".to_string(),
         Anchor::Engine(name) => format!("{name} = 0"),

@@ -8,7 +8,8 @@
 //! - [`sprt`]: the test ([`Sprt`], [`SprtState`]), on top of the private
 //!   maximum-likelihood solvers (`mle`, `root`).
 //! - [`crosstable`] and [`ratings`](mod@ratings): multi-engine Bradley-Terry
-//!   ratings.
+//!   ratings, on top of the private likelihood and its maximum
+//!   (`bradley_terry`).
 //! - [`format`](mod@format): the fastchess-style result block and the rating table.
 //! - [`summary`]: the JSON objects.
 //!
@@ -20,6 +21,7 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+mod bradley_terry;
 pub mod crosstable;
 pub mod elo;
 pub mod format;
@@ -40,3 +42,13 @@ pub use ratings::{
 };
 pub use sprt::{Model, Sprt, SprtError, SprtState, Verdict};
 pub use summary::{RatingsSummary, Summary};
+
+/// Asserts that `actual` is within `tolerance` of `expected` (the unit
+/// tests' comparison of computed statistics with reference values).
+#[cfg(test)]
+fn close(actual: f64, expected: f64, tolerance: f64) {
+    assert!(
+        (actual - expected).abs() <= tolerance,
+        "{actual} is not {expected} (±{tolerance})"
+    );
+}

@@ -140,13 +140,7 @@ impl std::ops::AddAssign for PairTally {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(actual: f64, expected: f64, tolerance: f64) {
-        assert!(
-            (actual - expected).abs() <= tolerance,
-            "{actual} is not {expected} (±{tolerance})"
-        );
-    }
+    use crate::stats::close;
 
     /// fastchess `elo_test.cpp`, "EloPentanomial 1".
     #[test]

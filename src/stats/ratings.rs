@@ -13,9 +13,9 @@
 //! between every two engines that met (as BayesElo's default prior), and
 //! [`Ratings::method`] says so.
 
+use super::bradley_terry::Matrices;
 use super::crosstable::Crosstable;
 use super::elo::{normal_cdf, z95};
-use super::linalg::{cholesky, cholesky_inverse, cholesky_solve};
 
 /// Virtual draws added between every two engines that played each other
 /// when the maximum-likelihood ratings do not exist.
@@ -106,68 +106,6 @@ pub struct Ratings {
     pub games: u64,
 }
 
-/// ln(10) / 400: the logistic slope per Elo.
-const K: f64 = std::f64::consts::LN_10 / 400.0;
-
-/// `ln(1 / (1 + e^-x))` without overflow.
-fn ln_sigmoid(x: f64) -> f64 {
-    if x > 0.0 {
-        -(-x).exp().ln_1p()
-    } else {
-        x - x.exp().ln_1p()
-    }
-}
-
-fn sigmoid(x: f64) -> f64 {
-    if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (1.0 + e)
-    }
-}
-
-/// Games and points as plain matrices, the form the solver works on.
-struct Matrices {
-    games: Vec<Vec<f64>>,
-    points: Vec<Vec<f64>>,
-}
-
-impl Matrices {
-    fn log_likelihood(&self, r: &[f64]) -> f64 {
-        let n = r.len();
-        let mut sum = 0.0;
-        for i in 0..n {
-            for j in 0..n {
-                if i != j && self.points[i][j] > 0.0 {
-                    sum += self.points[i][j] * ln_sigmoid(K * (r[i] - r[j]));
-                }
-            }
-        }
-        sum
-    }
-
-    /// Gradient and Fisher information (minus the Hessian) in Elo units.
-    fn gradient_information(&self, r: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {
-        let n = r.len();
-        let mut gradient = vec![0.0; n];
-        let mut info = vec![vec![0.0; n]; n];
-        for i in 0..n {
-            for j in 0..n {
-                if i == j || self.games[i][j] == 0.0 {
-                    continue;
-                }
-                let p = sigmoid(K * (r[i] - r[j]));
-                gradient[i] += K * (self.points[i][j] - self.games[i][j] * p);
-                let w = K * K * self.games[i][j] * p * (1.0 - p);
-                info[i][i] += w;
-                info[i][j] -= w;
-            }
-        }
-        (gradient, info)
-    }
-}
-
 /// Engines reachable from engine 0 along `edge(i, j)`.
 fn reachable(n: usize, start: usize, edge: impl Fn(usize, usize) -> bool) -> Vec<bool> {
     let mut seen = vec![false; n];
@@ -227,7 +165,34 @@ fn no_mle_reason(table: &Crosstable) -> Option<String> {
 /// [`RatingsError`]: no games, an unknown anchor, or engines that no chain
 /// of games connects.
 pub fn ratings(table: &Crosstable, anchor: &Anchor) -> Result<Ratings, RatingsError> {
-    let n = table.len();
+    let anchor_index = check_table(table, anchor)?;
+    let mut m = Matrices::new(table);
+    let method = match no_mle_reason(table) {
+        None => Method::MaximumLikelihood,
+        Some(reason) => {
+            m.add_virtual_draws(PRIOR_VIRTUAL_DRAWS);
+            Method::Prior {
+                virtual_draws: PRIOR_VIRTUAL_DRAWS,
+                reason,
+            }
+        }
+    };
+    let r = m.newton().ok_or(RatingsError::NotConverged)?;
+    let cov = m.covariance(&r).ok_or(RatingsError::NotConverged)?;
+    let (order, engines) = rate_engines(table, &r, &cov, anchor_index);
+    Ok(Ratings {
+        engines,
+        anchor: anchor.clone(),
+        method,
+        los: los_matrix(&order, &r, &cov),
+        games: table.total_games().round() as u64,
+    })
+}
+
+/// The anchor's index (`None` for the average), after checking that there
+/// are games, that the anchor is an engine of the table, and that games
+/// connect every engine to every other.
+fn check_table(table: &Crosstable, anchor: &Anchor) -> Result<Option<usize>, RatingsError> {
     if table.total_games() == 0.0 {
         return Err(RatingsError::NoGames);
     }
@@ -239,88 +204,20 @@ pub fn ratings(table: &Crosstable, anchor: &Anchor) -> Result<Ratings, RatingsEr
                 .ok_or_else(|| RatingsError::UnknownAnchor(name.clone()))?,
         ),
     };
-    let connected = reachable(n, 0, |i, j| table.games_between(i, j) > 0.0);
+    let connected = reachable(table.len(), 0, |i, j| table.games_between(i, j) > 0.0);
     if let Some(k) = connected.iter().position(|&c| !c) {
         return Err(RatingsError::Disconnected(
             table.names()[0].clone(),
             table.names()[k].clone(),
         ));
     }
+    Ok(anchor_index)
+}
 
-    let mut m = Matrices {
-        games: (0..n)
-            .map(|i| (0..n).map(|j| table.games_between(i, j)).collect())
-            .collect(),
-        points: (0..n)
-            .map(|i| (0..n).map(|j| table.points_against(i, j)).collect())
-            .collect(),
-    };
-    let method = match no_mle_reason(table) {
-        None => Method::MaximumLikelihood,
-        Some(reason) => {
-            for i in 0..n {
-                for j in 0..n {
-                    if i != j && m.games[i][j] > 0.0 {
-                        m.games[i][j] += PRIOR_VIRTUAL_DRAWS;
-                        m.points[i][j] += PRIOR_VIRTUAL_DRAWS / 2.0;
-                    }
-                }
-            }
-            Method::Prior {
-                virtual_draws: PRIOR_VIRTUAL_DRAWS,
-                reason,
-            }
-        }
-    };
-
-    // Newton's method with the last engine fixed at 0.
-    let free = n - 1;
-    let mut r = vec![0.0; n];
-    let mut converged = free == 0;
-    for _ in 0..200 {
-        if converged {
-            break;
-        }
-        let (gradient, info) = m.gradient_information(&r);
-        let reduced: Vec<Vec<f64>> = info[..free]
-            .iter()
-            .map(|row| row[..free].to_vec())
-            .collect();
-        let l = cholesky(&reduced).ok_or(RatingsError::NotConverged)?;
-        let delta = cholesky_solve(&l, &gradient[..free]);
-        let current = m.log_likelihood(&r);
-        let mut t = 1.0;
-        loop {
-            let trial: Vec<f64> = (0..n)
-                .map(|i| if i < free { r[i] + t * delta[i] } else { 0.0 })
-                .collect();
-            if m.log_likelihood(&trial) >= current - 1e-12 * current.abs() || t < 1e-6 {
-                r = trial;
-                break;
-            }
-            t *= 0.5;
-        }
-        let largest = delta.iter().fold(0.0f64, |a, d| a.max((t * d).abs()));
-        converged = largest < 1e-9;
-    }
-    if !converged || r.iter().any(|x| !x.is_finite()) {
-        return Err(RatingsError::NotConverged);
-    }
-
-    // Covariance with the last engine fixed, then anchored: rating = A r.
-    let mut cov = vec![vec![0.0; n]; n];
-    if free > 0 {
-        let (_, info) = m.gradient_information(&r);
-        let reduced: Vec<Vec<f64>> = info[..free]
-            .iter()
-            .map(|row| row[..free].to_vec())
-            .collect();
-        let inverse = cholesky_inverse(&cholesky(&reduced).ok_or(RatingsError::NotConverged)?);
-        for i in 0..free {
-            cov[i][..free].copy_from_slice(&inverse[i]);
-        }
-    }
-    let a: Vec<Vec<f64>> = (0..n)
+/// The anchoring map `A`: rating = `A r` for ratings `r` with the last
+/// engine fixed. It subtracts the average, or the anchor engine's rating.
+fn anchor_matrix(n: usize, anchor_index: Option<usize>) -> Vec<Vec<f64>> {
+    (0..n)
         .map(|i| {
             (0..n)
                 .map(|j| {
@@ -332,10 +229,22 @@ pub fn ratings(table: &Crosstable, anchor: &Anchor) -> Result<Ratings, RatingsEr
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// The anchored ratings of `r` (covariance `cov`) from the highest to the
+/// lowest (ties by name), and that order as indexes into `table`.
+fn rate_engines(
+    table: &Crosstable,
+    r: &[f64],
+    cov: &[Vec<f64>],
+    anchor_index: Option<usize>,
+) -> (Vec<usize>, Vec<EngineRating>) {
+    let n = r.len();
+    let a = anchor_matrix(n, anchor_index);
     let anchored: Vec<f64> = a
         .iter()
-        .map(|row| row.iter().zip(&r).map(|(x, y)| x * y).sum())
+        .map(|row| row.iter().zip(r).map(|(x, y)| x * y).sum())
         .collect();
     let variance = |i: usize| -> f64 {
         let mut v = 0.0;
@@ -367,7 +276,14 @@ pub fn ratings(table: &Crosstable, anchor: &Anchor) -> Result<Ratings, RatingsEr
             }
         })
         .collect();
-    let los = order
+    (order, engines)
+}
+
+/// `los[i][j]` (engines in `order`): the probability that `r[i] > r[j]`
+/// under the normal approximation with covariance `cov`; `NaN` on the
+/// diagonal.
+fn los_matrix(order: &[usize], r: &[f64], cov: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    order
         .iter()
         .map(|&i| {
             order
@@ -381,26 +297,14 @@ pub fn ratings(table: &Crosstable, anchor: &Anchor) -> Result<Ratings, RatingsEr
                 })
                 .collect()
         })
-        .collect();
-    Ok(Ratings {
-        engines,
-        anchor: anchor.clone(),
-        method,
-        los,
-        games: table.total_games().round() as u64,
-    })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(actual: f64, expected: f64, tolerance: f64) {
-        assert!(
-            (actual - expected).abs() <= tolerance,
-            "{actual} is not {expected} (±{tolerance})"
-        );
-    }
+    use crate::stats::bradley_terry::K;
+    use crate::stats::close;
 
     /// A scores 75% against B in 100 games (60 wins, 30 draws, 10 losses).
     fn two_engines() -> Crosstable {

@@ -14,10 +14,10 @@
 /// The result is within `tol` (plus a few ulps) of a sign change of `f`.
 pub(crate) fn brent(
     f: impl Fn(f64) -> f64,
-    mut a: f64,
-    mut b: f64,
-    mut fa: f64,
-    mut fb: f64,
+    a: f64,
+    b: f64,
+    fa: f64,
+    fb: f64,
     tol: f64,
 ) -> Option<f64> {
     if !fa.is_finite() || !fb.is_finite() {
@@ -32,77 +32,111 @@ pub(crate) fn brent(
     if fa.signum() == fb.signum() {
         return None;
     }
-    // `b` is the best estimate so far, `a` the previous one, `c` the point
-    // that keeps the root bracketed between `b` and `c`.
-    let mut c = a;
-    let mut fc = fa;
-    let mut d = b - a;
-    let mut e = d;
+    let mut s = Brent {
+        a,
+        fa,
+        b,
+        fb,
+        c: a,
+        fc: fa,
+        d: b - a,
+        e: b - a,
+    };
     for _ in 0..200 {
-        if fb.signum() == fc.signum() {
-            c = a;
-            fc = fa;
-            d = b - a;
-            e = d;
+        s.keep_bracket();
+        let tol1 = 2.0 * f64::EPSILON * s.b.abs() + 0.5 * tol;
+        let half = 0.5 * (s.c - s.b);
+        if half.abs() <= tol1 || s.fb == 0.0 {
+            return Some(s.b);
         }
-        if fc.abs() < fb.abs() {
-            a = b;
-            b = c;
-            c = a;
-            fa = fb;
-            fb = fc;
-            fc = fa;
-        }
-        let tol1 = 2.0 * f64::EPSILON * b.abs() + 0.5 * tol;
-        let half = 0.5 * (c - b);
-        if half.abs() <= tol1 || fb == 0.0 {
-            return Some(b);
-        }
-        if e.abs() >= tol1 && fa.abs() > fb.abs() {
-            // Try interpolation: secant if only two distinct points,
-            // inverse quadratic otherwise.
-            let s = fb / fa;
-            let (mut p, mut q) = if a == c {
-                (2.0 * half * s, 1.0 - s)
-            } else {
-                let q = fa / fc;
-                let r = fb / fc;
-                (
-                    s * (2.0 * half * q * (q - r) - (b - a) * (r - 1.0)),
-                    (q - 1.0) * (r - 1.0) * (s - 1.0),
-                )
-            };
-            if p > 0.0 {
-                q = -q;
-            }
-            p = p.abs();
-            let limit1 = 3.0 * half * q - (tol1 * q).abs();
-            let limit2 = (e * q).abs();
-            if 2.0 * p < limit1.min(limit2) {
-                // Accept the interpolation.
-                e = d;
-                d = p / q;
-            } else {
-                d = half;
-                e = d;
-            }
-        } else {
-            d = half;
-            e = d;
-        }
-        a = b;
-        fa = fb;
-        b += if d.abs() > tol1 {
-            d
+        s.choose_step(tol1, half);
+        s.a = s.b;
+        s.fa = s.fb;
+        s.b += if s.d.abs() > tol1 {
+            s.d
         } else {
             tol1.copysign(half)
         };
-        fb = f(b);
-        if !fb.is_finite() {
+        s.fb = f(s.b);
+        if !s.fb.is_finite() {
             return None;
         }
     }
-    Some(b)
+    Some(s.b)
+}
+
+/// The state of Brent's method: `b` is the best estimate so far, `a` the
+/// previous one, `c` the point that keeps the root bracketed between `b`
+/// and `c`, with the function's values there; `d` is the last step and
+/// `e` the one before.
+struct Brent {
+    a: f64,
+    fa: f64,
+    b: f64,
+    fb: f64,
+    c: f64,
+    fc: f64,
+    d: f64,
+    e: f64,
+}
+
+impl Brent {
+    /// Makes `c` bracket the root with `b` again (after `b` moved to the
+    /// side of the sign change where `c` was), and makes `b` the end where
+    /// the function is smaller.
+    fn keep_bracket(&mut self) {
+        if self.fb.signum() == self.fc.signum() {
+            self.c = self.a;
+            self.fc = self.fa;
+            self.d = self.b - self.a;
+            self.e = self.d;
+        }
+        if self.fc.abs() < self.fb.abs() {
+            self.a = self.b;
+            self.b = self.c;
+            self.c = self.a;
+            self.fa = self.fb;
+            self.fb = self.fc;
+            self.fc = self.fa;
+        }
+    }
+
+    /// Sets the step `d` (and `e`, the step before): the interpolation when
+    /// it falls well inside the bracket and shrinks fast enough, bisection
+    /// (`half`, half the bracket) otherwise.
+    fn choose_step(&mut self, tol1: f64, half: f64) {
+        if self.e.abs() >= tol1 && self.fa.abs() > self.fb.abs() {
+            let (p, q) = self.interpolation(half);
+            let limit1 = 3.0 * half * q - (tol1 * q).abs();
+            let limit2 = (self.e * q).abs();
+            if 2.0 * p < limit1.min(limit2) {
+                // Accept the interpolation.
+                self.e = self.d;
+                self.d = p / q;
+                return;
+            }
+        }
+        self.d = half;
+        self.e = self.d;
+    }
+
+    /// The interpolated step as `p / q` with `p >= 0`: secant if there are
+    /// only two distinct points, inverse quadratic otherwise.
+    fn interpolation(&self, half: f64) -> (f64, f64) {
+        let (a, b, fa, fb, fc) = (self.a, self.b, self.fa, self.fb, self.fc);
+        let s = fb / fa;
+        let (p, q) = if a == self.c {
+            (2.0 * half * s, 1.0 - s)
+        } else {
+            let q = fa / fc;
+            let r = fb / fc;
+            (
+                s * (2.0 * half * q * (q - r) - (b - a) * (r - 1.0)),
+                (q - 1.0) * (r - 1.0) * (s - 1.0),
+            )
+        };
+        (p.abs(), if p > 0.0 { -q } else { q })
+    }
 }
 
 /// Solves the secular equation `sum_i p_i a_i / (1 + x a_i) = 0` for `x` in
@@ -179,16 +213,21 @@ mod tests {
         assert!((root - 0.999).abs() < 1e-12);
     }
 
+    /// The left side of the secular equation at `x`, written out here
+    /// apart from the solver's own.
+    fn secular_lhs(a: &[f64], p: &[f64], x: f64) -> f64 {
+        a.iter()
+            .zip(p)
+            .map(|(ai, pi)| pi * ai / (1.0 + x * ai))
+            .sum()
+    }
+
     #[test]
     fn secular_solution_satisfies_the_equation() {
         let a = [-0.55, -0.05, 0.45];
         let p = [0.3, 0.4, 0.3];
         let x = secular(&a, &p).unwrap();
-        let lhs: f64 = a
-            .iter()
-            .zip(&p)
-            .map(|(ai, pi)| pi * ai / (1.0 + x * ai))
-            .sum();
+        let lhs = secular_lhs(&a, &p, x);
         assert!(lhs.abs() < 1e-12, "{lhs}");
         assert!(x > -1.0 / 0.45 && x < 1.0 / 0.55);
     }
@@ -199,11 +238,7 @@ mod tests {
         let a = [-0.5, 0.0, 0.5];
         let p = [1e-9, 0.5, 0.5 - 1e-9];
         let x = secular(&a, &p).unwrap();
-        let lhs: f64 = a
-            .iter()
-            .zip(&p)
-            .map(|(ai, pi)| pi * ai / (1.0 + x * ai))
-            .sum();
+        let lhs = secular_lhs(&a, &p, x);
         // Near the pole `1 + x a_i` loses digits to cancellation.
         assert!(lhs.abs() < 1e-6, "{lhs}");
     }

@@ -298,16 +298,10 @@ impl SprtState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::close;
 
     fn sprt(elo0: f64, elo1: f64, model: Model) -> Sprt {
         Sprt::new(elo0, elo1, 0.05, 0.05, model).unwrap()
-    }
-
-    fn close(actual: f64, expected: f64, tolerance: f64) {
-        assert!(
-            (actual - expected).abs() <= tolerance,
-            "{actual} is not {expected} (±{tolerance})"
-        );
     }
 
     #[test]
