@@ -1,13 +1,15 @@
 //! The weights file: parsing and checking it (sparse tables, every pattern
 //! in every stage), and writing one (zero weights left out).
 
-use super::set::{OFFSETS, SET, STAGE_SIZE};
+use super::set::{Pattern, OFFSETS, SET, STAGE_SIZE};
 use super::{Patterns, StageWeights};
-use crate::error::{Error, Result};
-use crate::util::{check_stages, parse_ron};
+use crate::error::Result;
+use crate::eval::stages::{StageAt, StageBound, Staged};
+use crate::util::parse_ron;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Largest table weight in size.
 pub const MAX_TABLE_WEIGHT: f64 = 32767.0;
@@ -30,6 +32,12 @@ struct RawStage {
     tables: BTreeMap<String, Vec<(u64, f64)>>,
 }
 
+impl StageBound for RawStage {
+    fn min_empties(&self) -> u32 {
+        self.min_empties
+    }
+}
+
 impl Patterns {
     /// Parses a weights file (`path` only names it in errors).
     ///
@@ -39,72 +47,89 @@ impl Patterns {
     /// too large, each naming the file, line and field.
     pub fn parse(text: &str, path: &Path) -> Result<Patterns> {
         let raw: RawFile = parse_ron(text, path)?;
-        let min_empties: Vec<u32> = raw.stages.iter().map(|s| s.min_empties).collect();
-        check_stages(&min_empties, text, path)?;
-        let mut stages = Vec::new();
-        for (n, s) in raw.stages.iter().enumerate() {
-            let stage = n + 1;
-            for (field, v) in [("bias", s.bias), ("mobility", s.mobility)] {
-                if !v.is_finite() || v.abs() > MAX_SCALAR {
-                    return Err(Error::config_field_nth(
-                        path,
-                        text,
-                        field,
-                        n,
-                        format!("stage {stage}: {v} is not a finite number of at most {MAX_SCALAR} in size"),
-                    ));
-                }
-            }
-            let bad = |msg: String| Err(Error::config_field_nth(path, text, "tables", n, msg));
-            if let Some(name) = s.tables.keys().find(|k| !SET.iter().any(|p| p.name == *k)) {
-                let names: Vec<&str> = SET.iter().map(|p| p.name).collect();
-                return bad(format!(
-                    "stage {stage}: unknown pattern {name:?} (the patterns are {})",
-                    names.join(", ")
-                ));
-            }
-            let mut tables = vec![0i16; STAGE_SIZE];
-            for (k, p) in SET.iter().enumerate() {
-                let Some(entries) = s.tables.get(p.name) else {
-                    return bad(format!(
-                        "stage {stage}: pattern {:?} is missing (list it, empty if all its weights are 0)",
-                        p.name
-                    ));
-                };
-                let mut set = vec![false; p.size()];
-                for &(index, w) in entries {
-                    if index >= p.size() as u64 {
-                        return bad(format!(
-                            "stage {stage}, pattern {:?}: index {index} is out of range (3^{} = {} configurations)",
-                            p.name,
-                            p.squares.len(),
-                            p.size()
-                        ));
-                    }
-                    if set[index as usize] {
-                        return bad(format!(
-                            "stage {stage}, pattern {:?}: index {index} is listed twice",
-                            p.name
-                        ));
-                    }
-                    if !w.is_finite() || w.abs() > MAX_TABLE_WEIGHT || w.fract() != 0.0 {
-                        return bad(format!(
-                            "stage {stage}, pattern {:?}, index {index}: weight {w} is not a whole number of at most {MAX_TABLE_WEIGHT} in size",
-                            p.name
-                        ));
-                    }
-                    set[index as usize] = true;
-                    tables[OFFSETS[k] + index as usize] = w as i16;
-                }
-            }
-            stages.push(StageWeights {
-                bias: s.bias,
-                mobility: s.mobility,
-                tables,
-            });
-        }
-        Ok(Patterns::new(min_empties, stages))
+        let stages = Staged::parse(&raw.stages, text, path, stage_weights)?;
+        Ok(Patterns {
+            stages: Arc::new(stages),
+        })
     }
+}
+
+/// One stage's weights, checked: finite scalars, and every pattern listed
+/// (no unknown one), its table read by [`read_table`].
+fn stage_weights(s: &RawStage, at: &StageAt) -> Result<StageWeights> {
+    let stage = at.number();
+    for (field, v) in [("bias", s.bias), ("mobility", s.mobility)] {
+        if !v.is_finite() || v.abs() > MAX_SCALAR {
+            return Err(at.error(
+                field,
+                format!(
+                    "stage {stage}: {v} is not a finite number of at most {MAX_SCALAR} in size"
+                ),
+            ));
+        }
+    }
+    if let Some(name) = s.tables.keys().find(|k| !SET.iter().any(|p| p.name == *k)) {
+        let names: Vec<&str> = SET.iter().map(|p| p.name).collect();
+        return Err(at.error(
+            "tables",
+            format!(
+                "stage {stage}: unknown pattern {name:?} (the patterns are {})",
+                names.join(", ")
+            ),
+        ));
+    }
+    let mut tables = vec![0i16; STAGE_SIZE];
+    for (k, p) in SET.iter().enumerate() {
+        let Some(entries) = s.tables.get(p.name) else {
+            return Err(at.error(
+                "tables",
+                format!(
+                    "stage {stage}: pattern {:?} is missing (list it, empty if all its weights are 0)",
+                    p.name
+                ),
+            ));
+        };
+        read_table(p, entries, at, &mut tables[OFFSETS[k]..OFFSETS[k + 1]])?;
+    }
+    Ok(StageWeights {
+        bias: s.bias,
+        mobility: s.mobility,
+        tables,
+    })
+}
+
+/// Writes pattern `p`'s sparse `(index, weight)` entries into its `table`:
+/// each index in range and listed once, each weight a whole number that
+/// fits the table.
+fn read_table(p: &Pattern, entries: &[(u64, f64)], at: &StageAt, table: &mut [i16]) -> Result<()> {
+    let stage = at.number();
+    let bad = |msg: String| Err(at.error("tables", msg));
+    let mut set = vec![false; p.size()];
+    for &(index, w) in entries {
+        if index >= p.size() as u64 {
+            return bad(format!(
+                "stage {stage}, pattern {:?}: index {index} is out of range (3^{} = {} configurations)",
+                p.name,
+                p.squares.len(),
+                p.size()
+            ));
+        }
+        if set[index as usize] {
+            return bad(format!(
+                "stage {stage}, pattern {:?}: index {index} is listed twice",
+                p.name
+            ));
+        }
+        if !w.is_finite() || w.abs() > MAX_TABLE_WEIGHT || w.fract() != 0.0 {
+            return bad(format!(
+                "stage {stage}, pattern {:?}, index {index}: weight {w} is not a whole number of at most {MAX_TABLE_WEIGHT} in size",
+                p.name
+            ));
+        }
+        set[index as usize] = true;
+        table[index as usize] = w as i16;
+    }
+    Ok(())
 }
 
 /// The weights file for `stages`, with `header` lines as comments and a

@@ -59,10 +59,10 @@ pub use file::{weights_file, MAX_SCALAR, MAX_TABLE_WEIGHT};
 pub use index::{for_each_index, indices};
 pub use set::{offset, Pattern, INSTANCES, PATTERNS, SET, STAGE_SIZE};
 
+use super::stages::Staged;
 use super::Term;
 use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::Board;
-use crate::util::stage_of;
 use index::table_sum;
 use set::OFFSETS;
 use std::sync::Arc;
@@ -81,8 +81,7 @@ pub struct StageWeights {
 /// A pattern evaluation. Cloning shares the tables.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Patterns {
-    min_empties: Vec<u32>,
-    stages: Arc<Vec<StageWeights>>,
+    stages: Arc<Staged<StageWeights>>,
 }
 
 impl Patterns {
@@ -90,17 +89,17 @@ impl Patterns {
     /// last at 0).
     pub fn new(min_empties: Vec<u32>, stages: Vec<StageWeights>) -> Patterns {
         Patterns {
-            min_empties,
-            stages: Arc::new(stages),
+            stages: Arc::new(Staged::new(min_empties, stages)),
         }
     }
+
     /// The stages: `min_empties` and weights, highest `min_empties` first.
     pub fn stages(&self) -> impl Iterator<Item = (u32, &StageWeights)> {
-        self.min_empties.iter().copied().zip(self.stages.iter())
+        self.stages.iter()
     }
 
     fn stage(&self, b: &Board) -> &StageWeights {
-        &self.stages[stage_of(&self.min_empties, b.empties())]
+        self.stages.at(b.empties())
     }
 
     /// Score for the side to move, in centidiscs.
