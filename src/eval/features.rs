@@ -22,11 +22,12 @@
 //! ```
 //! Weights are centidiscs per unit of the feature.
 
+use super::stages::{StageBound, Staged};
 use super::Term;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::othello::bitboard::{legal_moves, neighbours, stable_discs};
 use crate::game::othello::Board;
-use crate::util::{check_stages, parse_ron, stage_of};
+use crate::util::parse_ron;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -68,11 +69,16 @@ struct RawStage {
     parity: f64,
 }
 
+impl StageBound for RawStage {
+    fn min_empties(&self) -> u32 {
+        self.min_empties
+    }
+}
+
 /// A feature evaluation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Features {
-    min_empties: Vec<u32>,
-    weights: Vec<[f64; FEATURES]>,
+    weights: Staged<[f64; FEATURES]>,
 }
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -130,10 +136,7 @@ impl Features {
     /// finite number, or bad stage bounds, each naming the file, line and field.
     pub fn parse(text: &str, path: &Path) -> Result<Features> {
         let raw: RawFile = parse_ron(text, path)?;
-        let min_empties: Vec<u32> = raw.stages.iter().map(|s| s.min_empties).collect();
-        check_stages(&min_empties, text, path)?;
-        let mut weights = Vec::new();
-        for (n, s) in raw.stages.iter().enumerate() {
+        let weights = Staged::parse(&raw.stages, text, path, |s, at| {
             let w = [
                 s.mobility,
                 s.frontier,
@@ -148,33 +151,27 @@ impl Features {
                 .iter()
                 .position(|v| !v.is_finite() || v.abs() > MAX_WEIGHT)
             {
-                return Err(Error::config_field_nth(
-                    path,
-                    text,
+                return Err(at.error(
                     NAMES[k],
-                    n,
-                    format!("stage {}: weight {} is not a finite number of at most {MAX_WEIGHT} in size", n + 1, w[k]),
+                    format!(
+                        "stage {}: weight {} is not a finite number of at most {MAX_WEIGHT} in size",
+                        at.number(),
+                        w[k]
+                    ),
                 ));
             }
-            weights.push(w);
-        }
-        Ok(Features {
-            min_empties,
-            weights,
-        })
+            Ok(w)
+        })?;
+        Ok(Features { weights })
     }
 
     /// The stages: `min_empties` and weights, highest `min_empties` first.
     pub fn stages(&self) -> Vec<(u32, [f64; FEATURES])> {
-        self.min_empties
-            .iter()
-            .copied()
-            .zip(self.weights.iter().copied())
-            .collect()
+        self.weights.iter().map(|(m, w)| (m, *w)).collect()
     }
 
     fn stage(&self, b: &Board) -> &[f64; FEATURES] {
-        &self.weights[stage_of(&self.min_empties, b.empties())]
+        self.weights.at(b.empties())
     }
 
     /// Score for the side to move, in centidiscs.

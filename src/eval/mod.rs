@@ -15,6 +15,7 @@
 pub mod features;
 pub mod patterns;
 pub mod squares;
+mod stages;
 
 pub use features::Features;
 pub use patterns::Patterns;

@@ -15,11 +15,12 @@
 //! Weights are centidiscs. A 10-entry table lists the symmetry classes
 //! a1, b1, c1, d1, b2, c2, d2, c3, d3, d4.
 
+use super::stages::{StageBound, Staged};
 use super::Term;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::othello::bitboard::Bits;
 use crate::game::othello::Board;
-use crate::util::{check_stages, parse_ron, stage_of};
+use crate::util::parse_ron;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -36,11 +37,16 @@ struct RawStage {
     squares: Vec<i32>,
 }
 
+impl StageBound for RawStage {
+    fn min_empties(&self) -> u32 {
+        self.min_empties
+    }
+}
+
 /// A weighted-squares evaluation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightedSquares {
-    min_empties: Vec<u32>,
-    tables: Vec<[i32; 64]>,
+    tables: Staged<[i32; 64]>,
 }
 
 /// The symmetry class (0..10) of square `index`.
@@ -65,45 +71,30 @@ impl WeightedSquares {
     /// naming the file, line and field.
     pub fn parse(text: &str, path: &Path) -> Result<WeightedSquares> {
         let raw: RawFile = parse_ron(text, path)?;
-        let min_empties: Vec<u32> = raw.stages.iter().map(|s| s.min_empties).collect();
-        check_stages(&min_empties, text, path)?;
-        let mut tables = Vec::new();
-        for (n, stage) in raw.stages.iter().enumerate() {
+        let tables = Staged::parse(&raw.stages, text, path, |stage, at| {
+            let n = at.number();
             if let Some(w) = stage.squares.iter().find(|w| w.abs() > 100_000) {
-                return Err(Error::config_field_nth(
-                    path,
-                    text,
+                return Err(at.error(
                     "squares",
-                    n,
-                    format!("stage {}: weight {w} is larger than 100000 in size", n + 1),
+                    format!("stage {n}: weight {w} is larger than 100000 in size"),
                 ));
             }
-            let table = match stage.squares.len() {
-                64 => std::array::from_fn(|i| stage.squares[i]),
-                10 => std::array::from_fn(|i| stage.squares[symmetry_class(i)]),
-                len => {
-                    return Err(Error::config_field_nth(
-                        path,
-                        text,
-                        "squares",
-                        n,
-                        format!(
-                        "stage {} has {len} weights; a table has 64 (a1..h8) or 10 (by symmetry)",
-                        n + 1
+            match stage.squares.len() {
+                64 => Ok(std::array::from_fn(|i| stage.squares[i])),
+                10 => Ok(std::array::from_fn(|i| stage.squares[symmetry_class(i)])),
+                len => Err(at.error(
+                    "squares",
+                    format!(
+                        "stage {n} has {len} weights; a table has 64 (a1..h8) or 10 (by symmetry)"
                     ),
-                    ))
-                }
-            };
-            tables.push(table);
-        }
-        Ok(WeightedSquares {
-            min_empties,
-            tables,
-        })
+                )),
+            }
+        })?;
+        Ok(WeightedSquares { tables })
     }
 
     fn table(&self, b: &Board) -> &[i32; 64] {
-        &self.tables[stage_of(&self.min_empties, b.empties())]
+        self.tables.at(b.empties())
     }
 
     /// Score for the side to move, in centidiscs.

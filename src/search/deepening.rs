@@ -7,6 +7,7 @@ use super::limits::{budget, ClockState, Stop, StopReason};
 use super::searcher::Searcher;
 use super::{Evaluator, Fail, Limit, SearchGame, SearchStats, Variant, INFINITY, MAX_PLY};
 use serde::Serialize;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// How to search: the algorithm and how long.
@@ -87,23 +88,7 @@ pub fn search<G: SearchGame, E: Evaluator<G>>(
     if let Some(tt) = &mut s.tt {
         tt.new_search();
     }
-    let (max_depth, node_limit, soft, hard) = match settings.limit {
-        Limit::Depth(d) => (d, u64::MAX, None, None),
-        Limit::Nodes(n) => (MAX_DEPTH, n, None, None),
-        Limit::MoveTime(ms) => {
-            let t = Duration::from_millis(ms);
-            (MAX_DEPTH, u64::MAX, Some(t / 2), Some(t))
-        }
-        Limit::Clock(base, inc) => {
-            let c = clock.unwrap_or(ClockState {
-                remaining: Duration::from_millis(base),
-                increment: Duration::from_millis(inc),
-            });
-            let b = budget(c, moves_left);
-            (MAX_DEPTH, u64::MAX, Some(b.soft / 2), Some(b.hard))
-        }
-    };
-    let limited = node_limit != u64::MAX || hard.is_some();
+    let budget = Budget::new(settings.limit, clock, moves_left);
     let mut out = SearchOutcome {
         best_move: None,
         score: 0,
@@ -118,24 +103,87 @@ pub fn search<G: SearchGame, E: Evaluator<G>>(
         s.stop = Stop::none();
         s.stats.nodes = 1;
         out.score = s.terminal(pos);
-        out.stats = s.stats;
-        out.elapsed = start.elapsed();
-        return out;
+    } else {
+        deepen(s, pos, settings, &budget, start, &mut out);
+    }
+    out.stats = s.stats;
+    out.elapsed = start.elapsed();
+    s.stop = Stop::none();
+    out
+}
+
+/// What a [`Limit`] means to the driver.
+struct Budget {
+    /// Deepest iteration to start.
+    max_depth: u32,
+    /// Node budget (`u64::MAX` for none).
+    node_limit: u64,
+    /// No new iteration starts after this much time.
+    soft: Option<Duration>,
+    /// An iteration running at this much time is aborted.
+    hard: Option<Duration>,
+}
+
+impl Budget {
+    /// The budget of `limit`, with the side to move's `clock` (or the
+    /// limit's own base and increment) for [`Limit::Clock`].
+    fn new(limit: Limit, clock: Option<ClockState>, moves_left: u32) -> Budget {
+        let (max_depth, node_limit, soft, hard) = match limit {
+            Limit::Depth(d) => (d, u64::MAX, None, None),
+            Limit::Nodes(n) => (MAX_DEPTH, n, None, None),
+            Limit::MoveTime(ms) => {
+                let t = Duration::from_millis(ms);
+                (MAX_DEPTH, u64::MAX, Some(t / 2), Some(t))
+            }
+            Limit::Clock(base, inc) => {
+                let c = clock.unwrap_or(ClockState {
+                    remaining: Duration::from_millis(base),
+                    increment: Duration::from_millis(inc),
+                });
+                let b = budget(c, moves_left);
+                (MAX_DEPTH, u64::MAX, Some(b.soft / 2), Some(b.hard))
+            }
+        };
+        Budget {
+            max_depth,
+            node_limit,
+            soft,
+            hard,
+        }
     }
 
+    /// The stop control of an iteration at `depth`: none for the first
+    /// iteration (so there is always a move) or without nodes or time to
+    /// enforce.
+    fn stop(&self, depth: u32, first_depth: u32, start: Instant) -> Stop {
+        let limited = self.node_limit != u64::MAX || self.hard.is_some();
+        if depth == first_depth || !limited {
+            Stop::none()
+        } else {
+            Stop::new(self.node_limit, self.hard.map(|h| start + h))
+        }
+    }
+}
+
+/// Iterations from depth 1 (or straight at the limit's depth without
+/// deepening) of a game that is not over, each completed one recorded in
+/// `out`, until the budget or the game's end says stop.
+fn deepen<G: SearchGame, E: Evaluator<G>>(
+    s: &mut Searcher<G, E>,
+    pos: &G,
+    settings: &SearchSettings,
+    budget: &Budget,
+    start: Instant,
+    out: &mut SearchOutcome<G::Move>,
+) {
     let first_depth = if settings.deepening {
         1
     } else {
-        max_depth.max(1)
+        budget.max_depth.max(1)
     };
     let mut depth = first_depth;
     loop {
-        // The first iteration always completes, so there is always a move.
-        s.stop = if depth == first_depth || !limited {
-            Stop::none()
-        } else {
-            Stop::new(node_limit, hard.map(|h| start + h))
-        };
+        s.stop = budget.stop(depth, first_depth, start);
         let prev = out.iterations.last().map(|it| it.score);
         let score = run_iteration(s, pos, settings, depth, prev);
         if s.stop.aborted() {
@@ -144,39 +192,65 @@ pub fn search<G: SearchGame, E: Evaluator<G>>(
             } else {
                 StopReason::Time
             };
-            break;
+            return;
         }
-        out.score = score;
-        out.depth = depth;
-        out.best_move = s.root_best();
-        out.pv = principal_variation(s, pos, settings.variant, depth);
-        out.iterations.push(Iteration {
-            depth,
-            score,
-            nodes: s.stats.nodes,
-            seconds: start.elapsed().as_secs_f64(),
-        });
-        s.root_first = out.best_move;
-        if !settings.deepening || depth >= max_depth {
-            break;
-        }
-        if node_limit != u64::MAX && s.stats.nodes >= node_limit {
-            out.stop = StopReason::Nodes;
-            break;
-        }
-        if soft.is_some_and(|t| start.elapsed() >= t) {
-            out.stop = StopReason::Time;
-            break;
-        }
-        if resolved(pos, depth) {
-            break;
+        record(s, pos, settings.variant, depth, score, start, out);
+        if let ControlFlow::Break(reason) = next_depth(s, pos, settings, budget, start, depth) {
+            out.stop = reason;
+            return;
         }
         depth += 1;
     }
-    out.stats = s.stats;
-    out.elapsed = start.elapsed();
-    s.stop = Stop::none();
-    out
+}
+
+/// Keeps a completed iteration at `depth`: its score, move and PV become
+/// the outcome, and its move is searched first by the next iteration.
+fn record<G: SearchGame, E: Evaluator<G>>(
+    s: &mut Searcher<G, E>,
+    pos: &G,
+    variant: Variant,
+    depth: u32,
+    score: i32,
+    start: Instant,
+    out: &mut SearchOutcome<G::Move>,
+) {
+    out.score = score;
+    out.depth = depth;
+    out.best_move = s.root_best();
+    out.pv = principal_variation(s, pos, variant, depth);
+    out.iterations.push(Iteration {
+        depth,
+        score,
+        nodes: s.stats.nodes,
+        seconds: start.elapsed().as_secs_f64(),
+    });
+    s.root_first = out.best_move;
+}
+
+/// After a completed iteration at `depth`: go on to the next, or break
+/// with the reason to stop (depth reached, nodes or soft time used up,
+/// every line already at its end).
+fn next_depth<G: SearchGame, E: Evaluator<G>>(
+    s: &Searcher<G, E>,
+    pos: &G,
+    settings: &SearchSettings,
+    budget: &Budget,
+    start: Instant,
+    depth: u32,
+) -> ControlFlow<StopReason> {
+    if !settings.deepening || depth >= budget.max_depth {
+        return ControlFlow::Break(StopReason::Depth);
+    }
+    if budget.node_limit != u64::MAX && s.stats.nodes >= budget.node_limit {
+        return ControlFlow::Break(StopReason::Nodes);
+    }
+    if budget.soft.is_some_and(|t| start.elapsed() >= t) {
+        return ControlFlow::Break(StopReason::Time);
+    }
+    if resolved(pos, depth) {
+        return ControlFlow::Break(StopReason::Depth);
+    }
+    ControlFlow::Continue(())
 }
 
 /// True when a search to `depth` already reached the end of every line

@@ -26,7 +26,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         pos.generate_moves(&mut moves);
         let mut best = -INFINITY;
         for mv in moves.iter() {
-            let d = if G::is_pass(mv) { depth } else { depth - 1 };
+            let d = G::child_depth(mv, depth);
             let v = self.min_value(&pos.play(mv), d, ply + 1);
             if self.stop.aborted() {
                 return 0;
@@ -51,7 +51,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         pos.generate_moves(&mut moves);
         let mut best = INFINITY;
         for mv in moves.iter() {
-            let d = if G::is_pass(mv) { depth } else { depth - 1 };
+            let d = G::child_depth(mv, depth);
             let v = self.max_value(&pos.play(mv), d, ply + 1);
             if self.stop.aborted() {
                 return 0;

@@ -23,6 +23,7 @@ pub mod limits;
 pub mod minimax;
 pub mod mtdf;
 pub mod negamax;
+mod node;
 pub mod ordering;
 pub mod probcut;
 pub mod pvs;
@@ -62,6 +63,17 @@ pub trait SearchGame: Game {
     /// True when `mv` is a pass (which does not use up depth).
     fn is_pass(mv: Self::Move) -> bool {
         Self::pass_move() == Some(mv)
+    }
+
+    /// Depth left after `mv` at a node with `depth` left: one less, but a
+    /// pass uses none (see the module docs).
+    #[inline(always)]
+    fn child_depth(mv: Self::Move, depth: u32) -> u32 {
+        if Self::is_pass(mv) {
+            depth
+        } else {
+            depth - 1
+        }
     }
 
     /// The classic static value of the square a move is played on (higher is

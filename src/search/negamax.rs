@@ -27,7 +27,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         }
         let mut best = -INFINITY;
         for mv in moves.iter() {
-            let d = if G::is_pass(mv) { depth } else { depth - 1 };
+            let d = G::child_depth(mv, depth);
             let v = -self.negamax_node(&pos.play(mv), d, ply + 1);
             if self.stop.aborted() {
                 return 0;

@@ -3,43 +3,24 @@
 //! "is it better?"; a move that says yes is searched again with the full
 //! window. Fail-soft, with the transposition table and ordering.
 
-use super::alphabeta::Probe;
+use super::node::{FailSoft, Opening};
 use super::searcher::Searcher;
 use super::tt::Bound;
 use super::{Evaluator, SearchGame, INFINITY};
-use crate::game::MoveList;
 
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// PVS value of `pos` at `depth` in the window `(alpha, beta)`, for the
     /// side to move (fail-soft bounds outside the window).
     pub fn pvs(&mut self, pos: &G, mut alpha: i32, beta: i32, depth: u32, ply: usize) -> i32 {
-        self.pv_clear(ply);
-        if self.visit() {
-            return 0;
-        }
-        if ply == 0 {
-            self.root_best = None;
-        }
-        if depth == 0 {
-            return self.horizon(pos);
-        }
-        let hash_move = match self.probe(pos, alpha, beta, depth, ply) {
-            Probe::Cutoff(v) => return v,
-            Probe::Search(m) => m,
+        let moves = match self.open_node::<FailSoft>(pos, alpha, beta, depth, ply) {
+            Opening::Settled(v) => return v,
+            Opening::Moves(moves) => moves,
         };
-        if let Some(v) = self.probcut(pos, alpha, beta, depth, ply) {
-            return v;
-        }
-        let mut moves = MoveList::new();
-        self.ordered_moves(pos, &mut moves, ply, depth, hash_move);
-        if moves.is_empty() {
-            return self.terminal(pos);
-        }
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = moves.get(0);
         for (i, mv) in moves.iter().enumerate() {
-            let d = if G::is_pass(mv) { depth } else { depth - 1 };
+            let d = G::child_depth(mv, depth);
             let child = pos.play(mv);
             let mut v;
             if i == 0 {

@@ -1,0 +1,267 @@
+//! The solver's inner nodes: principal-variation nodes (full window),
+//! null-window nodes (with enhanced transposition cutoffs), and the
+//! small-position code at [`SMALL`] empties or fewer (no table, no sorting,
+//! the last empty square counted directly). Every node is fail-soft.
+
+use super::ordering::{odd_quadrants, Scored};
+use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
+use crate::game::othello::bitboard::{flips, legal_moves, stable_discs, Bits};
+use crate::game::othello::hash::hash;
+use crate::search::tt::Bound;
+use std::time::Instant;
+
+/// Stability is checked only when alpha is at least this (by empties): below
+/// it the bound cannot cut.
+const STABILITY_THRESHOLD: [i32; 65] = {
+    let mut t = [99; 65];
+    let mut n = 4;
+    while n <= 64 {
+        let v = 2 * n as i32 - 4;
+        t[n] = if v > 64 { 64 } else { v };
+        n += 1;
+    }
+    t
+};
+
+/// Final score for the side to move with discs `p` against `o`.
+#[inline]
+pub(super) fn final_score(p: u64, o: u64) -> i32 {
+    let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
+    let e = 64 - pc - oc;
+    match pc.cmp(&oc) {
+        std::cmp::Ordering::Greater => pc - oc + e,
+        std::cmp::Ordering::Less => pc - oc - e,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+impl Solver {
+    /// Counts a node; true when the deadline has passed (checked every
+    /// 16,384 nodes), after which every node returns at once.
+    #[inline(always)]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// Stability bound: the opponent's stable discs cap the score.
+    #[inline]
+    fn stability_cut(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return Some(upper);
+            }
+        }
+        None
+    }
+
+    /// Principal-variation node, window `(alpha, beta)`, fail-soft.
+    fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n <= SMALL {
+            return self.small(p, o, alpha, beta, n);
+        }
+        if self.tick() {
+            return 0;
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.pvs(o, p, -beta, -alpha, n);
+        }
+        if let Some(v) = Self::stability_cut(p, o, alpha, n) {
+            return v;
+        }
+        let key = hash(p, o);
+        let mut hash_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            hash_move = Some(e.best);
+            if e.bound.cuts(e.score, alpha, beta) {
+                return e.score;
+            }
+        }
+        let mut list = [Scored::default(); 32];
+        let count = self.order(p, o, moves, n, hash_move, true, &mut list);
+        let alpha0 = alpha;
+        let (best, best_sq) = self.search_moves(p, o, &list[..count], alpha, beta, n);
+        if self.aborted {
+            return 0;
+        }
+        let bound = Bound::of(best, alpha0, beta);
+        self.tt.store(key, n, bound, best, best_sq);
+        best
+    }
+
+    /// The moves of `list` (ordered), PVS style: the first with the full
+    /// window, the rest with null windows and a re-search on a fail high.
+    /// Returns the best value (fail-soft) and its square; stops early on
+    /// abort (the caller checks).
+    pub(super) fn search_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        list: &[Scored],
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> (i32, u8) {
+        let mut best = -65;
+        let mut best_sq = list[0].sq;
+        for (i, m) in list.iter().enumerate() {
+            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+            let v = if i == 0 {
+                -self.pvs(np, no, -beta, -alpha, n - 1)
+            } else {
+                let mut v = -self.nws(np, no, -alpha - 1, n - 1);
+                if v > alpha && v < beta {
+                    v = -self.pvs(np, no, -beta, -alpha, n - 1);
+                }
+                v
+            };
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_sq = m.sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_sq)
+    }
+
+    /// Null-window node: is the value above `alpha` (window `(alpha,
+    /// alpha + 1)`)? Fail-soft.
+    fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        if n <= SMALL {
+            return self.small(p, o, alpha, alpha + 1, n);
+        }
+        if self.tick() {
+            return 0;
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.nws(o, p, -alpha - 1, n);
+        }
+        if let Some(v) = Self::stability_cut(p, o, alpha, n) {
+            return v;
+        }
+        let key = hash(p, o);
+        let mut hash_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            hash_move = Some(e.best);
+            if e.bound.cuts(e.score, alpha, alpha + 1) {
+                return e.score;
+            }
+        }
+        let mut list = [Scored::default(); 32];
+        let count = self.order(p, o, moves, n, hash_move, false, &mut list);
+        // Enhanced transposition cutoff: a child the table already proves
+        // at most -alpha - 1 for the opponent ends this node at once.
+        if n >= ETC_DEPTH {
+            for m in &list[..count] {
+                let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                if let Some(e) = self.tt.probe(hash(np, no)) {
+                    if matches!(e.bound, Bound::Upper | Bound::Exact) && -e.score > alpha {
+                        self.tt.store(key, n, Bound::Lower, -e.score, m.sq);
+                        return -e.score;
+                    }
+                }
+            }
+        }
+        let mut best = -65;
+        let mut best_sq = list[0].sq;
+        for m in &list[..count] {
+            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+            let v = -self.nws(np, no, -alpha - 1, n - 1);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = m.sq;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        let bound = if best > alpha {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, n, bound, best, best_sq);
+        best
+    }
+
+    /// Few empties: no table, no sorting; odd-parity quadrants first.
+    fn small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        let empty = !(p | o);
+        if n == 1 {
+            return last_empty(p, o, empty.trailing_zeros() as usize);
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.small(o, p, -beta, -alpha, n);
+        }
+        let odd = odd_quadrants(empty);
+        let mut best = -65;
+        for group in [moves & odd, moves & !odd] {
+            for sq in Bits(group) {
+                let f = flips(sq, p, o);
+                let v = -self.small(o ^ f, p ^ f ^ (1u64 << sq), -beta, -alpha, n - 1);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The exact score with one empty square `sq` left, side to move `p`.
+#[inline]
+fn last_empty(p: u64, o: u64, sq: usize) -> i32 {
+    let diff = 2 * p.count_ones() as i32 - 63;
+    let f = flips(sq, p, o);
+    if f != 0 {
+        return diff + 2 * f.count_ones() as i32 + 1;
+    }
+    let g = flips(sq, o, p);
+    if g != 0 {
+        return diff - 2 * g.count_ones() as i32 - 1;
+    }
+    if diff > 0 {
+        diff + 1
+    } else {
+        diff - 1
+    }
+}

@@ -1,0 +1,184 @@
+//! The solver's move ordering, written like Edax's: the table's move first,
+//! then fewest opponent replies (corners counted twice), own corner
+//! stability, fewest empties next to own discs, square value and parity;
+//! from [`EVAL_SORT`](super::EVAL_SORT) empties, when the solver has an
+//! evaluation, a shallow alpha-beta search of the position after each move.
+
+use super::nodes::final_score;
+use super::{Solver, INF_CENTI};
+use crate::game::othello::bitboard::{flips, legal_moves, neighbours, Bits};
+use crate::game::othello::Board;
+use crate::search::Evaluator;
+
+/// The four corners.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// The four 4x4 quadrants, the regions parity counts empties in.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Static square values for ordering ties (corners best, X-squares worst).
+#[rustfmt::skip]
+const SQUARE_VALUE: [i32; 64] = [
+    18,  4, 16, 12, 12, 16,  4, 18,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    16,  6, 14, 10, 10, 14,  6, 16,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    16,  6, 14, 10, 10, 14,  6, 16,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    18,  4, 16, 12, 12, 16,  4, 18,
+];
+
+/// Own discs that are stable because they hang on an owned corner: the
+/// corner and its owned neighbours along the two edges and the diagonal.
+#[inline]
+fn corner_stability(own: u64) -> u32 {
+    const A1: u64 = 1;
+    const H1: u64 = 1 << 7;
+    const A8: u64 = 1 << 56;
+    const H8: u64 = 1 << 63;
+    let mut s = 0u64;
+    for (corner, near) in [
+        (A1, (1u64 << 1) | (1 << 8) | (1 << 9)),
+        (H1, (1u64 << 6) | (1 << 15) | (1 << 14)),
+        (A8, (1u64 << 48) | (1 << 57) | (1 << 49)),
+        (H8, (1u64 << 55) | (1 << 62) | (1 << 54)),
+    ] {
+        if own & corner != 0 {
+            s |= corner | (own & near);
+        }
+    }
+    s.count_ones()
+}
+
+/// The squares of quadrants holding an odd number of empty squares.
+#[inline]
+pub(super) fn odd_quadrants(empty: u64) -> u64 {
+    let mut m = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            m |= q;
+        }
+    }
+    m
+}
+
+/// A move and its ordering key.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Scored {
+    pub(super) sq: u8,
+    pub(super) flips: u64,
+    key: i32,
+}
+
+impl Solver {
+    /// Fills `list` with the moves of `moves`, best first; returns how many.
+    #[inline]
+    #[allow(clippy::too_many_arguments)] // the hot path: plain values, no struct to fill
+    pub(super) fn order(
+        &mut self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        n: u32,
+        hash_move: Option<u8>,
+        pv: bool,
+        list: &mut [Scored; 32],
+    ) -> usize {
+        let empty = !(p | o);
+        let odd = odd_quadrants(empty);
+        let mut count = 0;
+        for sq in Bits(moves) {
+            let f = flips(sq, p, o);
+            let bit = 1u64 << sq;
+            let (np, no) = (o ^ f, p ^ f ^ bit);
+            let replies = legal_moves(np, no);
+            // Edax-like fast ordering: fewest opponent replies (corners
+            // count twice) first, then own corner stability, then fewest
+            // empties next to own discs (the opponent's potential
+            // mobility), then square value and parity.
+            let weighted = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let corner_stab = corner_stability(no) as i32;
+            let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
+            let mut key = ((36 - weighted) << 15)
+                + (corner_stab << 11)
+                + ((36 - potential) << 5)
+                + SQUARE_VALUE[sq];
+            if odd & bit != 0 {
+                key += 16;
+            }
+            if n >= self.eval_from && self.eval.is_some() {
+                // Edax's ordering at high empties: a shallow search of the
+                // position after the move, one ply deeper every two empties
+                // from 14 (two more at PV nodes), scored by the evaluation
+                // and worth a quarter (depth 0), half (1-2) or one (3+)
+                // opponent reply per disc.
+                let depth = (n.saturating_sub(14) / 2 + if pv { 2 } else { 0 }).min(8);
+                let v = self.shallow(np, no, depth, -INF_CENTI, INF_CENTI);
+                let per_disc = match depth {
+                    0 => 1 << 13,
+                    1 | 2 => 1 << 14,
+                    _ => 1 << 15,
+                };
+                // Clamped to the range of real scores, so no key overflows.
+                key -= (i64::from(v.clamp(-6400, 6400)) * per_disc / 100) as i32;
+            }
+            if hash_move == Some(sq as u8) {
+                key = i32::MAX;
+            }
+            // Insertion by key, stable.
+            let mut j = count;
+            while j > 0 && list[j - 1].key < key {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = Scored {
+                sq: sq as u8,
+                flips: f,
+                key,
+            };
+            count += 1;
+        }
+        count
+    }
+
+    /// Alpha-beta value (centidiscs, fail-soft) of `p` to move at `depth`
+    /// with the ordering evaluation at the leaves: the move-ordering search.
+    pub(super) fn shallow(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_score(p, o) * 100;
+            }
+            return -self.shallow(o, p, depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            let Some(e) = &self.eval else { return 0 };
+            return e.evaluate(&Board {
+                player: p,
+                opponent: o,
+                side: crate::game::othello::Color::Black,
+            });
+        }
+        let mut best = -INF_CENTI;
+        for sq in Bits(moves) {
+            let f = flips(sq, p, o);
+            let v = -self.shallow(o ^ f, p ^ f ^ (1u64 << sq), depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,76 @@
+//! The solver's root: a solve starts here, with an aspiration window around
+//! the evaluation's estimate when the solver has one, and the root node,
+//! which (unlike inner nodes) reports its best move.
+
+use super::nodes::final_score;
+use super::ordering::Scored;
+use super::{Solution, Solver, CHECK_EVERY, INF_CENTI};
+use crate::game::othello::bitboard::legal_moves;
+use crate::game::othello::{Board, Move, Square};
+use std::time::Instant;
+
+impl Solver {
+    /// One solve of `b` in `(alpha, beta)`: resets the counters, then
+    /// searches the root, with aspiration when the window is full and the
+    /// evaluation orders moves at this many empties.
+    pub(super) fn solve_inner(&mut self, b: &Board, alpha: i32, beta: i32) -> Solution {
+        let start = Instant::now();
+        self.nodes = 0;
+        self.next_check = CHECK_EVERY;
+        self.aborted = false;
+        self.tt.new_search();
+        let n = b.empties();
+        let (score, best_move) =
+            if self.eval.is_some() && n >= self.eval_from && alpha == -64 && beta == 64 {
+                self.aspiration(b)
+            } else {
+                self.root(b.player, b.opponent, alpha, beta)
+            };
+        Solution {
+            score,
+            best_move,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+        }
+    }
+
+    /// Aspiration: a window of one disc either side of the ordering search's
+    /// estimate (depth 4), widened by 4 discs on the failing side until the
+    /// score is inside.
+    fn aspiration(&mut self, b: &Board) -> (i32, Option<Move>) {
+        let guess = self.shallow(b.player, b.opponent, 4, -INF_CENTI, INF_CENTI) / 100;
+        let w = 1;
+        let (mut lo, mut hi) = ((guess - w).clamp(-64, 63), (guess + w).clamp(-63, 64));
+        loop {
+            let (v, m) = self.root(b.player, b.opponent, lo, hi);
+            if self.aborted || (v > lo && v < hi) || (v <= lo && lo == -64) || (v >= hi && hi == 64)
+            {
+                return (v, m);
+            }
+            if v <= lo {
+                lo = (lo - 4 * w).max(-64);
+            } else {
+                hi = (hi + 4 * w).min(64);
+            }
+        }
+    }
+
+    /// The root node: its value in `(alpha, beta)` (fail-soft) and the move
+    /// that reaches it (a pass when the side to move has none).
+    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Option<Move>) {
+        self.nodes += 1;
+        let n = (!(p | o)).count_ones();
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return (final_score(p, o), None);
+            }
+            let (v, _) = self.root(o, p, -beta, -alpha);
+            return (-v, Some(Move::PASS));
+        }
+        let mut list = [Scored::default(); 32];
+        let count = self.order(p, o, moves, n, None, true, &mut list);
+        let (best, best_sq) = self.search_moves(p, o, &list[..count], alpha, beta, n);
+        (best, Some(Move::square(Square::new(best_sq))))
+    }
+}

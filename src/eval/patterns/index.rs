@@ -1,0 +1,175 @@
+//! Reading configurations off the board fast: the eight images of each
+//! bitboard, a constant gather of each pattern's canonical squares, and a
+//! table that reads the gathered bits as base-3 digits (see the module docs
+//! of [`patterns`](super) for the index).
+
+use super::set::{INSTANCES, OFFSETS, PATTERNS, SET};
+use crate::game::othello::symmetry::{mirror_columns, transpose};
+use crate::game::othello::Board;
+
+/// `TERNARY[b]`: the bits of `b` read as base-3 digits (bit i → 3^i).
+static TERNARY: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let mut v = 0u32;
+        let mut p = 1u32;
+        let mut i = 0;
+        while i < 10 {
+            if b & (1 << i) != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[b] = v as u16;
+        b += 1;
+    }
+    t
+};
+
+/// Gathered bits of the canonical instance of every pattern in a board
+/// image, per pattern (patterns an image does not serve are skipped by the
+/// caller).
+#[inline(always)]
+fn gather(x: u64, pattern: usize) -> usize {
+    const DIAG: u64 = 0x0101_0101_0101_0101;
+    (match pattern {
+        0 => (x & 0xFF) | ((x >> 1) & 0x100) | ((x >> 5) & 0x200),
+        1 => (x & 7) | ((x >> 5) & 0x38) | ((x >> 10) & 0x1C0),
+        2 => (x & 0x1F) | ((x >> 3) & 0x3E0),
+        3 => (x >> 8) & 0xFF,
+        4 => (x >> 16) & 0xFF,
+        5 => (x & 0x8040_2010_0804_0201).wrapping_mul(DIAG) >> 56,
+        6 => (x & 0x0080_4020_1008_0402).wrapping_mul(DIAG) >> 57,
+        7 => (x & 0x0000_8040_2010_0804).wrapping_mul(DIAG) >> 58,
+        8 => (x & 0x0000_0080_4020_1008).wrapping_mul(DIAG) >> 59,
+        _ => (x & 0x0000_0000_8040_2010).wrapping_mul(DIAG) >> 60,
+    }) as usize
+}
+
+/// Which patterns read each of the 8 images (bit k: pattern k).
+const SERVES: [u16; 8] = {
+    let mut s = [0u16; 8];
+    let mut k = 0;
+    while k < PATTERNS {
+        let syms = SET[k].symmetries;
+        let mut i = 0;
+        while i < syms.len() {
+            s[syms[i] as usize] |= 1 << k;
+            i += 1;
+        }
+        k += 1;
+    }
+    s
+};
+
+/// The 8 images of a bitboard, indexed by [`Symmetry`] number.
+#[inline(always)]
+fn images(x: u64) -> [u64; 8] {
+    let m = mirror_columns(x);
+    let t = transpose(x);
+    let tm = mirror_columns(t);
+    [
+        x,
+        m,
+        x.swap_bytes(),
+        m.swap_bytes(),
+        t,
+        tm,
+        t.swap_bytes(),
+        tm.swap_bytes(),
+    ]
+}
+
+/// Calls `f(pattern, instance, index)` for every instance on `b`.
+#[inline(always)]
+pub fn for_each_index(player: u64, opponent: u64, mut f: impl FnMut(usize, usize, usize)) {
+    let p = images(player);
+    let o = images(opponent);
+    let mut seen = [0usize; PATTERNS];
+    for s in 0..8 {
+        let mut serves = SERVES[s];
+        while serves != 0 {
+            let k = serves.trailing_zeros() as usize;
+            serves &= serves - 1;
+            let index =
+                usize::from(TERNARY[gather(p[s], k)]) + 2 * usize::from(TERNARY[gather(o[s], k)]);
+            f(k, seen[k], index);
+            seen[k] += 1;
+        }
+    }
+}
+
+/// The sum of the table weights of every instance: [`for_each_index`]
+/// written out, image by image and pattern by pattern, so that every
+/// gather is a constant sequence of shifts (the evaluation's hot path).
+#[inline]
+pub(super) fn table_sum(t: &[i16], player: u64, opponent: u64) -> i32 {
+    let p = images(player);
+    let o = images(opponent);
+    macro_rules! sum {
+        ($(($s:literal, $k:literal)),* $(,)?) => {
+            0i32 $(+ i32::from(t[OFFSETS[$k]
+                + usize::from(TERNARY[gather(p[$s], $k)])
+                + 2 * usize::from(TERNARY[gather(o[$s], $k)])]))*
+        };
+    }
+    // (image, pattern) in the order of SERVES, as for_each_index visits them.
+    sum!(
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (0, 5),
+        (0, 6),
+        (0, 7),
+        (0, 8),
+        (0, 9),
+        (1, 1),
+        (1, 2),
+        (1, 5),
+        (1, 6),
+        (1, 7),
+        (1, 8),
+        (1, 9),
+        (2, 0),
+        (2, 1),
+        (2, 2),
+        (2, 3),
+        (2, 4),
+        (2, 6),
+        (2, 7),
+        (2, 8),
+        (2, 9),
+        (3, 1),
+        (3, 2),
+        (4, 0),
+        (4, 2),
+        (4, 3),
+        (4, 4),
+        (4, 6),
+        (4, 7),
+        (4, 8),
+        (4, 9),
+        (5, 2),
+        (6, 0),
+        (6, 2),
+        (6, 3),
+        (6, 4),
+        (7, 2),
+    )
+}
+
+/// The index of every instance, in the order of [`for_each_index`] (for
+/// fitting): `(pattern, index)`.
+pub fn indices(b: &Board) -> [(u8, u32); INSTANCES] {
+    let mut out = [(0u8, 0u32); INSTANCES];
+    let mut n = 0;
+    for_each_index(b.player, b.opponent, |k, _, i| {
+        out[n] = (k as u8, i as u32);
+        n += 1;
+    });
+    out
+}

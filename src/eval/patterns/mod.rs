@@ -1,0 +1,154 @@
+//! Pattern tables: the classic Othello pattern set (Buro's Logistello, and
+//! Edax after it), each pattern a fixed group of squares whose every
+//! configuration has its own weight, per game stage.
+//!
+//! | pattern | squares (canonical instance) | instances |
+//! | --- | --- | --- |
+//! | `edge_x` | a1 b1 c1 d1 e1 f1 g1 h1 b2 g2 (an edge with its X-squares) | 4 |
+//! | `corner_3x3` | a1 b1 c1 a2 b2 c2 a3 b3 c3 | 4 |
+//! | `corner_2x5` | a1 b1 c1 d1 e1 a2 b2 c2 d2 e2 | 8 |
+//! | `row_2` | a2 b2 c2 d2 e2 f2 g2 h2 | 4 |
+//! | `row_3` | a3 b3 c3 d3 e3 f3 g3 h3 | 4 |
+//! | `diag_8` | a1 b2 c3 d4 e5 f6 g7 h8 | 2 |
+//! | `diag_7` | b1 c2 d3 e4 f5 g6 h7 | 4 |
+//! | `diag_6` | c1 d2 e3 f4 g5 h6 | 4 |
+//! | `diag_5` | d1 e2 f3 g4 h5 | 4 |
+//! | `diag_4` | e1 f2 g3 h4 | 4 |
+//!
+//! The other instances are the images of the canonical one under the
+//! board's symmetries (rotations and reflections), with the squares in the
+//! corresponding order: the instance at the h1 corner of `corner_3x3` reads
+//! h1 g1 f1 h2 g2 f2 h3 g3 f3. 42 instances in all.
+//!
+//! **Index.** A configuration's index is `Σ digit(square_i) · 3^i` over the
+//! pattern's squares in the order listed (the first square is the least
+//! significant digit), with digit 0 for an empty square, 1 for a disc of the
+//! side to move and 2 for an opponent's disc. A pattern of n squares has
+//! 3^n entries.
+//!
+//! **Score.** In centidiscs for the side to move: the stage's `bias`, plus
+//! `mobility` × (own legal moves − opponent's legal moves), plus the weight
+//! of every instance's configuration.
+//!
+//! **File format** (RON). Every stage lists every pattern; a table is sparse:
+//! `(index, weight)` pairs, an index not listed weighs 0.
+//! ```ron
+//! Patterns(stages: [
+//!     (min_empties: 40, bias: 0.0, mobility: 50.0, tables: {
+//!         "edge_x": [(1, 120.0), (2, -120.0)],
+//!         "corner_3x3": [], "corner_2x5": [], "row_2": [], "row_3": [],
+//!         "diag_8": [], "diag_7": [], "diag_6": [], "diag_5": [], "diag_4": [],
+//!     }),
+//!     (min_empties: 0, ...),
+//! ])
+//! ```
+//! Weights are centidiscs; a table weight must be a whole number of at most
+//! 32,767 in size (tables are stored as 16-bit integers), the scalars finite
+//! and at most 1e5.
+//!
+//! The set is in `set.rs`, index reading in `index.rs`, the weights file in
+//! `file.rs`.
+
+mod file;
+mod index;
+mod set;
+#[cfg(test)]
+mod tests;
+
+pub use file::{weights_file, MAX_SCALAR, MAX_TABLE_WEIGHT};
+pub use index::{for_each_index, indices};
+pub use set::{offset, Pattern, INSTANCES, PATTERNS, SET, STAGE_SIZE};
+
+use super::stages::Staged;
+use super::Term;
+use crate::game::othello::bitboard::legal_moves;
+use crate::game::othello::Board;
+use index::table_sum;
+use set::OFFSETS;
+use std::sync::Arc;
+
+/// One stage's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageWeights {
+    /// Constant term.
+    pub bias: f64,
+    /// Weight of the mobility difference.
+    pub mobility: f64,
+    /// Every pattern's table, concatenated in [`SET`] order.
+    pub tables: Vec<i16>,
+}
+
+/// A pattern evaluation. Cloning shares the tables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Patterns {
+    stages: Arc<Staged<StageWeights>>,
+}
+
+impl Patterns {
+    /// Builds an evaluation from stages (highest `min_empties` first, the
+    /// last at 0).
+    pub fn new(min_empties: Vec<u32>, stages: Vec<StageWeights>) -> Patterns {
+        Patterns {
+            stages: Arc::new(Staged::new(min_empties, stages)),
+        }
+    }
+
+    /// The stages: `min_empties` and weights, highest `min_empties` first.
+    pub fn stages(&self) -> impl Iterator<Item = (u32, &StageWeights)> {
+        self.stages.iter()
+    }
+
+    fn stage(&self, b: &Board) -> &StageWeights {
+        self.stages.at(b.empties())
+    }
+
+    /// Score for the side to move, in centidiscs.
+    #[inline]
+    pub fn evaluate(&self, b: &Board) -> i32 {
+        let w = self.stage(b);
+        let sum = table_sum(&w.tables, b.player, b.opponent);
+        let mobility = legal_moves(b.player, b.opponent).count_ones() as i32
+            - legal_moves(b.opponent, b.player).count_ones() as i32;
+        sum + (w.bias + w.mobility * f64::from(mobility)).round() as i32
+    }
+
+    /// The scalar terms and every instance: its squares, its configuration
+    /// (`x` the side to move, `o` the opponent, `.` empty), index and weight.
+    pub fn explain(&self, b: &Board) -> Vec<Term> {
+        let w = self.stage(b);
+        let mobility = legal_moves(b.player, b.opponent).count_ones() as i32
+            - legal_moves(b.opponent, b.player).count_ones() as i32;
+        let mut terms = vec![
+            Term::new("bias", 1.0, w.bias),
+            Term::new("mobility", f64::from(mobility), w.mobility),
+        ];
+        for_each_index(b.player, b.opponent, |k, n, index| {
+            let p = &SET[k];
+            let squares = p.instance_squares(n);
+            let config: String = squares
+                .iter()
+                .map(|s| {
+                    if b.player & s.bit() != 0 {
+                        'x'
+                    } else if b.opponent & s.bit() != 0 {
+                        'o'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect();
+            let name = format!(
+                "{} {}-{} {config} #{index}",
+                p.name,
+                squares[0],
+                squares[squares.len() - 1]
+            );
+            terms.push(Term::new(
+                &name,
+                1.0,
+                f64::from(w.tables[OFFSETS[k] + index]),
+            ));
+        });
+        terms
+    }
+}
