@@ -1,18 +1,18 @@
 //! `arena book`: check, generate and import opening books.
 
 use super::{print, print_json};
-use crate::book::generate as generation;
-use crate::book::{self, CheckReport, Duplicate, GenerateOptions, MAX_PLIES};
-use crate::engine::EngineConfig;
+use crate::book::{self, CheckReport, Duplicate, MAX_PLIES};
 use crate::error::Error;
-use crate::game::othello::notation::move_list_string;
-use crate::game::othello::{Board, Move};
-use crate::lab::balanced::{Balance, BalanceError, MAX_BALANCE_DEPTH};
+use crate::lab::balanced::MAX_BALANCE_DEPTH;
+use crate::lab::book_generate::{
+    count, generate_book, plies_text, shell_word, BalancedOptions, BookGenerateOptions,
+    BookProgress, BookReport,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::OnceLock;
 
 /// Arguments of `arena book`.
 #[derive(Debug, clap::Subcommand)]
@@ -138,16 +138,6 @@ fn duplicate_lines(out: &mut Vec<String>, title: &str, dups: &[Duplicate]) {
     }
 }
 
-/// `n` and a noun, plural unless `n == 1` (`1 opening`, `2 openings`).
-fn count(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
-}
-
-/// `1 ply`, `4 plies`.
-fn plies_text(n: u32) -> String {
-    format!("{n} {}", if n == 1 { "ply" } else { "plies" })
-}
-
 fn report_text(r: &CheckReport) -> String {
     let mut out = vec![
         format!(
@@ -190,285 +180,115 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Quotes a command-line word for a POSIX shell when it needs it.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
-/// The command that regenerates a book, as recorded in its header: every
-/// option that changes the output, in a fixed order.
-pub fn generate_command(args: &GenerateArgs) -> String {
-    let mut words = vec![
-        "arena".to_string(),
-        "book".into(),
-        "generate".into(),
-        "--plies".into(),
-        args.plies.to_string(),
-    ];
-    if args.unique_by_symmetry {
-        words.push("--unique-by-symmetry".into());
-    }
-    if args.balanced {
-        words.push("--balanced".into());
-        if let Some(engine) = &args.engine {
-            words.extend(["--engine".into(), shell_word(&engine.display().to_string())]);
-        }
-        if let Some(d) = args.depth {
-            words.extend(["--depth".into(), d.to_string()]);
-        }
-        if let Some(s) = args.max_abs {
-            words.extend(["--max-abs".into(), s.to_string()]);
-        }
-        if let Some(m) = args.candidates {
-            words.extend(["--candidates".into(), m.to_string()]);
-        }
-    }
-    if let Some(k) = args.limit {
-        words.extend(["--limit".into(), k.to_string()]);
-    }
-    if args.limit.is_some() || (args.balanced && args.candidates.is_some()) {
-        words.extend(["--seed".into(), args.seed.unwrap_or(0).to_string()]);
-    }
-    words.extend(["--out".into(), shell_word(&args.out.display().to_string())]);
-    words.join(" ")
-}
-
-#[derive(serde::Serialize)]
-struct GenerateReport {
-    out: String,
-    plies: u32,
-    unique_by_symmetry: bool,
-    balanced: bool,
-    /// The balancing engine's name.
-    engine: Option<String>,
-    /// The balancing engine's file, as given.
-    engine_file: Option<String>,
-    depth: Option<u32>,
-    max_abs: Option<f64>,
-    /// `--candidates` as given.
-    candidates: Option<usize>,
-    enumerated: usize,
-    /// Openings searched (balanced books only).
-    searched: Option<usize>,
-    kept: usize,
-    written: usize,
-    limit: Option<usize>,
-    seed: Option<u64>,
-    seconds: f64,
-}
-
-/// The filter of `--balanced`, its engine loaded; `None` without it.
-fn balance(args: &GenerateArgs) -> anyhow::Result<Option<Balance>> {
-    if !args.balanced {
-        return Ok(None);
-    }
-    let (Some(path), Some(depth), Some(max_abs)) = (&args.engine, args.depth, args.max_abs) else {
-        // clap makes --balanced require all three.
-        return Err(Error::Argument {
-            argument: "--balanced".into(),
-            message: "needs --engine, --depth and --max-abs".into(),
-        }
-        .into());
-    };
-    let config = EngineConfig::load(path)?;
-    let balance = Balance::new(&config, depth, max_abs).map_err(|e| -> anyhow::Error {
-        match e {
-            BalanceError::NotSearching { .. } => Error::Argument {
-                argument: "--engine".into(),
-                message: format!("{}: {e}", path.display()),
+/// The options of `arena book generate`, typed.
+fn generate_options(args: &GenerateArgs) -> anyhow::Result<BookGenerateOptions> {
+    let balanced = if args.balanced {
+        let (Some(engine), Some(depth), Some(max_abs)) = (&args.engine, args.depth, args.max_abs)
+        else {
+            // clap makes --balanced require all three.
+            return Err(Error::Argument {
+                argument: "--balanced".into(),
+                message: "needs --engine, --depth and --max-abs".into(),
             }
-            .into(),
-            other => other.into(),
-        }
-    })?;
-    Ok(Some(balance))
+            .into());
+        };
+        Some(BalancedOptions {
+            engine: engine.clone(),
+            depth,
+            max_abs,
+            candidates: args.candidates,
+        })
+    } else {
+        None
+    };
+    Ok(BookGenerateOptions {
+        plies: args.plies,
+        unique_by_symmetry: args.unique_by_symmetry,
+        balanced,
+        limit: args.limit,
+        seed: args.seed.unwrap_or(0),
+        out: args.out.clone(),
+    })
 }
 
-/// The steps of a balanced book: enumerate and sample the candidates, search
-/// them on every core under a progress bar (on stderr when it is a
-/// terminal), then sample the kept ones.
-fn generate_balanced(opts: &GenerateOptions, balance: &Balance) -> anyhow::Result<book::Generated> {
-    let (enumerated, candidates) = generation::candidates(opts)?;
-    let searched = candidates.len();
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(searched as u64), target);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30.cyan/blue} {pos}/{len} openings searched  {elapsed_precise} ETA {eta_precise}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
-    let progress = &bar;
-    let kept = generation::filter_openings(
-        candidates,
-        move || {
-            move |board: &Board, _: &[Move]| {
-                let keep = balance.keeps(board);
-                progress.inc(1);
-                keep
+/// A progress bar of the searches of a balanced book, on stderr when it is
+/// a terminal, made when the searches begin.
+fn search_bar(bar: &OnceLock<ProgressBar>, event: BookProgress) {
+    match event {
+        BookProgress::Searching { openings } => {
+            let target = if std::io::stderr().is_terminal() {
+                ProgressDrawTarget::stderr()
+            } else {
+                ProgressDrawTarget::hidden()
+            };
+            let b = ProgressBar::with_draw_target(Some(openings), target);
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30.cyan/blue} {pos}/{len} openings searched  {elapsed_precise} ETA {eta_precise}",
+                )
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            let _ = bar.set(b);
+        }
+        BookProgress::Searched => {
+            if let Some(b) = bar.get() {
+                b.inc(1);
             }
+        }
+        BookProgress::Finished => {
+            if let Some(b) = bar.get() {
+                b.finish_and_clear();
+            }
+        }
+    }
+}
+
+/// The line `arena book generate` prints without `--json`.
+fn generate_text(r: &BookReport) -> String {
+    let searched = match (&r.engine, r.depth, r.searched) {
+        (Some(engine), Some(depth), Some(searched)) => format!(
+            "; {searched} searched with engine {engine} at depth {depth}, {} within {} discs",
+            r.kept,
+            r.max_abs.unwrap_or(0.0)
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "wrote {} to {} ({} enumerated at {}{}{searched}) in {:.2} s",
+        count(r.written, "opening"),
+        r.out,
+        r.enumerated,
+        plies_text(r.plies),
+        if r.unique_by_symmetry {
+            ", unique up to symmetry"
+        } else {
+            ""
         },
-        opts.threads,
-    );
-    bar.finish_and_clear();
-    Ok(generation::limit_kept(opts, enumerated, searched, kept))
+        r.seconds
+    )
 }
 
 fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
-    let t0 = Instant::now();
-    let balance = balance(args)?;
-    let opts = GenerateOptions {
-        plies: args.plies,
-        unique_by_symmetry: args.unique_by_symmetry,
-        limit: args.limit,
-        candidates: args.candidates,
-        seed: args.seed.unwrap_or(0),
-        threads: 0,
-    };
-    let g = match &balance {
-        None => book::generate(&opts, None)?,
-        Some(b) => generate_balanced(&opts, b)?,
-    };
-    let max_abs = args.max_abs.unwrap_or(0.0);
-    if let Some(b) = &balance {
-        if g.kept == 0 {
-            anyhow::bail!(
-                "none of the {} searched scores within {max_abs} discs of 0 with engine {} at depth {}: \
-                 nothing written to {}; raise --max-abs",
-                count(g.candidates, "opening"),
-                b.engine_name(),
-                b.depth(),
-                args.out.display()
-            );
-        }
-    }
-    let what = if args.unique_by_symmetry {
-        "one per class of positions equal up to the 8 board symmetries (the first move list in lexicographic order)"
-    } else {
-        "each with the first move list in lexicographic order reaching it"
-    };
-    let mut header = vec![
-        generate_command(args),
-        format!(
-            "Every position reachable from the start in exactly {}, {what}: {}.",
-            plies_text(args.plies),
-            count(g.enumerated, "opening")
-        ),
-    ];
-    if let Some(b) = &balance {
-        let sampled = if g.candidates < g.enumerated {
-            format!(" (a sample chosen with seed {})", opts.seed)
-        } else {
-            String::new()
-        };
-        header.push(format!(
-            "Balanced: searched {} of them{sampled} with engine {} at depth {}; kept {} whose score \
-             for the side to move is within {max_abs} discs of 0 (|score| <= {} centidiscs).",
-            g.candidates,
-            b.engine_name(),
-            b.depth(),
-            g.kept,
-            b.max_abs_centidiscs()
-        ));
-    }
-    if let Some(k) = args.limit {
-        header.push(format!(
-            "A sample of {} of {} chosen with seed {}.",
-            g.openings.len().min(k),
-            if balance.is_some() {
-                "the kept ones"
-            } else {
-                "them"
-            },
-            opts.seed
-        ));
-    }
-    header.push("Regenerate with the command above; check with `arena book check FILE`.".into());
-    book::write_book(
-        &args.out,
-        &header,
-        g.openings.iter().map(|o| move_list_string(&o.moves)),
-    )?;
-    let seconds = t0.elapsed().as_secs_f64();
-    let short = args.limit.filter(|&k| k > g.kept);
-    let sampled = args.limit.is_some() || (balance.is_some() && args.candidates.is_some());
+    let opts = generate_options(args)?;
+    let bar = OnceLock::new();
+    let r = generate_book(&opts, &|event| search_bar(&bar, event))?;
     if args.json {
-        print_json(&GenerateReport {
-            out: args.out.display().to_string(),
-            plies: args.plies,
-            unique_by_symmetry: args.unique_by_symmetry,
-            balanced: balance.is_some(),
-            engine: balance.as_ref().map(|b| b.engine_name().to_string()),
-            engine_file: balance
-                .as_ref()
-                .and(args.engine.as_ref())
-                .map(|p| p.display().to_string()),
-            depth: balance.as_ref().map(Balance::depth),
-            max_abs: balance.as_ref().and(args.max_abs),
-            candidates: balance.as_ref().and(args.candidates),
-            enumerated: g.enumerated,
-            searched: balance.as_ref().map(|_| g.candidates),
-            kept: g.kept,
-            written: g.openings.len(),
-            limit: args.limit,
-            seed: sampled.then_some(opts.seed),
-            seconds,
-        })?;
+        print_json(&r)?;
     } else {
-        let searched = match &balance {
-            Some(b) => format!(
-                "; {} searched with engine {} at depth {}, {} within {max_abs} discs",
-                g.candidates,
-                b.engine_name(),
-                b.depth(),
-                g.kept
-            ),
-            None => String::new(),
-        };
-        print(&format!(
-            "wrote {} to {} ({} enumerated at {}{}{searched}) in {seconds:.2} s",
-            count(g.openings.len(), "opening"),
-            args.out.display(),
-            g.enumerated,
-            plies_text(args.plies),
-            if args.unique_by_symmetry {
-                ", unique up to symmetry"
-            } else {
-                ""
-            },
-        ))?;
+        print(&generate_text(&r))?;
     }
-    if let Some(m) = args
-        .candidates
-        .filter(|&m| balance.is_some() && m >= g.enumerated)
-    {
+    if let Some(m) = r.candidates.filter(|&m| m >= r.enumerated) {
         eprintln!(
             "note: --candidates {m} is not fewer than the {} openings there are: searched all of them",
-            g.enumerated
+            r.enumerated
         );
     }
-    if let Some(k) = short {
+    if let Some(k) = r.limit.filter(|&k| k > r.kept) {
         eprintln!(
             "note: --limit {k} is more than the {} openings {}: wrote all of them",
-            g.kept,
-            if balance.is_some() {
-                "kept"
-            } else {
-                "there are"
-            }
+            r.kept,
+            if r.balanced { "kept" } else { "there are" }
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -5,6 +5,7 @@ use super::{print, print_json};
 use crate::engine::EngineConfig;
 use crate::eval::{Term, UNITS_PER_DISC};
 use crate::game::othello::board_string;
+use crate::lab::eval_fit::{fit_eval, EvalFitOptions, StageFits};
 use crate::search::Evaluator;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -141,170 +142,49 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs `arena eval fit`.
+/// Runs `arena eval fit` and prints each stage's fit.
 ///
 /// # Errors
 /// A bad base or play file, an output equal to the base, a bad samples
 /// file, I/O.
 fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
-    use crate::eval::OthelloEval;
-    use crate::lab::fit::{
-        fit_features, fit_patterns, parse_samples, samples_text, self_play, weights_file,
-        FitOptions,
-    };
-    let same = |a: &std::path::Path, b: &std::path::Path| {
-        a == b
-            || matches!(
-                (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-                (Ok(x), Ok(y)) if x == y
-            )
-    };
-    let argument = |argument: &str, message: String| {
-        anyhow::Error::from(crate::Error::Argument {
-            argument: argument.into(),
-            message,
-        })
-    };
-    if same(&args.out, &args.base) {
-        return Err(argument(
-            "--out",
-            "would overwrite the base weights; write the fit to a new file".into(),
-        ));
-    }
-    let base = OthelloEval::from_weights_file(&args.base)?;
-    let ridge = args.ridge.unwrap_or(match base {
-        OthelloEval::Patterns(_) => 20.0,
-        OthelloEval::Discs | OthelloEval::Squares(_) | OthelloEval::Features(_) => 0.001,
-    });
-    if !(ridge.is_finite() && ridge >= 0.0) {
-        return Err(argument("--ridge", format!("{ridge} is not a number >= 0")));
-    }
-    if !matches!(base, OthelloEval::Features(_) | OthelloEval::Patterns(_)) {
-        return Err(argument(
-            "--base",
-            format!(
-                "{} is not a Features or Patterns weights file (only those are fitted)",
-                args.base.display()
-            ),
-        ));
-    }
-    let play = match &args.play {
-        Some(p) => OthelloEval::from_weights_file(p)?,
-        None => base.clone(),
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let opts = FitOptions {
+    let report = fit_eval(&EvalFitOptions {
+        base: args.base.clone(),
+        play: args.play.clone(),
+        samples: args.samples.clone(),
         games: args.games,
         seed: args.seed,
         random_plies: args.random_plies,
         depth: args.depth,
         solve_at: args.solve_at,
-        threads,
-    };
-    let start = std::time::Instant::now();
-    let read_from = args.samples.as_ref().filter(|p| p.exists());
-    let samples = match read_from {
-        Some(path) => parse_samples(&crate::error::read_text(path)?, path)?,
-        None => {
-            let samples = self_play(&play, &opts);
-            if let Some(path) = &args.samples {
-                crate::util::write_atomic(path, &samples_text(&samples))?;
-            }
-            samples
-        }
-    };
-    if samples.is_empty() {
-        return Err(argument(
-            if read_from.is_some() {
-                "--samples"
-            } else {
-                "--games"
-            },
-            "no samples to fit (an empty samples file, or games without a position from ply 8)"
-                .into(),
-        ));
-    }
-    let played = start.elapsed().as_secs_f64();
-    let mut command = format!("arena eval fit --base {}", args.base.display());
-    match read_from {
-        // Read samples: the games options played no part.
-        Some(path) => command.push_str(&format!(" --samples {} --ridge {ridge}", path.display())),
-        None => {
-            if let Some(p) = &args.play {
-                command.push_str(&format!(" --play {}", p.display()));
-            }
-            command.push_str(&format!(
-                " --games {} --seed {} --random-plies {} --depth {} --solve-at {} --ridge {ridge}",
-                args.games, args.seed, args.random_plies, args.depth, args.solve_at
-            ));
-        }
-    }
-    if matches!(base, OthelloEval::Patterns(_)) {
-        command.push_str(&format!(" --iterations {}", args.iterations));
-    }
-    command.push_str(&format!(" --out {}", args.out.display()));
-    let source = match read_from {
-        Some(path) => format!(
-            "Samples: {} positions read from {} (see src/eval/fit.rs).",
-            samples.len(),
-            path.display()
-        ),
-        None => format!(
-            "Samples: {} self-play positions labelled by the exact value at --solve-at empties (see src/eval/fit.rs).",
-            samples.len()
-        ),
-    };
-    match &base {
-        OthelloEval::Features(f) => {
-            let fits = fit_features(f, &samples, ridge);
-            let header = vec![
-                "Feature weights fitted by least squares (centidiscs per unit of each feature)."
-                    .to_string(),
-                command,
-                source,
-            ];
-            crate::util::write_atomic(&args.out, &weights_file(&fits, &header))?;
-            for f in &fits {
+        ridge: args.ridge,
+        iterations: args.iterations,
+        out: args.out.clone(),
+        threads: 0,
+    })?;
+    match &report.stages {
+        StageFits::Features(fits) => {
+            for f in fits {
                 print(&format!(
                     "stage min_empties {:>2}: {:>7} samples, RMSE {:.2} discs (base {:.2})",
                     f.min_empties, f.samples, f.rmse_after, f.rmse_before
                 ))?;
             }
         }
-        OthelloEval::Patterns(p) => {
-            let (fitted, fits) = fit_patterns(p, &samples, ridge, args.iterations, threads);
-            let header = vec![
-                "Pattern tables fitted by least squares (centidiscs; format in src/eval/patterns.rs)."
-                    .to_string(),
-                command,
-                source,
-            ];
-            let notes: Vec<String> = fits
-                .iter()
-                .map(|f| {
-                    format!(
-                        "{} samples; RMSE {:.2} discs (base weights: {:.2}); {} CG steps.",
-                        f.samples, f.rmse_after, f.rmse_before, f.iterations
-                    )
-                })
-                .collect();
-            let bounds: Vec<u32> = fitted.stages().map(|s| s.0).collect();
-            let stages: Vec<_> = fitted.stages().map(|s| s.1.clone()).collect();
-            let text = crate::eval::patterns::weights_file(&bounds, &stages, &notes, &header);
-            crate::util::write_atomic(&args.out, &text)?;
-            for f in &fits {
+        StageFits::Patterns(fits) => {
+            for f in fits {
                 print(&format!(
                     "stage min_empties {:>2}: {:>7} samples, RMSE {:.2} discs (base {:.2}), {} CG steps",
                     f.min_empties, f.samples, f.rmse_after, f.rmse_before, f.iterations
                 ))?;
             }
         }
-        OthelloEval::Discs | OthelloEval::Squares(_) => unreachable!("checked above"),
     }
     print(&format!(
-        "wrote {} in {:.1} s ({played:.1} s for the samples)",
-        args.out.display(),
-        start.elapsed().as_secs_f64()
+        "wrote {} in {:.1} s ({:.1} s for the samples)",
+        report.out.display(),
+        report.seconds,
+        report.sample_seconds
     ))?;
     Ok(ExitCode::SUCCESS)
 }

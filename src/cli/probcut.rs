@@ -2,9 +2,7 @@
 //! parameters, and measure what they save and cost.
 
 use super::{print, print_json};
-use crate::engine::EngineConfig;
-use crate::lab::probcut::{check, fit, sample_positions, Sampling};
-use crate::Error;
+use crate::lab::probcut_run::{check_probcut, fit_probcut, ProbCutCheckOptions, ProbCutFitOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -92,164 +90,30 @@ pub fn run(args: &ProbCutArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn argument(argument: &str, message: String) -> anyhow::Error {
-    Error::Argument {
-        argument: argument.into(),
-        message,
-    }
-    .into()
-}
-
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// Positions for fitting or checking: more empties than the engine solves
-/// exactly (12 when it does not).
-fn default_min_empties(config: &EngineConfig) -> u32 {
-    if config.raw.endgame_exact_at > 0 {
-        config.raw.endgame_exact_at
-    } else {
-        12
-    }
-}
-
-/// `positions` positions with more than `min_empties` empties from `games`
-/// seeded self-play games with the engine's evaluation.
-fn draw(
-    config: &EngineConfig,
-    games: u32,
-    seed: u64,
-    positions: u64,
-    min_empties: u32,
-) -> Vec<crate::game::othello::Board> {
-    sample_positions(
-        &config.eval,
-        &Sampling {
-            games,
-            seed,
-            positions: positions as usize,
-            min_empties,
-            threads: threads(),
-        },
-    )
-}
-
-fn searching_engine(path: &std::path::Path) -> anyhow::Result<EngineConfig> {
-    let config = EngineConfig::load(path)?;
-    if config.search.is_none() {
-        return Err(argument(
-            "--engine",
-            format!(
-                "{} is the random mover; ProbCut needs a searching engine",
-                path.display()
-            ),
-        ));
-    }
-    Ok(config)
-}
-
 fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
-    let config = searching_engine(&args.engine)?;
-    let pairs: Vec<(u32, u32)> = if args.pairs.is_empty() {
-        (3..=args.max_depth)
-            .map(|d| (d, (2 * (d / 4) + d % 2).max(1)))
-            .collect()
-    } else {
-        args.pairs
-            .iter()
-            .map(|p| {
-                let parsed = p.split_once(':').and_then(|(a, b)| {
-                    Some((a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?))
-                });
-                match parsed {
-                    Some((d, s)) if (1..=20).contains(&d) && s < d => Ok((d, s)),
-                    _ => Err(argument(
-                        "--pairs",
-                        format!(
-                            "{p:?} is not deep:shallow with 1 <= deep <= 20 and shallow < deep"
-                        ),
-                    )),
-                }
-            })
-            .collect::<anyhow::Result<_>>()?
-    };
-    if args.stages.is_empty()
-        || args.stages.windows(2).any(|w| w[0] <= w[1])
-        || *args.stages.last().unwrap_or(&1) != 0
-    {
-        return Err(argument(
-            "--stages",
-            format!(
-                "{:?}: give empties bounds strictly decreasing and ending at 0",
-                args.stages
-            ),
-        ));
-    }
-    if !(args.confidence.is_finite() && (0.0..=10.0).contains(&args.confidence)) {
-        return Err(argument(
-            "--confidence",
-            format!("{} is not a number from 0 to 10", args.confidence),
-        ));
-    }
-    let min_empties = args.min_empties.unwrap_or(default_min_empties(&config));
-    let start = std::time::Instant::now();
-    let positions = draw(&config, args.games, args.seed, args.positions, min_empties);
-    if positions.len() < 10 {
-        return Err(argument(
-            "--games",
-            format!(
-                "only {} positions with more than {min_empties} empties came from {} games; play more games",
-                positions.len(),
-                args.games
-            ),
-        ));
-    }
-    let (pc, fits) = fit(
-        &config,
-        &positions,
-        &pairs,
-        &args.stages,
-        args.confidence,
-        threads(),
-    );
-    let pair_text: Vec<String> = pairs.iter().map(|(d, s)| format!("{d}:{s}")).collect();
-    let header = vec![
-        format!("ProbCut parameters for {} (values in centidiscs).", config.name),
-        format!(
-            "arena probcut fit --engine {} --games {} --positions {} --seed {} --pairs {} --stages {} --confidence {} --min-empties {min_empties} --out {}",
-            args.engine.display(),
-            args.games,
-            args.positions,
-            args.seed,
-            pair_text.join(","),
-            args.stages.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
-            args.confidence,
-            args.out.display()
-        ),
-        format!(
-            "{} positions from self-play with the engine's evaluation, searched by PVS to each depth (see src/engine/probcut.rs).",
-            positions.len()
-        ),
-    ];
-    crate::util::write_atomic(&args.out, &pc.to_file(&header))?;
+    let r = fit_probcut(&ProbCutFitOptions {
+        engine: args.engine.clone(),
+        games: args.games,
+        positions: args.positions,
+        seed: args.seed,
+        pairs: args.pairs.clone(),
+        max_depth: args.max_depth,
+        stages: args.stages.clone(),
+        confidence: args.confidence,
+        min_empties: args.min_empties,
+        out: args.out.clone(),
+        threads: 0,
+    })?;
     if args.json {
         print_json(
-            &serde_json::json!({ "file": args.out, "positions": positions.len(), "pairs": fits }),
+            &serde_json::json!({ "file": r.file, "positions": r.positions, "pairs": r.pairs }),
         )?;
     } else {
         let mut text = format!(
             "{} positions; {:>5} {:>4} {:>7} {:>7} {:>8} {:>8} {:>5}\n",
-            positions.len(),
-            "stage",
-            "pair",
-            "a",
-            "b",
-            "sigma",
-            "r",
-            "n"
+            r.positions, "stage", "pair", "a", "b", "sigma", "r", "n"
         );
-        for f in &fits {
+        for f in &r.pairs {
             text.push_str(&format!(
                 "{:>15}{:>5} {:>4} {:>7.3} {:>7.1} {:>8.1} {:>8.3} {:>5}\n",
                 "",
@@ -262,39 +126,22 @@ fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
                 f.samples
             ));
         }
-        text.push_str(&format!(
-            "wrote {} in {:.1} s",
-            args.out.display(),
-            start.elapsed().as_secs_f64()
-        ));
+        text.push_str(&format!("wrote {} in {:.1} s", r.file.display(), r.seconds));
         print(&text)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    let mut config = searching_engine(&args.engine)?;
-    if let (Some(c), Some(pc)) = (args.confidence, config.probcut.as_mut()) {
-        if !(c.is_finite() && (0.0..=10.0).contains(&c)) {
-            return Err(argument(
-                "--confidence",
-                format!("{c} is not a number from 0 to 10"),
-            ));
-        }
-        pc.confidence = c;
-    }
-    if config.probcut.is_none() {
-        return Err(argument(
-            "--engine",
-            format!(
-                "{} has no ProbCut file (probcut: None)",
-                args.engine.display()
-            ),
-        ));
-    }
-    let min_empties = default_min_empties(&config);
-    let positions = draw(&config, args.games, args.seed, args.positions, min_empties);
-    let r = check(&config, &positions, args.depth, threads());
+    let r = check_probcut(&ProbCutCheckOptions {
+        engine: args.engine.clone(),
+        depth: args.depth,
+        positions: args.positions,
+        games: args.games,
+        seed: args.seed,
+        confidence: args.confidence,
+        threads: 0,
+    })?;
     if args.json {
         print_json(&r)?;
     } else {

@@ -170,11 +170,8 @@ fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
     })
 }
 
-/// Runs `arena search`.
-///
-/// # Errors
-/// A bad position, engine file or flag combination.
-pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
+/// Refuses a limit of 0 (depth, nodes or milliseconds).
+fn check_limits(args: &SearchArgs) -> crate::Result<()> {
     for (name, zero) in [
         ("--depth", args.depth == Some(0)),
         ("--nodes", args.nodes == Some(0)),
@@ -184,91 +181,106 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
             return Err(Error::Argument {
                 argument: name.into(),
                 message: "must be at least 1".into(),
-            }
-            .into());
+            });
         }
     }
+    Ok(())
+}
+
+/// An Othello search: the engine file or the flags' engine, its limit
+/// replaced by the one given.
+fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
+    let pos = super::othello_position(args.position.as_deref())?;
+    let mut config = match &args.engine {
+        Some(path) => EngineConfig::load(path)?,
+        None => check_inline(inline_engine(args))?,
+    };
+    let Some(settings) = config.search.as_mut() else {
+        return Err(Error::Argument {
+            argument: "--engine".into(),
+            message: format!("engine {} does not search (search: Random)", config.name),
+        });
+    };
+    if let Some(l) = limit_override(args) {
+        if !matches!(l, Limit::Depth(_)) {
+            settings.deepening = true;
+        }
+        settings.limit = l;
+    }
+    let mut player = SearchPlayer::new(&config);
+    Ok(report(&player.analyse(&pos, None), UNITS_PER_DISC))
+}
+
+/// A tic-tac-toe search: flags only, no evaluation, to the end by default.
+fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
+    if args.engine.is_some() {
+        return Err(Error::Argument {
+            argument: "--engine".into(),
+            message: "engine files are Othello engines; describe a tic-tac-toe search with flags"
+                .into(),
+        });
+    }
+    let pos = match &args.position {
+        Some(p) => TicTacToe::parse(p).map_err(|source| Error::TicTacToe {
+            argument: "--position".into(),
+            source,
+        })?,
+        None => TicTacToe::new(),
+    };
+    let mut raw = inline_engine(args);
+    if raw.eval != EvalSpec::Discs {
+        return Err(Error::Argument {
+            argument: "--eval".into(),
+            message: "tic-tac-toe searches are exhaustive and use no evaluation".into(),
+        });
+    }
+    if limit_override(args).is_none() {
+        raw.limit = Limit::Depth(9);
+    }
+    let config = check_inline(raw)?;
+    let settings = config.search.expect("flag engines search");
+    Ok(run_generic(
+        &pos,
+        &settings,
+        config.raw.tt_mib,
+        config.raw.ordering.clone(),
+    ))
+}
+
+/// The text `arena search` prints without `--json`.
+fn report_text(rep: &SearchReport) -> String {
+    format!(
+        "best move {}, score {:+.2}, depth {}, {} nodes in {:.3} s ({:.2} M nodes/s)\npv {}\ncutoffs {} (first move {}), tt probes {} hits {} cutoffs {}, re-searches {}",
+        rep.best_move.as_deref().unwrap_or("none (game over)"),
+        rep.score,
+        rep.depth,
+        rep.nodes,
+        rep.seconds,
+        rep.nps / 1e6,
+        rep.pv.join(" "),
+        rep.stats.beta_cutoffs,
+        rep.stats.first_move_cutoffs,
+        rep.stats.tt_probes,
+        rep.stats.tt_hits,
+        rep.stats.tt_cutoffs,
+        rep.stats.researches,
+    )
+}
+
+/// Runs `arena search`.
+///
+/// # Errors
+/// A bad position, engine file or flag combination.
+pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
+    check_limits(args)?;
     let rep = match args.game {
-        GameKind::Othello => {
-            let pos = super::othello_position(args.position.as_deref())?;
-            let mut config = match &args.engine {
-                Some(path) => EngineConfig::load(path)?,
-                None => check_inline(inline_engine(args))?,
-            };
-            let Some(settings) = config.search.as_mut() else {
-                return Err(Error::Argument {
-                    argument: "--engine".into(),
-                    message: format!("engine {} does not search (search: Random)", config.name),
-                }
-                .into());
-            };
-            if let Some(l) = limit_override(args) {
-                if !matches!(l, Limit::Depth(_)) {
-                    settings.deepening = true;
-                }
-                settings.limit = l;
-            }
-            let mut player = SearchPlayer::new(&config);
-            report(&player.analyse(&pos, None), UNITS_PER_DISC)
-        }
-        GameKind::TicTacToe => {
-            if args.engine.is_some() {
-                return Err(Error::Argument {
-                    argument: "--engine".into(),
-                    message:
-                        "engine files are Othello engines; describe a tic-tac-toe search with flags"
-                            .into(),
-                }
-                .into());
-            }
-            let pos = match &args.position {
-                Some(p) => TicTacToe::parse(p).map_err(|source| Error::TicTacToe {
-                    argument: "--position".into(),
-                    source,
-                })?,
-                None => TicTacToe::new(),
-            };
-            let raw = inline_engine(args);
-            if raw.eval != EvalSpec::Discs {
-                return Err(Error::Argument {
-                    argument: "--eval".into(),
-                    message: "tic-tac-toe searches are exhaustive and use no evaluation".into(),
-                }
-                .into());
-            }
-            let mut raw = raw;
-            if limit_override(args).is_none() {
-                raw.limit = Limit::Depth(9);
-            }
-            let config = check_inline(raw)?;
-            let settings = config.search.expect("flag engines search");
-            run_generic(
-                &pos,
-                &settings,
-                config.raw.tt_mib,
-                config.raw.ordering.clone(),
-            )
-        }
+        GameKind::Othello => search_othello(args)?,
+        GameKind::TicTacToe => search_tictactoe(args)?,
     };
     if args.json {
         print_json(&rep)?;
     } else {
-        print(&format!(
-            "best move {}, score {:+.2}, depth {}, {} nodes in {:.3} s ({:.2} M nodes/s)\npv {}\ncutoffs {} (first move {}), tt probes {} hits {} cutoffs {}, re-searches {}",
-            rep.best_move.as_deref().unwrap_or("none (game over)"),
-            rep.score,
-            rep.depth,
-            rep.nodes,
-            rep.seconds,
-            rep.nps / 1e6,
-            rep.pv.join(" "),
-            rep.stats.beta_cutoffs,
-            rep.stats.first_move_cutoffs,
-            rep.stats.tt_probes,
-            rep.stats.tt_hits,
-            rep.stats.tt_cutoffs,
-            rep.stats.researches,
-        ))?;
+        print(&report_text(&rep))?;
     }
     Ok(ExitCode::SUCCESS)
 }

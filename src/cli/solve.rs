@@ -93,22 +93,20 @@ pub fn order_eval() -> OthelloEval {
     )
 }
 
-/// Runs `arena solve`. Exit code 1 when a position is solved wrongly.
-///
-/// # Errors
-/// A missing or malformed file, a bad `--lines`.
-pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    if args.tt_mib == 0 || args.tt_mib > crate::engine::config::MAX_TT_MIB {
+/// Checks `--tt-mib` against what the solver can allocate.
+fn check_tt_mib(tt_mib: usize) -> crate::Result<()> {
+    let max = crate::engine::config::MAX_TT_MIB;
+    if tt_mib == 0 || tt_mib > max {
         return Err(Error::Argument {
             argument: "--tt-mib".into(),
-            message: format!(
-                "{}: must be 1 to {}",
-                args.tt_mib,
-                crate::engine::config::MAX_TT_MIB
-            ),
-        }
-        .into());
+            message: format!("{tt_mib}: must be 1 to {max}"),
+        });
     }
+    Ok(())
+}
+
+/// The problems of the file on the lines `--lines` selects.
+fn problems(args: &SolveArgs) -> crate::Result<Vec<obf::Problem>> {
     let text = read_text(&args.file)?;
     let problems = obf::parse(&text, &args.file)?;
     let range = match &args.lines {
@@ -122,6 +120,69 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         ),
         None => None,
     };
+    Ok(problems
+        .into_iter()
+        .filter(|p| range.is_none_or(|(a, b)| (a..=b).contains(&p.line)))
+        .collect())
+}
+
+/// The solver the arguments describe: its table, its move-ordering
+/// evaluation (a weights file, the built-in one, or none) and from how
+/// many empties it uses it.
+fn solver(args: &SolveArgs) -> crate::Result<Solver> {
+    let eval = match &args.order_eval {
+        _ if args.no_eval_order => None,
+        Some(p) => Some(OthelloEval::from_weights_file(p)?),
+        None => Some(order_eval()),
+    };
+    let mut solver = Solver::new(args.tt_mib, eval);
+    solver.eval_from = args.eval_from;
+    Ok(solver)
+}
+
+/// Solves one problem and checks it against the file.
+fn solve_one(solver: &mut Solver, p: &obf::Problem) -> SolvedLine {
+    let s = solver.solve(&p.board);
+    let expected = p.expected_score();
+    let correct = expected.is_none_or(|e| e == s.score)
+        && s.best_move
+            .is_none_or(|m| p.moves.is_empty() || p.is_best(m));
+    SolvedLine {
+        line: p.line,
+        empties: p.board.empties(),
+        score: s.score,
+        best_move: s.best_move.map(|m| m.to_string()),
+        expected_score: expected,
+        correct,
+        nodes: s.nodes,
+        seconds: s.elapsed.as_secs_f64(),
+    }
+}
+
+/// The text line of one solved problem.
+fn line_text(line: &SolvedLine) -> String {
+    format!(
+        "line {:>3}: {:>2} empties  score {:+3} (expected {})  move {}  {}  {:>12} nodes  {:>8.3} s  {:>6.1} M nodes/s",
+        line.line,
+        line.empties,
+        line.score,
+        line.expected_score.map_or("-".into(), |e| format!("{e:+}")),
+        line.best_move.as_deref().unwrap_or("-"),
+        if line.correct { "ok" } else { "WRONG" },
+        line.nodes,
+        line.seconds,
+        line.nodes as f64 / line.seconds.max(1e-9) / 1e6
+    )
+}
+
+/// Runs `arena solve`. Exit code 1 when a position is solved wrongly.
+///
+/// # Errors
+/// A missing or malformed file, a bad `--lines`.
+pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    check_tt_mib(args.tt_mib)?;
+    let problems = problems(args)?;
+    let mut solver = solver(args)?;
     let mut report = SolveReport {
         positions: Vec::new(),
         correct: 0,
@@ -130,49 +191,14 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         seconds: 0.0,
         nps: 0.0,
     };
-    let eval = match &args.order_eval {
-        _ if args.no_eval_order => None,
-        Some(p) => Some(OthelloEval::from_weights_file(p)?),
-        None => Some(order_eval()),
-    };
-    let mut solver = Solver::new(args.tt_mib, eval);
-    solver.eval_from = args.eval_from;
-    for p in problems
-        .iter()
-        .filter(|p| range.is_none_or(|(a, b)| (a..=b).contains(&p.line)))
-    {
-        let s = solver.solve(&p.board);
-        let expected = p.expected_score();
-        let correct = expected.is_none_or(|e| e == s.score)
-            && s.best_move
-                .is_none_or(|m| p.moves.is_empty() || p.is_best(m));
-        let line = SolvedLine {
-            line: p.line,
-            empties: p.board.empties(),
-            score: s.score,
-            best_move: s.best_move.map(|m| m.to_string()),
-            expected_score: expected,
-            correct,
-            nodes: s.nodes,
-            seconds: s.elapsed.as_secs_f64(),
-        };
+    for p in &problems {
+        let line = solve_one(&mut solver, p);
         if !args.json {
-            print(&format!(
-                "line {:>3}: {:>2} empties  score {:+3} (expected {})  move {}  {}  {:>12} nodes  {:>8.3} s  {:>6.1} M nodes/s",
-                line.line,
-                line.empties,
-                line.score,
-                expected.map_or("-".into(), |e| format!("{e:+}")),
-                line.best_move.as_deref().unwrap_or("-"),
-                if correct { "ok" } else { "WRONG" },
-                line.nodes,
-                line.seconds,
-                line.nodes as f64 / line.seconds.max(1e-9) / 1e6
-            ))?;
+            print(&line_text(&line))?;
         }
-        report.correct += usize::from(correct);
+        report.correct += usize::from(line.correct);
         report.total += 1;
-        report.nodes += s.nodes;
+        report.nodes += line.nodes;
         report.seconds += line.seconds;
         report.positions.push(line);
     }

@@ -1,0 +1,324 @@
+//! `arena probcut fit` and `arena probcut check` as library calls: check
+//! the request, draw positions from self-play, then fit and write a ProbCut
+//! file, or measure an engine's ProbCut against the full search
+//! ([`super::probcut`] holds the fitting and measuring). The caller prints
+//! the returned reports.
+
+use super::probcut::{check, fit, sample_positions, CheckReport, PairFit, Sampling};
+use crate::engine::EngineConfig;
+use crate::game::othello::Board;
+use crate::util::write_atomic;
+use crate::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What `arena probcut fit` was asked: its arguments, typed.
+#[derive(Clone, Debug)]
+pub struct ProbCutFitOptions {
+    /// The engine whose evaluation, table and ordering to use.
+    pub engine: PathBuf,
+    /// Self-play games to draw positions from.
+    pub games: u32,
+    /// Positions to fit on.
+    pub positions: u64,
+    /// Seed of the games and the draw.
+    pub seed: u64,
+    /// Pairs as typed, `deep:shallow` each, checked after the engine
+    /// loads; empty: deep 3 to `max_depth` with shallow
+    /// `2·⌊deep/4⌋ + deep mod 2`, at least 1.
+    pub pairs: Vec<String>,
+    /// Deepest pair when `pairs` is empty.
+    pub max_depth: u32,
+    /// Stage bounds in empties, decreasing, ending at 0.
+    pub stages: Vec<u32>,
+    /// Confidence written to the file.
+    pub confidence: f64,
+    /// Only positions with more empties than this (`None`: the engine's
+    /// `endgame_exact_at`, or 12).
+    pub min_empties: Option<u32>,
+    /// The ProbCut file to write.
+    pub out: PathBuf,
+    /// Threads; 0 means every core.
+    pub threads: usize,
+}
+
+/// What `arena probcut fit` did.
+#[derive(Clone, Debug)]
+pub struct ProbCutFitReport {
+    /// The ProbCut file written.
+    pub file: PathBuf,
+    /// Positions fitted on.
+    pub positions: usize,
+    /// Each stage's fitted pairs.
+    pub pairs: Vec<PairFit>,
+    /// Seconds from drawing the positions to writing the file.
+    pub seconds: f64,
+}
+
+/// What `arena probcut check` was asked: its arguments, typed.
+#[derive(Clone, Debug)]
+pub struct ProbCutCheckOptions {
+    /// An engine with a ProbCut file.
+    pub engine: PathBuf,
+    /// Search depth.
+    pub depth: u32,
+    /// Positions.
+    pub positions: u64,
+    /// Self-play games to draw positions from.
+    pub games: u32,
+    /// Seed of the games and the draw.
+    pub seed: u64,
+    /// A confidence to use instead of the file's.
+    pub confidence: Option<f64>,
+    /// Threads; 0 means every core.
+    pub threads: usize,
+}
+
+fn argument(argument: &str, message: String) -> Error {
+    Error::Argument {
+        argument: argument.into(),
+        message,
+    }
+}
+
+fn threads(asked: usize) -> usize {
+    match asked {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// Positions for fitting or checking: more empties than the engine solves
+/// exactly (12 when it does not).
+fn default_min_empties(config: &EngineConfig) -> u32 {
+    if config.raw.endgame_exact_at > 0 {
+        config.raw.endgame_exact_at
+    } else {
+        12
+    }
+}
+
+/// `positions` positions with more than `min_empties` empties from `games`
+/// seeded self-play games with the engine's evaluation.
+fn draw(
+    config: &EngineConfig,
+    games: u32,
+    seed: u64,
+    positions: u64,
+    min_empties: u32,
+    threads: usize,
+) -> Vec<Board> {
+    sample_positions(
+        &config.eval,
+        &Sampling {
+            games,
+            seed,
+            positions: positions as usize,
+            min_empties,
+            threads,
+        },
+    )
+}
+
+/// The engine at `path`, which must search (not the random mover).
+fn searching_engine(path: &Path) -> Result<EngineConfig> {
+    let config = EngineConfig::load(path)?;
+    if config.search.is_none() {
+        return Err(argument(
+            "--engine",
+            format!(
+                "{} is the random mover; ProbCut needs a searching engine",
+                path.display()
+            ),
+        ));
+    }
+    Ok(config)
+}
+
+/// The pairs to fit: `texts` parsed as `deep:shallow`, or the default
+/// ladder to `max_depth` when there are none.
+fn pairs(texts: &[String], max_depth: u32) -> Result<Vec<(u32, u32)>> {
+    if texts.is_empty() {
+        return Ok((3..=max_depth)
+            .map(|d| (d, (2 * (d / 4) + d % 2).max(1)))
+            .collect());
+    }
+    texts
+        .iter()
+        .map(|p| {
+            let parsed = p.split_once(':').and_then(|(a, b)| {
+                Some((a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?))
+            });
+            match parsed {
+                Some((d, s)) if (1..=20).contains(&d) && s < d => Ok((d, s)),
+                _ => Err(argument(
+                    "--pairs",
+                    format!("{p:?} is not deep:shallow with 1 <= deep <= 20 and shallow < deep"),
+                )),
+            }
+        })
+        .collect()
+}
+
+/// Checks the stage bounds and the confidence of a fit.
+fn check_fit_options(opts: &ProbCutFitOptions) -> Result<()> {
+    if opts.stages.is_empty()
+        || opts.stages.windows(2).any(|w| w[0] <= w[1])
+        || *opts.stages.last().unwrap_or(&1) != 0
+    {
+        return Err(argument(
+            "--stages",
+            format!(
+                "{:?}: give empties bounds strictly decreasing and ending at 0",
+                opts.stages
+            ),
+        ));
+    }
+    if !(opts.confidence.is_finite() && (0.0..=10.0).contains(&opts.confidence)) {
+        return Err(argument(
+            "--confidence",
+            format!("{} is not a number from 0 to 10", opts.confidence),
+        ));
+    }
+    Ok(())
+}
+
+/// The header of the ProbCut file: what it is, the command that
+/// regenerates it, where the positions came from.
+fn header(
+    opts: &ProbCutFitOptions,
+    name: &str,
+    pairs: &[(u32, u32)],
+    min_empties: u32,
+    positions: usize,
+) -> Vec<String> {
+    let pair_text: Vec<String> = pairs.iter().map(|(d, s)| format!("{d}:{s}")).collect();
+    vec![
+        format!("ProbCut parameters for {name} (values in centidiscs)."),
+        format!(
+            "arena probcut fit --engine {} --games {} --positions {} --seed {} --pairs {} --stages {} --confidence {} --min-empties {min_empties} --out {}",
+            opts.engine.display(),
+            opts.games,
+            opts.positions,
+            opts.seed,
+            pair_text.join(","),
+            opts.stages.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+            opts.confidence,
+            opts.out.display()
+        ),
+        format!(
+            "{positions} positions from self-play with the engine's evaluation, searched by PVS to each depth (see src/engine/probcut.rs)."
+        ),
+    ]
+}
+
+/// Runs `arena probcut fit`: checks the options, draws positions from
+/// self-play, fits every pair in every stage and writes the ProbCut file to
+/// `opts.out`.
+///
+/// # Errors
+/// A bad engine file, [`Error::Argument`] for the random mover
+/// (`--engine`), bad `--pairs`, `--stages` or `--confidence`, too few
+/// positions (`--games`); I/O.
+pub fn fit_probcut(opts: &ProbCutFitOptions) -> Result<ProbCutFitReport> {
+    let config = searching_engine(&opts.engine)?;
+    let pairs = pairs(&opts.pairs, opts.max_depth)?;
+    check_fit_options(opts)?;
+    let threads = threads(opts.threads);
+    let min_empties = opts.min_empties.unwrap_or(default_min_empties(&config));
+    let start = Instant::now();
+    let positions = draw(
+        &config,
+        opts.games,
+        opts.seed,
+        opts.positions,
+        min_empties,
+        threads,
+    );
+    if positions.len() < 10 {
+        return Err(argument(
+            "--games",
+            format!(
+                "only {} positions with more than {min_empties} empties came from {} games; play more games",
+                positions.len(),
+                opts.games
+            ),
+        ));
+    }
+    let (pc, fits) = fit(
+        &config,
+        &positions,
+        &pairs,
+        &opts.stages,
+        opts.confidence,
+        threads,
+    );
+    let header = header(opts, &config.name, &pairs, min_empties, positions.len());
+    write_atomic(&opts.out, &pc.to_file(&header))?;
+    Ok(ProbCutFitReport {
+        file: opts.out.clone(),
+        positions: positions.len(),
+        pairs: fits,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Runs `arena probcut check`: searches positions drawn from self-play with
+/// and without the engine's ProbCut (at `opts.confidence` when given).
+///
+/// # Errors
+/// A bad engine file, [`Error::Argument`] for the random mover or an
+/// engine without a ProbCut file (`--engine`), a bad `--confidence`.
+pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
+    let mut config = searching_engine(&opts.engine)?;
+    if let (Some(c), Some(pc)) = (opts.confidence, config.probcut.as_mut()) {
+        if !(c.is_finite() && (0.0..=10.0).contains(&c)) {
+            return Err(argument(
+                "--confidence",
+                format!("{c} is not a number from 0 to 10"),
+            ));
+        }
+        pc.confidence = c;
+    }
+    if config.probcut.is_none() {
+        return Err(argument(
+            "--engine",
+            format!(
+                "{} has no ProbCut file (probcut: None)",
+                opts.engine.display()
+            ),
+        ));
+    }
+    let threads = threads(opts.threads);
+    let min_empties = default_min_empties(&config);
+    let positions = draw(
+        &config,
+        opts.games,
+        opts.seed,
+        opts.positions,
+        min_empties,
+        threads,
+    );
+    Ok(check(&config, &positions, opts.depth, threads))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_default_to_the_ladder_and_are_checked_when_given() {
+        assert_eq!(pairs(&[], 6).unwrap(), vec![(3, 1), (4, 2), (5, 3), (6, 2)]);
+        assert_eq!(
+            pairs(&["4:2".into(), " 8 : 4".into()], 6).unwrap(),
+            vec![(4, 2), (8, 4)]
+        );
+        for bad in ["5:7", "abc", "21:3", "0:0"] {
+            let e = pairs(&[bad.into()], 6).unwrap_err();
+            assert!(
+                matches!(&e, Error::Argument { argument, .. } if argument == "--pairs"),
+                "{bad}: {e}"
+            );
+        }
+    }
+}
