@@ -190,11 +190,11 @@ fn command(opts: &EvalFitOptions, ridge: f64, read_from: Option<&Path>, target: 
 fn source(samples: usize, read_from: Option<&Path>) -> String {
     match read_from {
         Some(path) => format!(
-            "Samples: {samples} positions read from {} (see src/eval/fit.rs).",
+            "Samples: {samples} positions read from {} (see src/lab/fit.rs).",
             path.display()
         ),
         None => format!(
-            "Samples: {samples} self-play positions labelled by the exact value at --solve-at empties (see src/eval/fit.rs)."
+            "Samples: {samples} self-play positions labelled by the exact value at --solve-at empties (see src/lab/fit.rs)."
         ),
     }
 }
@@ -224,7 +224,7 @@ fn fit_text(
         Target::Patterns(p) => {
             let (fitted, fits) = fit_patterns(p, samples, ridge, opts.iterations, threads);
             let header = [
-                "Pattern tables fitted by least squares (centidiscs; format in src/eval/patterns.rs)."
+                "Pattern tables fitted by least squares (centidiscs; format in src/eval/patterns/file.rs)."
                     .to_string(),
                 command,
                 source,
