@@ -58,6 +58,15 @@ pub enum Error {
         /// What is wrong, naming the field and the value.
         message: String,
     },
+    /// A run that cannot start or go on as asked, because of the state of
+    /// its results folders (in use by another run, holding another run,
+    /// unfinished, missing shards); the message names the folder.
+    #[error("{0}")]
+    Run(String),
+    /// A bug: something that must not happen did (a worker thread died
+    /// outside the players' guard). Exit code 101.
+    #[error("internal error: {0}; please report it")]
+    Internal(String),
     /// A bad value for a command-line argument that clap cannot check.
     #[error("{argument}: {message}")]
     Argument {

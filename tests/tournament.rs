@@ -7,7 +7,7 @@ use arena::tournament::{self, GameRecord, RunOptions, Shard, Tournament};
 use std::path::{Path, PathBuf};
 
 /// A fresh folder under cargo's temporary directory.
-fn tmp(name: &str) -> PathBuf {
+pub fn tmp(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("tournament")
         .join(name);
@@ -16,12 +16,12 @@ fn tmp(name: &str) -> PathBuf {
     dir
 }
 
-fn engine(name: &str, body: &str) -> String {
+pub fn engine(name: &str, body: &str) -> String {
     format!("Inline(Engine(name: {name:?}, {body}))")
 }
 
 /// Writes a config into `dir` (book: the shipped 4-ply book) and loads it.
-fn config(dir: &Path, format: &str, engines: &[String], extra: &str) -> (PathBuf, Tournament) {
+pub fn config(dir: &Path, format: &str, engines: &[String], extra: &str) -> (PathBuf, Tournament) {
     let book = repo("openings/all-4ply.txt");
     let text = format!(
         "Tournament(\n  name: \"t\",\n  engines: [{}],\n  format: {format},\n  book: (file: {:?}, order: Random, start: 3),\n  concurrency: 2,\n  seed: 7,\n  out: {:?},\n  {extra}\n)\n",
@@ -36,11 +36,11 @@ fn config(dir: &Path, format: &str, engines: &[String], extra: &str) -> (PathBuf
 }
 
 /// The classic weights, by absolute path (tests run in any target folder).
-fn squares() -> PathBuf {
+pub fn squares() -> PathBuf {
     repo("engines/weights/squares-classic.ron")
 }
 
-fn three_engines() -> Vec<String> {
+pub fn three_engines() -> Vec<String> {
     vec![
         engine("random", "search: Random, seed: 3"),
         engine("ab1", &format!("search: AlphaBeta(fail: Soft), limit: Depth(1), eval: WeightedSquares(weights: {:?})", squares())),
@@ -48,18 +48,19 @@ fn three_engines() -> Vec<String> {
     ]
 }
 
-fn opts(out: &Path, concurrency: usize, shard: Shard, resume: bool) -> RunOptions {
+pub fn opts(out: &Path, concurrency: usize, shard: Shard, resume: bool) -> RunOptions {
     RunOptions {
         concurrency: Some(concurrency),
         out: Some(out.to_path_buf()),
         shard,
         resume,
         quiet: true,
+        ..RunOptions::default()
     }
 }
 
 /// The games of a results folder without timings, in game_id order.
-fn games(out: &Path) -> Vec<GameRecord> {
+pub fn games(out: &Path) -> Vec<GameRecord> {
     let mut g = arena::records::journal::read(&out.join("journal.jsonl"))
         .unwrap()
         .games;
@@ -71,7 +72,7 @@ fn games(out: &Path) -> Vec<GameRecord> {
 }
 
 /// results.json without the fields that name the run rather than its games.
-fn results(out: &Path) -> serde_json::Value {
+pub fn results(out: &Path) -> serde_json::Value {
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     v.as_object_mut().unwrap().remove("shard");
@@ -248,10 +249,24 @@ fn a_journal_of_another_config_is_refused() {
     let out = dir.join("o");
     tournament::run(&t, &opts(&out, 2, Shard::ALL, false)).unwrap();
     let (_, t2) = config(&dir, "RoundRobin(rounds: 2)", &three_engines(), "");
-    let err = tournament::run(&t2, &opts(&out, 2, Shard::ALL, true))
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("different config"), "{err}");
+    for resume in [true, false] {
+        let err = tournament::run(&t2, &opts(&out, 2, Shard::ALL, resume))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("holds a run of another config")
+                && err.contains(&t.hash)
+                && err.contains(&t2.hash),
+            "{err}"
+        );
+    }
+    // --overwrite replaces it.
+    let o = RunOptions {
+        overwrite: true,
+        ..opts(&out, 2, Shard::ALL, false)
+    };
+    tournament::run(&t2, &o).unwrap();
+    assert_eq!(games(&out).len(), 12);
 }
 
 #[test]
@@ -461,111 +476,5 @@ fn regression_absurd_sizes_are_errors_not_aborts() {
         stderr(&out).contains("must be 1 to 256"),
         "{}",
         stderr(&out)
-    );
-}
-
-/// A format whose games depend on results: pair 0 is engines 0 and 1; pair
-/// 1 pits the winner of pair 0 (more points over its two games; engine 0 on
-/// a tie) against engine 2. It waits until pair 0 is in.
-struct WinnerStays {
-    order: arena::book::OpeningOrder,
-    next_game: u64,
-}
-
-impl tournament::Scheduler for WinnerStays {
-    fn total(&self) -> u64 {
-        4
-    }
-
-    fn next(&mut self, finished: &tournament::Finished<'_>) -> tournament::Next {
-        use tournament::{Next, Pairing};
-        let g = self.next_game;
-        let (a, b) = match g / 2 {
-            0 => (0, 1),
-            1 => {
-                let pair0: Vec<&GameRecord> =
-                    finished.games.iter().filter(|r| r.pair_id == 0).collect();
-                if pair0.len() < 2 {
-                    return Next::Wait;
-                }
-                let points =
-                    |name: &str| -> f64 { pair0.iter().map(|r| r.points_of(name).unwrap()).sum() };
-                let winner = if points("ab1") > points("random") {
-                    1
-                } else {
-                    0
-                };
-                (winner, 2)
-            }
-            _ => return Next::Done,
-        };
-        self.next_game += 1;
-        let (black, white) = if g.is_multiple_of(2) { (a, b) } else { (b, a) };
-        Next::Play(Pairing {
-            pair_id: g / 2,
-            game_id: g,
-            round: g / 2,
-            opening_id: self.order.pick(g / 2).index,
-            opening_repeated: false,
-            black,
-            white,
-        })
-    }
-}
-
-#[test]
-fn a_scheduler_may_wait_for_results_and_stays_deterministic() {
-    let dir = tmp("winner-stays");
-    let (_, t) = config(&dir, "RoundRobin(rounds: 1)", &three_engines(), "");
-    let mut runs = Vec::new();
-    for (name, threads) in [("one", 1), ("four", 4)] {
-        let out = dir.join(name);
-        let scheduler = Box::new(WinnerStays {
-            order: t.order.clone(),
-            next_game: 0,
-        });
-        tournament::run_with(&t, scheduler, &opts(&out, threads, Shard::ALL, false)).unwrap();
-        runs.push(games(&out));
-    }
-    assert_eq!(runs[0], runs[1]);
-    let g = &runs[0];
-    assert_eq!(g.len(), 4);
-    let points = |name: &str| -> f64 { g[..2].iter().map(|r| r.points_of(name).unwrap()).sum() };
-    let winner = if points("ab1") > points("random") {
-        "ab1"
-    } else {
-        "random"
-    };
-    assert_eq!((g[2].black.as_str(), g[2].white.as_str()), (winner, "pvs2"));
-    assert_eq!((g[3].black.as_str(), g[3].white.as_str()), ("pvs2", winner));
-}
-
-/// A scheduler that waits for a result that never comes.
-struct WaitsForever;
-
-impl tournament::Scheduler for WaitsForever {
-    fn total(&self) -> u64 {
-        2
-    }
-
-    fn next(&mut self, _: &tournament::Finished<'_>) -> tournament::Next {
-        tournament::Next::Wait
-    }
-}
-
-#[test]
-fn a_scheduler_that_waits_with_nothing_in_flight_is_an_error_not_a_hang() {
-    let dir = tmp("waits");
-    let (_, t) = config(&dir, "RoundRobin(rounds: 1)", &three_engines(), "");
-    let e = tournament::run_with(
-        &t,
-        Box::new(WaitsForever),
-        &opts(&dir.join("o"), 2, Shard::ALL, false),
-    )
-    .unwrap_err()
-    .to_string();
-    assert!(
-        e.contains("waits for results but no game is in flight"),
-        "{e}"
     );
 }

@@ -20,9 +20,12 @@ pub struct RunArgs {
     /// Play only slice K of N (pairs p with p % N == K - 1); merge slices with `arena merge`
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-    /// Continue the journal in the output folder (after a kill)
-    #[arg(long)]
+    /// Continue the journal in the output folder (after a kill or Ctrl-C)
+    #[arg(long, conflicts_with = "overwrite")]
     pub resume: bool,
+    /// Replace the journal and results in the output folder, starting afresh
+    #[arg(long)]
+    pub overwrite: bool,
     /// Print nothing but errors
     #[arg(long)]
     pub quiet: bool,
@@ -47,6 +50,10 @@ pub struct MergeArgs {
     /// The folder to write the merged run to (must not hold a journal)
     #[arg(long)]
     pub out: PathBuf,
+    /// Merge the shards that are there, finished or not, and mark the
+    /// results partial (a partial SPRT never decides)
+    #[arg(long)]
+    pub allow_partial: bool,
 }
 
 fn code(c: u8) -> ExitCode {
@@ -73,10 +80,24 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             out: args.out.clone(),
             shard,
             resume: args.resume,
+            overwrite: args.overwrite,
             quiet: args.quiet,
+            stop: stop_requests(),
+            ..RunOptions::default()
         },
     )?;
     Ok(code(outcome.exit_code))
+}
+
+/// Ctrl-C and SIGTERM as a channel of stop requests (`None` when the
+/// handler cannot be installed: then they end the process as usual).
+fn stop_requests() -> Option<crossbeam_channel::Receiver<()>> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    ctrlc::set_handler(move || {
+        let _ = tx.send(());
+    })
+    .ok()
+    .map(|()| rx)
 }
 
 /// Runs `arena report`.
@@ -101,7 +122,7 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// Folders of different configs, an occupied output folder, I/O.
 pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
-    let (info, results) = tournament::merge(&args.dirs, &args.out)?;
+    let (info, results) = tournament::merge(&args.dirs, &args.out, args.allow_partial)?;
     print(&tournament::progress::report_text(&results))?;
     if let Some(v) = results.verdict {
         print(&format!("SPRT verdict: {v}"))?;

@@ -3,6 +3,7 @@
 //! by [`Player::new_game`] before every game).
 
 pub mod config;
+pub mod hosted;
 pub mod player;
 
 pub use config::{EngineConfig, RawEngine, SearchKind};

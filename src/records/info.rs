@@ -52,6 +52,13 @@ pub struct Shard {
     pub count: u64,
 }
 
+impl Default for Shard {
+    /// The whole run.
+    fn default() -> Shard {
+        Shard::ALL
+    }
+}
+
 impl Shard {
     /// The whole tournament.
     pub const ALL: Shard = Shard { index: 1, count: 1 };
@@ -111,6 +118,10 @@ pub struct TournamentInfo {
     pub fail_on_h0: bool,
     /// `K/N` for a shard, `merged` for merged shards.
     pub shard: String,
+    /// What a merge made with `--allow-partial` lacks (missing or unfinished
+    /// shards); absent for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
 }
 
 /// The book of a tournament, as recorded.
@@ -127,6 +138,12 @@ pub struct BookInfo {
 }
 
 impl TournamentInfo {
+    /// True when these results may decide an SPRT: a whole run, or a merge
+    /// of every shard. A shard, or a partial merge, never decides.
+    pub fn decides(&self) -> bool {
+        self.shard().count == 1 && self.partial.is_none()
+    }
+
     /// The SPRT of an `Sprt` format.
     pub fn sprt(&self) -> Option<Sprt> {
         match self.format {

@@ -6,11 +6,13 @@
 //! A kill can leave a last line half written; reading drops it (and
 //! resuming truncates it away) so that the game is simply played again.
 
+use super::check::{check_game, check_in_run, BadGame};
 use super::game::GameRecord;
+use super::info::TournamentInfo;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 /// The first line of a journal.
@@ -30,6 +32,8 @@ pub struct Header {
 pub struct Journal {
     file: File,
     path: PathBuf,
+    /// Games written since the last sync.
+    unsynced: bool,
 }
 
 /// What a journal holds.
@@ -37,8 +41,13 @@ pub struct Journal {
 pub struct Contents {
     /// Its header.
     pub header: Header,
-    /// Complete game lines, in file order (duplicates of a game_id dropped).
+    /// Complete game lines, in file order (each game id once: a second
+    /// line of an id is an error).
     pub games: Vec<GameRecord>,
+    /// The line number (1-based) of each game.
+    pub lines: Vec<usize>,
+    /// The journal's path.
+    pub path: PathBuf,
     /// Byte length of the complete lines (a torn last line is past it).
     pub valid_len: u64,
 }
@@ -56,6 +65,7 @@ pub fn read(path: &Path) -> Result<Contents> {
     let mut header: Option<Header> = None;
     let mut games = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut lines = Vec::new();
     let mut n = 0usize;
     loop {
         line.clear();
@@ -85,9 +95,16 @@ pub fn read(path: &Path) -> Result<Contents> {
                     if !complete {
                         break; // written in full but not terminated: replay it
                     }
-                    if seen.insert(rec.game_id) {
-                        games.push(rec);
+                    check_game(&rec).map_err(|b| bad_field(path, n, &line, &b))?;
+                    if !seen.insert(rec.game_id) {
+                        let b = BadGame {
+                            field: "game_id",
+                            message: format!("game {} is in the journal twice", rec.game_id),
+                        };
+                        return Err(bad_field(path, n, &line, &b));
                     }
+                    lines.push(n);
+                    games.push(rec);
                 }
                 Err(_) if !complete => break, // torn by a kill: replay it
                 Err(e) => return Err(bad(format!("corrupt game line: {e}"))),
@@ -102,46 +119,88 @@ pub fn read(path: &Path) -> Result<Contents> {
     Ok(Contents {
         header,
         games,
+        lines,
         valid_len,
+        path: path.to_path_buf(),
     })
 }
 
+/// The error of a bad game line: file, line, the column of the field's key,
+/// and the field named in the message.
+fn bad_field(path: &Path, line_no: usize, line: &str, b: &BadGame) -> Error {
+    let column = line.find(&format!("\"{}\":", b.field)).map_or(1, |c| c + 1);
+    Error::config_at(path, line_no, column, format!("{}: {}", b.field, b.message))
+}
+
+impl Contents {
+    /// Checks every game against the run `info` describes (the schedule,
+    /// the shard, the engines), and the header against `info`'s config.
+    ///
+    /// # Errors
+    /// [`Error::Config`] naming the file, line and field of the first
+    /// problem.
+    pub fn check_run(&self, info: &TournamentInfo) -> Result<()> {
+        if self.header.config_hash != info.config_hash {
+            return Err(Error::config_at(
+                &self.path,
+                1,
+                1,
+                format!(
+                    "config_hash: the journal is of config {}, its tournament.json of {}",
+                    self.header.config_hash, info.config_hash
+                ),
+            ));
+        }
+        let text = std::fs::read_to_string(&self.path).unwrap_or_default();
+        let all: Vec<&str> = text.lines().collect();
+        for (rec, &n) in self.games.iter().zip(&self.lines) {
+            check_in_run(rec, info)
+                .map_err(|b| bad_field(&self.path, n, all.get(n - 1).copied().unwrap_or(""), &b))?;
+        }
+        Ok(())
+    }
+}
+
 impl Journal {
-    /// Creates a new journal with `header`; refuses to overwrite one.
+    /// Creates a new journal with `header`; refuses to overwrite one. The
+    /// header is written whole to a temporary file, synced and renamed into
+    /// place, so a kill at any moment leaves either no journal or one with
+    /// its whole header (which `--resume` continues).
     ///
     /// # Errors
     /// [`Error::Io`], including when the file exists.
     pub fn create(path: &Path, header: &Header) -> Result<Journal> {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|e| Error::io(path, e))?;
+        if path.exists() {
+            return Err(Error::io(
+                path,
+                std::io::Error::from(std::io::ErrorKind::AlreadyExists),
+            ));
+        }
         let line = serde_json::to_string(header).expect("headers serialize");
-        writeln!(file, "{line}")
-            .and_then(|()| file.flush())
-            .map_err(|e| Error::io(path, e))?;
-        Ok(Journal {
-            file,
-            path: path.to_path_buf(),
-        })
+        crate::util::write_durable(path, &format!("{line}\n"))?;
+        Journal::append_to(
+            path,
+            std::fs::metadata(path)
+                .map_err(|e| Error::io(path, e))?
+                .len(),
+        )
     }
 
     /// Opens an existing journal for appending after its last complete line
-    /// (a torn last line is cut off).
+    /// (a torn last line is cut off). Writes go to the end of the file
+    /// (append mode), whatever else has the file open.
     ///
     /// # Errors
     /// [`Error::Io`].
     pub fn append_to(path: &Path, valid_len: u64) -> Result<Journal> {
         let mut file = OpenOptions::new()
-            .write(true)
+            .append(true)
             .open(path)
             .map_err(|e| Error::io(path, e))?;
         file.set_len(valid_len).map_err(|e| Error::io(path, e))?;
-        file.seek(SeekFrom::End(0))
-            .map_err(|e| Error::io(path, e))?;
-        // A header written without its newline (a kill inside create) gets
-        // one, so the next game starts on a line of its own.
+        // A header written without its newline (by an older version killed
+        // inside create) gets one, so the next game starts on a line of its
+        // own.
         let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         if text.last().is_some_and(|&b| b != b'\n') {
             file.write_all(b"\n").map_err(|e| Error::io(path, e))?;
@@ -149,7 +208,29 @@ impl Journal {
         Ok(Journal {
             file,
             path: path.to_path_buf(),
+            unsynced: false,
         })
+    }
+
+    /// Forces the games appended so far to the disk (`fsync`), so a power
+    /// cut cannot lose them. The runner calls it at least once a second
+    /// while games arrive, and at the end.
+    ///
+    /// # Errors
+    /// [`Error::Io`].
+    pub fn sync(&mut self) -> Result<()> {
+        if self.unsynced {
+            self.file
+                .sync_data()
+                .map_err(|e| Error::io(&self.path, e))?;
+            self.unsynced = false;
+        }
+        Ok(())
+    }
+
+    /// True when games were appended since the last [`Journal::sync`].
+    pub fn unsynced(&self) -> bool {
+        self.unsynced
     }
 
     /// Appends a game and flushes it to the operating system.
@@ -159,6 +240,7 @@ impl Journal {
     pub fn append(&mut self, rec: &GameRecord) -> Result<()> {
         let mut line = serde_json::to_string(rec).expect("records serialize");
         line.push('\n');
+        self.unsynced = true;
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.flush())

@@ -7,6 +7,7 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+pub mod check;
 pub mod game;
 pub mod info;
 pub mod journal;

@@ -12,7 +12,7 @@ pub mod results;
 mod text;
 
 pub use pairs::PairCounter;
-pub use results::{analyse, EngineResult, MeetingResult, Results};
+pub use results::{analyse, EngineResult, MeetingResult, Results, Status};
 
 use crate::error::Result;
 use crate::records::{ggf, GameRecord};

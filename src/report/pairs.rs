@@ -134,6 +134,7 @@ mod tests {
             seed: 0,
             fail_on_h0: false,
             shard: shard.into(),
+            partial: None,
         }
     }
 

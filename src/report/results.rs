@@ -62,6 +62,32 @@ pub struct MeetingResult {
     pub avg_disc_diff: Option<f64>,
 }
 
+/// Where a run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Games remain to be played.
+    InProgress,
+    /// Every game is in, or the SPRT has decided.
+    Complete,
+    /// Stopped by Ctrl-C or SIGTERM before the end; `--resume` continues.
+    Stopped,
+    /// A merge of some of the shards only (`--allow-partial`).
+    Partial,
+}
+
+impl Status {
+    /// The status in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Status::InProgress => "in progress",
+            Status::Complete => "complete",
+            Status::Stopped => "stopped",
+            Status::Partial => "partial",
+        }
+    }
+}
+
 /// Everything `results.json` holds.
 #[derive(Clone, Debug, Serialize)]
 pub struct Results {
@@ -73,6 +99,11 @@ pub struct Results {
     pub shard: String,
     /// True when every game of the run is in (or the SPRT has decided).
     pub complete: bool,
+    /// Where the run stands.
+    pub status: Status,
+    /// Why no verdict, or what stopped or is missing, in words (`stopped
+    /// after 40 of 180 games`, `shard 2/3: no verdict`), when anything.
+    pub status_note: Option<String>,
     /// Games counted in these results.
     pub games: u64,
     /// Games in the journal (some may not count, see the module docs).
@@ -294,12 +325,16 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
         .as_ref()
         .map(|c| c.state().map_or(Verdict::Continue, |s| s.verdict).name());
     let played = by_id.len() as u64;
+    let complete =
+        counter.as_ref().is_some_and(PairCounter::decided) || played >= 2 * scheduled_pairs;
+    let (status, status_note) = status_of(info, complete);
     Results {
         name: info.name.clone(),
         config_hash: info.config_hash.clone(),
         shard: info.shard.clone(),
-        complete: counter.as_ref().is_some_and(PairCounter::decided)
-            || played >= 2 * scheduled_pairs,
+        complete,
+        status,
+        status_note,
         games: counted.len() as u64,
         games_played: played,
         games_scheduled: 2 * scheduled_pairs,
@@ -321,10 +356,32 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
     }
 }
 
-/// In an SPRT, the pair counter fed with the run's games in game-id order
-/// (it stops where the test decides); `None` for other formats.
+/// The status of a run whose games are `complete` or not, with the reason
+/// a shard or a partial merge gives no verdict.
+fn status_of(info: &TournamentInfo, complete: bool) -> (Status, Option<String>) {
+    let sprt = info.sprt().is_some();
+    if let Some(missing) = &info.partial {
+        let verdict = if sprt { "; no verdict" } else { "" };
+        return (
+            Status::Partial,
+            Some(format!("partial: {missing}{verdict}")),
+        );
+    }
+    let status = if complete {
+        Status::Complete
+    } else {
+        Status::InProgress
+    };
+    let note = (sprt && !info.decides())
+        .then(|| format!("shard {}: no verdict (arena merge decides)", info.shard));
+    (status, note)
+}
+
+/// In an SPRT that may decide (not a shard, not a partial merge), the pair
+/// counter fed with the run's games in game-id order (it stops where the
+/// test decides); `None` otherwise: then every game counts.
 fn sprt_counter(info: &TournamentInfo, by_id: &BTreeMap<u64, &GameRecord>) -> Option<PairCounter> {
-    let mut counter = PairCounter::new(info);
+    let mut counter = PairCounter::new(info).filter(|_| info.decides());
     if let Some(c) = counter.as_mut() {
         for g in by_id.values() {
             if c.add(g) {

@@ -68,18 +68,17 @@ impl Results {
         let mut md = format!("# {}\n\n", self.name);
         let _ = writeln!(
             md,
-            "Games counted: {} of {} scheduled ({} played){}; shard {}; config {}.\n",
+            "Games counted: {} of {} scheduled ({} played), {}; shard {}; config {}.\n",
             self.games,
             self.games_scheduled,
             self.games_played,
-            if self.complete {
-                ", complete"
-            } else {
-                ", in progress"
-            },
+            self.status.words(),
             self.shard,
             self.config_hash
         );
+        if let Some(note) = &self.status_note {
+            let _ = writeln!(md, "**{note}**\n");
+        }
         if let Some(v) = self.verdict {
             let _ = writeln!(md, "**SPRT verdict: {v}**\n");
         }

@@ -8,7 +8,7 @@ use super::progress::Progress;
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
-use crate::report::{analyse, write_outputs, PairCounter, Results};
+use crate::report::{analyse, write_outputs, PairCounter, Results, Status};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,10 @@ const BAR_EVERY: Duration = Duration::from_millis(500);
 
 /// Plain progress lines: statistics every this many pairs.
 const PLAIN_EVERY_PAIRS: u64 = 10;
+
+/// Most time between a game reaching the journal and the journal reaching
+/// the disk (`fsync`): what a power cut can lose.
+const SYNC_EVERY: Duration = Duration::from_secs(1);
 
 /// What the main thread owns while games are played.
 pub struct Collector<'a> {
@@ -34,6 +38,7 @@ pub struct Collector<'a> {
     progress: Progress,
     last_analysis: Instant,
     last_write: Instant,
+    last_sync: Instant,
     analysed_pairs: u64,
     failure: Option<Error>,
 }
@@ -68,6 +73,7 @@ impl<'a> Collector<'a> {
             progress,
             last_analysis: Instant::now(),
             last_write: Instant::now(),
+            last_sync: Instant::now(),
             failure: None,
         }
     }
@@ -108,13 +114,29 @@ impl<'a> Collector<'a> {
                 self.games.push(rec);
             }
             Err(message) => {
-                self.failure.get_or_insert(Error::Argument {
-                    argument: "tournament".into(),
-                    message,
-                });
+                self.failure.get_or_insert(Error::Internal(message));
             }
         }
+        if self.last_sync.elapsed() >= SYNC_EVERY {
+            self.sync();
+        }
         self.refresh();
+    }
+
+    /// How long until the journal's unsynced games must reach the disk
+    /// (`None` when everything is synced).
+    pub fn sync_due(&self) -> Option<Duration> {
+        self.journal
+            .unsynced()
+            .then(|| SYNC_EVERY.saturating_sub(self.last_sync.elapsed()))
+    }
+
+    /// Forces the journal to the disk.
+    pub fn sync(&mut self) {
+        self.last_sync = Instant::now();
+        if let Err(e) = self.journal.sync() {
+            self.failure.get_or_insert(e);
+        }
     }
 
     /// Statistics when the display needs them (plain lines every 10 pairs,
@@ -139,13 +161,22 @@ impl<'a> Collector<'a> {
         self.progress.update(self.games.len() as u64, &self.results);
     }
 
-    /// The final statistics, written with every output file; the first
-    /// failure, if any.
+    /// The final statistics, written with every output file (marked
+    /// stopped when the run was `stopped` before its end); the first
+    /// failure, if any. The journal is synced first.
     ///
     /// # Errors
     /// The run's failure, or one writing the outputs.
-    pub fn finish(mut self) -> Result<(Results, Vec<GameRecord>)> {
+    pub fn finish(mut self, stopped: bool) -> Result<(Results, Vec<GameRecord>)> {
+        self.sync();
         self.results = analyse(self.info, &self.games);
+        if stopped && !self.results.complete {
+            self.results.status = Status::Stopped;
+            self.results.status_note = Some(format!(
+                "stopped after {} of {} games (continue with --resume)",
+                self.results.games_played, self.results.games_scheduled
+            ));
+        }
         self.progress.finish();
         if let Some(e) = self.failure {
             return Err(e);

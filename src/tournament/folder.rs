@@ -6,61 +6,140 @@
 use super::schedule;
 use crate::error::{Error, Result};
 use crate::records::journal::{self, Header, Journal};
-use crate::records::{GameRecord, TournamentInfo};
+use crate::records::{GameRecord, Shard, TournamentInfo};
 use crate::report::{analyse, write_outputs, Results};
-use crate::util::write_atomic;
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use crate::util::{write_durable, FolderLock, LockError};
+use std::path::Path;
 
-/// Opens the journal of a run: a new one, or (with `resume`) the existing
-/// one after checking it belongs to the same config and shard.
-pub fn open_journal(
-    path: &Path,
-    info: &TournamentInfo,
-    resume: bool,
-) -> Result<(Journal, Vec<GameRecord>)> {
-    let header = Header {
+/// How to treat a folder that already holds a journal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Existing {
+    /// Continue it (`--resume`).
+    Resume,
+    /// Replace it (`--overwrite`).
+    Overwrite,
+    /// Neither: a finished run of the same config shows its results; an
+    /// unfinished one is an error that says what to do.
+    Show,
+}
+
+/// A results folder opened for a run: locked for as long as this lives,
+/// with its journal open for appending and the games it already holds.
+pub struct RunFolder {
+    /// The lock (released when dropped).
+    pub lock: FolderLock,
+    /// The journal.
+    pub journal: Journal,
+    /// Games already played (a resumed or finished run's).
+    pub games: Vec<GameRecord>,
+    /// True when the folder held this run's journal and no `--resume` was
+    /// given: the run must already be finished (then its results are
+    /// shown), or it is an error.
+    pub must_be_finished: bool,
+}
+
+/// Opens the results folder `out` for the run `info`: takes its lock (a
+/// second run on the same folder is refused at once), then creates the
+/// journal, or continues the existing one of the same config and shard as
+/// `existing` says. `tournament.json` is written before the journal.
+///
+/// # Errors
+/// A folder in use, a journal of another config or shard (naming both),
+/// a corrupt journal (file, line, field), I/O.
+pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result<RunFolder> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let lock = FolderLock::take(out).map_err(lock_error)?;
+    remove_stale_temporaries(out);
+    let path = out.join("journal.jsonl");
+    let folder = out.display().to_string();
+    let old = if path.exists() && existing != Existing::Overwrite {
+        let c = journal::read(&path)?;
+        refuse_foreign(&folder, &c.header, info)?;
+        Some(c)
+    } else {
+        None
+    };
+    write_durable(&out.join("tournament.json"), &info_json(info))?;
+    let (journal, games, must_be_finished) = match (old, existing) {
+        (Some(c), Existing::Resume | Existing::Show) => {
+            c.check_run(info)?;
+            let must = existing == Existing::Show;
+            (Journal::append_to(&path, c.valid_len)?, c.games, must)
+        }
+        (_, Existing::Overwrite) => {
+            for name in ["journal.jsonl", "results.json", "summary.md", "games.ggf"] {
+                let p = out.join(name);
+                if p.exists() {
+                    std::fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
+                }
+            }
+            (Journal::create(&path, &header(info))?, Vec::new(), false)
+        }
+        (None, Existing::Resume | Existing::Show) => {
+            (Journal::create(&path, &header(info))?, Vec::new(), false)
+        }
+    };
+    Ok(RunFolder {
+        lock,
+        journal,
+        games,
+        must_be_finished,
+    })
+}
+
+/// A journal of another config or shard is never continued or shown (only
+/// `--overwrite` replaces it, without reading it).
+fn refuse_foreign(folder: &str, h: &Header, info: &TournamentInfo) -> Result<()> {
+    if h.config_hash != info.config_hash {
+        return Err(Error::Run(format!(
+            "{folder} holds a run of another config (hash {}; this config is {}): choose another output folder, or replace it with --overwrite",
+            h.config_hash, info.config_hash
+        )));
+    }
+    if h.shard != info.shard {
+        return Err(Error::Run(format!(
+            "{folder} holds shard {} of this config, not {}: choose another output folder, or replace it with --overwrite",
+            h.shard, info.shard
+        )));
+    }
+    Ok(())
+}
+
+/// The journal header of a run.
+pub fn header(info: &TournamentInfo) -> Header {
+    Header {
         arena_journal: 1,
         config_hash: info.config_hash.clone(),
         name: info.name.clone(),
         shard: info.shard.clone(),
+    }
+}
+
+/// `tournament.json`'s text.
+pub fn info_json(info: &TournamentInfo) -> String {
+    serde_json::to_string_pretty(info).expect("info serializes") + "\n"
+}
+
+/// The error of a folder that is locked by another process.
+pub fn lock_error(e: LockError) -> Error {
+    match e {
+        LockError::Busy { .. } => Error::Run(e.to_string()),
+        LockError::Io(e) => e,
+    }
+}
+
+/// Temporary files a killed writer left behind (`.NAME.PID.N.tmp`); the
+/// folder's lock is ours, so no live writer owns them.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
     };
-    if !path.exists() {
-        return Ok((Journal::create(path, &header)?, Vec::new()));
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.ends_with(".tmp") {
+            let _ = std::fs::remove_file(e.path());
+        }
     }
-    let folder = path
-        .parent()
-        .unwrap_or(Path::new("."))
-        .display()
-        .to_string();
-    if !resume {
-        return Err(Error::Argument {
-            argument: "--out".into(),
-            message: format!(
-                "{folder} already holds a tournament journal; continue it with --resume, or choose another output folder"
-            ),
-        });
-    }
-    let c = journal::read(path)?;
-    if c.header.config_hash != info.config_hash {
-        return Err(Error::Argument {
-            argument: "--resume".into(),
-            message: format!(
-                "the journal in {folder} was written by a different config (hash {}, this config {}): games would not match; use another output folder",
-                c.header.config_hash, info.config_hash
-            ),
-        });
-    }
-    if c.header.shard != info.shard {
-        return Err(Error::Argument {
-            argument: "--shard".into(),
-            message: format!(
-                "the journal in {folder} is of shard {}, not {}",
-                c.header.shard, info.shard
-            ),
-        });
-    }
-    Ok((Journal::append_to(path, c.valid_len)?, c.games))
 }
 
 /// Recomputes results.json, summary.md and games.ggf of a results folder
@@ -69,8 +148,10 @@ pub fn open_journal(
 /// # Errors
 /// A missing or bad journal or tournament.json.
 pub fn report(dir: &Path) -> Result<(TournamentInfo, Results)> {
+    let _lock = FolderLock::take(dir).map_err(lock_error)?;
     let info = read_info(dir)?;
     let c = journal::read(&dir.join("journal.jsonl"))?;
+    c.check_run(&info)?;
     let results = analyse(&info, &c.games);
     write_outputs(dir, &results, &c.games)?;
     Ok((info, results))
@@ -95,6 +176,14 @@ pub fn read_info(dir: &Path) -> Result<TournamentInfo> {
             ));
         }
     }
+    if info.shard != "merged" && Shard::parse(&info.shard).is_err() {
+        return Err(Error::config_at(
+            &path,
+            0,
+            0,
+            format!("shard: {:?} is not K/N or \"merged\"", info.shard),
+        ));
+    }
     if info.engines.len() < 2 || info.total_pairs > schedule::MAX_PAIRS {
         return Err(Error::config_at(
             &path,
@@ -109,75 +198,4 @@ pub fn read_info(dir: &Path) -> Result<TournamentInfo> {
         ));
     }
     Ok(info)
-}
-
-/// Combines the journals of shard folders into `out` (`arena merge`): every
-/// folder must be of the same config; the merged journal holds each game
-/// once, and every output is recomputed.
-///
-/// # Errors
-/// Folders of different configs, an existing journal in `out`, I/O errors.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<(TournamentInfo, Results)> {
-    let mut info: Option<TournamentInfo> = None;
-    let mut games: Vec<GameRecord> = Vec::new();
-    let mut seen = HashSet::new();
-    for dir in dirs {
-        let i = read_info(dir)?;
-        if let Some(first) = &info {
-            if first.config_hash != i.config_hash {
-                return Err(Error::Argument {
-                    argument: dir.display().to_string(),
-                    message: format!(
-                        "is a run of config {} but {} is of config {}: only shards of one config merge",
-                        i.config_hash,
-                        dirs[0].display(),
-                        first.config_hash
-                    ),
-                });
-            }
-        } else {
-            info = Some(i);
-        }
-        for g in journal::read(&dir.join("journal.jsonl"))?.games {
-            if seen.insert(g.game_id) {
-                games.push(g);
-            }
-        }
-    }
-    let mut info = info.ok_or_else(|| Error::Argument {
-        argument: "DIR".into(),
-        message: "name at least one results folder".into(),
-    })?;
-    info.shard = "merged".into();
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    let journal_path = out.join("journal.jsonl");
-    games.sort_by_key(|g| g.game_id);
-    let header = Header {
-        arena_journal: 1,
-        config_hash: info.config_hash.clone(),
-        name: info.name.clone(),
-        shard: info.shard.clone(),
-    };
-    let mut j = Journal::create(&journal_path, &header).map_err(|e| match e {
-        Error::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists => {
-            Error::Argument {
-                argument: "--out".into(),
-                message: format!(
-                    "{} already holds a journal; merge into an empty folder",
-                    out.display()
-                ),
-            }
-        }
-        other => other,
-    })?;
-    for g in &games {
-        j.append(g)?;
-    }
-    write_atomic(
-        &out.join("tournament.json"),
-        &(serde_json::to_string_pretty(&info).expect("info serializes") + "\n"),
-    )?;
-    let results = analyse(&info, &games);
-    write_outputs(out, &results, &games)?;
-    Ok((info, results))
 }

@@ -14,30 +14,34 @@
 pub mod collector;
 pub mod config;
 pub mod folder;
+pub mod merge;
 pub mod play;
+pub mod pool;
 pub mod progress;
 pub mod schedule;
 pub mod worker;
 
 pub use crate::records::{Format, GameRecord, Shard};
 pub use config::Tournament;
-pub use folder::{merge, read_info, report};
+pub use folder::{read_info, report};
+pub use merge::merge;
 pub use schedule::{Finished, Next, Pairing, Schedule, Scheduler};
 
 use crate::error::{Error, Result};
 use crate::records::{BookInfo, TournamentInfo};
-use crate::report::Results;
+use crate::report::{Results, Status};
 use crate::stats::Verdict;
-use crate::util::write_atomic;
 use collector::Collector;
-use crossbeam_channel::{bounded, unbounded};
-use folder::open_journal;
+use crossbeam_channel::Receiver;
+use folder::{open_run, Existing};
+use pool::{Ended, Pool};
 use progress::Progress;
-use std::collections::HashSet;
 use std::path::PathBuf;
+use std::sync::Arc;
+use worker::PlayerFactory;
 
 /// How to run a tournament (the command line's overrides).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     /// Worker threads, instead of the config's.
     pub concurrency: Option<usize>,
@@ -47,8 +51,17 @@ pub struct RunOptions {
     pub shard: Shard,
     /// Continue the journal in the output folder.
     pub resume: bool,
+    /// Replace a journal in the output folder.
+    pub overwrite: bool,
     /// No progress output.
     pub quiet: bool,
+    /// Stop requests (Ctrl-C, SIGTERM): the first stops scheduling and lets
+    /// the games in flight finish; the second abandons them. Either way the
+    /// outputs are written, marked stopped, and `--resume` continues.
+    pub stop: Option<Receiver<()>>,
+    /// How players are built (the engine files' players by default; tests
+    /// plug in their own).
+    pub players: PlayerFactory,
 }
 
 /// How a run ended.
@@ -58,9 +71,13 @@ pub struct RunOutcome {
     pub results: Results,
     /// Where they were written.
     pub out: PathBuf,
-    /// Process exit code: 3 when the SPRT accepted H0 and `fail_on_h0` is set.
+    /// Process exit code: 3 when the SPRT accepted H0 and `fail_on_h0` is
+    /// set, 130 when stopped before the end.
     pub exit_code: u8,
 }
+
+/// Exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT).
+pub const EXIT_STOPPED: u8 = 130;
 
 /// The record of a tournament in its output folder.
 pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
@@ -79,6 +96,7 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         seed: t.seed,
         fail_on_h0: t.fail_on_h0,
         shard: shard.to_string(),
+        partial: None,
     }
 }
 
@@ -94,8 +112,8 @@ pub fn exit_code(info: &TournamentInfo, results: &Results) -> u8 {
 /// Runs (or resumes) a tournament and writes its outputs.
 ///
 /// # Errors
-/// An output folder that holds another run's journal, I/O errors, or a
-/// failure inside a worker.
+/// An output folder in use or holding another run's journal, a corrupt
+/// journal, I/O errors, or a failure inside a worker.
 pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
     let scheduler = schedule::for_format(&t.format, t.engines.len(), t.order.clone(), opts.shard);
     run_with(t, scheduler, opts)
@@ -120,113 +138,61 @@ pub fn run_with(
             message: format!("{concurrency} threads: must be 1 to 256"),
         });
     }
-    std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
     let info = info(t, opts.shard);
-    let (journal, games) = open_journal(&out.join("journal.jsonl"), &info, opts.resume)?;
-    write_atomic(
-        &out.join("tournament.json"),
-        &(serde_json::to_string_pretty(&info).expect("info serializes") + "\n"),
-    )?;
+    let existing = match (opts.resume, opts.overwrite) {
+        (true, _) => Existing::Resume,
+        (false, true) => Existing::Overwrite,
+        (false, false) => Existing::Show,
+    };
+    let folder = open_run(&out, &info, existing)?;
     let total = scheduler.total();
-    let progress = Progress::new(total, games.len() as u64, opts.quiet);
+    let progress = Progress::new(total, folder.games.len() as u64, opts.quiet);
     if let Some(msg) = crate::book::wrap_notice(t.book.len(), info.total_pairs) {
         progress.note(&format!("note: {msg}"));
     }
-    if !games.is_empty() {
+    if !folder.games.is_empty() && opts.resume {
         progress.note(&format!(
             "resuming: {} of {} games already played",
-            games.len(),
+            folder.games.len(),
             total
         ));
     }
     // Shards play their whole slice; `arena merge` decides.
-    let decides = opts.shard == Shard::ALL;
-    let mut collector = Collector::new(&info, &out, journal, games, decides, progress);
+    let decides = info.decides();
+    let played = folder.games.len();
+    let mut collector =
+        Collector::new(&info, &out, folder.journal, folder.games, decides, progress);
     let workers = concurrency.min(usize::try_from(total).unwrap_or(usize::MAX));
-    play_all(t, workers, scheduler.as_mut(), &mut collector)?;
-    let (results, _) = collector.finish()?;
+    let pool = Pool {
+        tournament: Arc::new(t.clone()),
+        workers,
+        stop: opts.stop.clone(),
+        build: Arc::clone(&opts.players.0),
+        must_be_finished: folder
+            .must_be_finished
+            .then_some((played as u64, total, &out)),
+    };
+    let ended = pool.play(scheduler.as_mut(), &mut collector)?;
+    let (results, _) = collector.finish(ended != Ended::Done)?;
+    drop(folder.lock);
     if !opts.quiet {
+        if existing == Existing::Show && played > 0 {
+            println!("{} already holds this run, finished:", out.display());
+        }
         println!("{}", progress::report_text(&results));
         if let Some(v) = results.verdict {
             println!("SPRT verdict: {v}");
         }
         println!("Results written to {}", out.display());
     }
-    let code = exit_code(&info, &results);
+    let code = if results.status == Status::Stopped {
+        EXIT_STOPPED
+    } else {
+        exit_code(&info, &results)
+    };
     Ok(RunOutcome {
         results,
         out,
         exit_code: code,
     })
-}
-
-/// Plays the scheduler's games on up to `workers` threads, keeping every
-/// worker busy: a new game is asked for each time a result comes back, and
-/// none once the run has failed, its SPRT has decided or the scheduler is
-/// done. Games of a resumed journal are skipped.
-///
-/// # Errors
-/// A scheduler that waits for results while no game is in flight.
-fn play_all(
-    t: &Tournament,
-    workers: usize,
-    scheduler: &mut dyn Scheduler,
-    collector: &mut Collector<'_>,
-) -> Result<()> {
-    let resumed: HashSet<u64> = collector.games().iter().map(|g| g.game_id).collect();
-    let mut done = false;
-    std::thread::scope(|scope| {
-        let (job_tx, job_rx) = bounded::<Pairing>(workers);
-        let (res_tx, res_rx) = unbounded::<std::result::Result<GameRecord, String>>();
-        let (mut spawned, mut in_flight) = (0usize, 0usize);
-        loop {
-            while in_flight < workers && !done && !collector.failed() && !collector.decided() {
-                match next_game(scheduler, collector, &resumed) {
-                    Next::Play(p) => {
-                        if spawned == in_flight {
-                            let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
-                            scope.spawn(move || worker::serve(t, &job_rx, &res_tx));
-                            spawned += 1;
-                        }
-                        job_tx.send(p).expect("workers are running");
-                        in_flight += 1;
-                    }
-                    Next::Wait => break,
-                    Next::Done => done = true,
-                }
-            }
-            if in_flight == 0 {
-                break;
-            }
-            let Ok(answer) = res_rx.recv() else { break };
-            in_flight -= 1;
-            collector.take(answer);
-        }
-    });
-    if done || collector.failed() || collector.decided() {
-        Ok(())
-    } else {
-        Err(Error::Argument {
-            argument: "format".into(),
-            message: "the scheduler waits for results but no game is in flight".into(),
-        })
-    }
-}
-
-/// The scheduler's next answer, past the games a resumed journal holds.
-fn next_game(
-    scheduler: &mut dyn Scheduler,
-    collector: &Collector<'_>,
-    resumed: &HashSet<u64>,
-) -> Next {
-    loop {
-        let finished = Finished {
-            games: collector.games(),
-            sprt_decided: collector.decided(),
-        };
-        match scheduler.next(&finished) {
-            Next::Play(p) if resumed.contains(&p.game_id) => continue,
-            other => return other,
-        }
-    }
 }

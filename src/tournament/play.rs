@@ -7,7 +7,7 @@
 use crate::engine::{Clock, GameSetup, MoveInfo, Player, PlayerError};
 use crate::game::{Game, MoveList};
 use crate::search::limits::ClockState;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use crate::util::panic::guard;
 use std::time::{Duration, Instant};
 
 /// Why a player lost a game early.
@@ -140,17 +140,11 @@ impl<G: Game> Played<G> {
 
 /// Runs a player's call, turning a panic or an error into a forfeit.
 fn guarded<T, M>(call: impl FnOnce() -> Result<T, PlayerError>) -> Result<T, Forfeit<M>> {
-    match catch_unwind(AssertUnwindSafe(call)) {
+    match guard(call) {
         Ok(Ok(x)) => Ok(x),
         Ok(Err(PlayerError::Timeout(_))) => Err(Forfeit::Time),
         Ok(Err(PlayerError::Crashed(msg) | PlayerError::Protocol(msg))) => Err(Forfeit::Crash(msg)),
-        Err(payload) => Err(Forfeit::Crash(
-            payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".into()),
-        )),
+        Err(msg) => Err(Forfeit::Crash(msg)),
     }
 }
 

@@ -135,5 +135,9 @@ pub fn report_text(r: &Results) -> String {
             s.push_str(&r.rating_table());
         }
     }
+    if let Some(note) = &r.status_note {
+        s.push('\n');
+        s.push_str(note);
+    }
     s
 }

@@ -8,15 +8,18 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use super::config::Tournament;
-use super::play::{play, Ending, Forfeit};
+use super::play::{play, Ending, Forfeit, Played};
 use super::schedule::Pairing;
+use crate::engine::hosted::Hosted;
 use crate::engine::{build_player, EngineConfig, GameSetup, Player};
 use crate::game::othello::notation::move_list_string;
 use crate::game::othello::{board_string, Board, Move};
 use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
+use crate::util::panic::guard;
 use crossbeam_channel::{Receiver, Sender};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The seed of game `game_id` in a tournament seeded `seed`, for the engine
@@ -30,34 +33,77 @@ pub fn game_seed(seed: u64, game_id: u64, colour: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// How a worker builds an engine's player: [`build_player`] in a real run;
+/// tests plug in players of their own (misbehaving ones, say).
+pub type BuildPlayer = dyn Fn(&EngineConfig) -> Box<dyn Player<Board>> + Send + Sync;
+
+/// A [`BuildPlayer`] to hand to a run ([`RunOptions::players`](super::RunOptions)).
+#[derive(Clone)]
+pub struct PlayerFactory(pub Arc<BuildPlayer>);
+
+impl Default for PlayerFactory {
+    /// The players engine files describe.
+    fn default() -> PlayerFactory {
+        PlayerFactory(Arc::new(|config: &EngineConfig| build_player(config)))
+    }
+}
+
+impl std::fmt::Debug for PlayerFactory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PlayerFactory")
+    }
+}
+
 /// A worker's players: each engine's, built on first use and reset by
 /// [`Player::new_game`] before every game, so a game depends only on its
-/// inputs, never on what the worker played before.
+/// inputs, never on what the worker played before. An engine whose games
+/// have a clock is [`Hosted`] on a thread of its own, so its deadline holds
+/// even if it hangs. A player that panics while being built forfeits.
 pub struct Players<'t> {
     tournament: &'t Tournament,
+    build: Arc<BuildPlayer>,
     built: Vec<Option<Box<dyn Player<Board>>>>,
 }
 
 impl<'t> Players<'t> {
-    /// No players built yet.
-    pub fn new(tournament: &'t Tournament) -> Players<'t> {
+    /// No players built yet; `build` makes them.
+    pub fn new(tournament: &'t Tournament, build: Arc<BuildPlayer>) -> Players<'t> {
         Players {
             tournament,
+            build,
             built: (0..tournament.engines.len()).map(|_| None).collect(),
         }
     }
 
-    /// The two players of a game, black first (building them if needed).
-    fn pair(&mut self, black: usize, white: usize) -> [&mut dyn Player<Board>; 2] {
-        for i in [black, white] {
-            if self.built[i].is_none() {
-                self.built[i] = Some(build_player(&self.tournament.engines[i]));
-            }
+    /// Builds engine `i`'s player if it is not built yet.
+    ///
+    /// # Errors
+    /// The message of a panic while building it.
+    fn ensure(&mut self, i: usize) -> Result<(), String> {
+        if self.built[i].is_some() {
+            return Ok(());
         }
+        let config = &self.tournament.engines[i];
+        let player: Box<dyn Player<Board>> = if starting_clock(config).is_some() {
+            let (build, config) = (Arc::clone(&self.build), config.clone());
+            Box::new(Hosted::new(
+                &config.name.clone(),
+                Arc::new(move || build(&config)),
+            ))
+        } else {
+            let build = &self.build;
+            guard(|| build(config))?
+        };
+        self.built[i] = Some(player);
+        Ok(())
+    }
+
+    /// The two players of a game, black first (built by [`Players::ensure`]).
+    fn pair(&mut self, black: usize, white: usize) -> [&mut dyn Player<Board>; 2] {
         let (lo, hi) = self.built.split_at_mut(black.max(white));
         let (a, b) = (lo[black.min(white)].as_deref_mut(), hi[0].as_deref_mut());
         let (Some(a), Some(b)) = (a, b) else {
-            unreachable!("both players were built above")
+            unreachable!("both players were built first")
         };
         if black < white {
             [a, b]
@@ -91,7 +137,11 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
         clock: starting_clock(engines[colour]),
         seed: game_seed(t.seed, p.game_id, colour as u64),
     });
-    let played = play(players.pair(p.black, p.white), setups);
+    let played = match [p.black, p.white].map(|i| players.ensure(i)) {
+        [Ok(()), Ok(())] => play(players.pair(p.black, p.white), setups),
+        [Err(msg), _] => unbuilt(0, msg),
+        [Ok(()), Err(msg)] => unbuilt(1, msg),
+    };
     let mut moves: Vec<Move> = opening.moves.clone().unwrap_or_default();
     let opening_plies = moves.len();
     moves.extend_from_slice(&played.moves);
@@ -140,20 +190,33 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
     }
 }
 
+/// The game of a player that could not be built: lost before it started.
+fn unbuilt(loser: usize, msg: String) -> Played<Board> {
+    Played {
+        moves: Vec::new(),
+        nodes: Vec::new(),
+        times_ms: Vec::new(),
+        depths: Vec::new(),
+        ending: Ending::Forfeit {
+            loser,
+            why: Forfeit::Crash(format!("could not be built: {msg}")),
+        },
+    }
+}
+
 /// A worker thread: plays the games it receives with its own players and
 /// sends each record back (or the message of a game that failed outside
 /// the players' guard) until the jobs end or the results are not wanted.
 pub fn serve(
     t: &Tournament,
+    build: &Arc<BuildPlayer>,
     jobs: &Receiver<Pairing>,
     results: &Sender<std::result::Result<GameRecord, String>>,
 ) {
-    let mut players = Players::new(t);
+    let mut players = Players::new(t, Arc::clone(build));
     for job in jobs.iter() {
-        let rec = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            play_game(&mut players, &job)
-        }))
-        .map_err(|_| format!("the worker playing game {} failed", job.game_id));
+        let rec = guard(|| play_game(&mut players, &job))
+            .map_err(|msg| format!("the worker playing game {} failed: {msg}", job.game_id));
         if results.send(rec).is_err() {
             break;
         }

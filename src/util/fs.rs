@@ -1,18 +1,164 @@
-//! File writes that a kill cannot leave half done.
+//! File writes that a kill cannot leave half done, and the lock that gives
+//! a results folder one writer at a time.
 
 use crate::error::{Error, Result};
-use std::path::Path;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Writes `text` to `path` atomically: a temporary file in the same folder,
-/// then a rename, so a reader (or a kill) never sees half a file.
+/// A temporary name beside `path`, unique to this process and call, so two
+/// writers (two processes, or two threads) never share a temporary file.
+fn temp_name(path: &Path) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
+}
+
+/// Writes `text` to `path` atomically: a temporary file of a unique name in
+/// the same folder, then a rename, so a reader (or a kill) never sees half a
+/// file.
 ///
 /// # Errors
 /// [`Error::Io`].
 pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
+    let tmp = temp_name(path);
     std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+/// As [`write_atomic`], and durable: the file's data reach the disk before
+/// the rename, and the folder's entry after it, so a power cut leaves either
+/// no file or the whole file.
+///
+/// # Errors
+/// [`Error::Io`].
+pub fn write_durable(path: &Path, text: &str) -> Result<()> {
+    let tmp = temp_name(path);
+    let write = || -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(&tmp, e)
+    })?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })?;
+    sync_folder(path)
+}
+
+/// Flushes a folder's entries (new and renamed files) to the disk.
+fn sync_folder(path: &Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // Opening a folder read-only and syncing it is how POSIX makes a rename
+    // durable; where folders cannot be opened (not on Linux) there is
+    // nothing more to do.
+    match File::open(dir) {
+        Ok(f) => f.sync_all().or(Ok(())),
+        Err(_) => Ok(()),
+    }
+}
+
+/// An exclusive advisory lock on a folder, held until dropped: one writer
+/// per results folder. The lock file (`.arena.lock`) holds the owner's pid,
+/// for the message a second writer gets. The operating system releases the
+/// lock when the process ends, however it ends, so a killed run never
+/// leaves a stale lock.
+#[derive(Debug)]
+pub struct FolderLock {
+    _file: File,
+}
+
+/// Why a folder could not be locked.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    /// Another process holds it.
+    #[error("{folder} is in use by another arena run{}", pid.map(|p| format!(" (pid {p})")).unwrap_or_default())]
+    Busy {
+        /// The folder.
+        folder: String,
+        /// The holder's pid, when it wrote one.
+        pid: Option<u32>,
+    },
+    /// The lock file could not be opened.
+    #[error(transparent)]
+    Io(#[from] Error),
+}
+
+impl FolderLock {
+    /// Takes the lock of `dir` (which must exist), or fails at once if
+    /// another process holds it.
+    ///
+    /// # Errors
+    /// [`LockError::Busy`] naming the holder, or [`LockError::Io`].
+    pub fn take(dir: &Path) -> std::result::Result<FolderLock, LockError> {
+        let path = dir.join(".arena.lock");
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                return Err(LockError::Busy {
+                    folder: dir.display().to_string(),
+                    pid: text.trim().parse().ok(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e).into()),
+        }
+        let pid = format!("{}\n", std::process::id());
+        file.set_len(0)
+            .and_then(|()| file.seek(SeekFrom::Start(0)).map(|_| ()))
+            .and_then(|()| file.write_all(pid.as_bytes()))
+            .map_err(|e| Error::io(&path, e))?;
+        Ok(FolderLock { _file: file })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temp_names_differ_between_calls() {
+        let p = Path::new("/x/results.json");
+        let (a, b) = (temp_name(p), temp_name(p));
+        assert_ne!(a, b);
+        assert_eq!(a.parent(), p.parent());
+    }
+
+    #[test]
+    fn a_second_lock_of_a_folder_is_refused_until_the_first_is_dropped() {
+        let dir = std::env::temp_dir().join(format!("arena-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let first = FolderLock::take(&dir).unwrap();
+        let e = FolderLock::take(&dir).unwrap_err().to_string();
+        assert!(
+            e.contains("is in use by another arena run")
+                && e.contains(&format!("(pid {})", std::process::id())),
+            "{e}"
+        );
+        drop(first);
+        FolderLock::take(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -6,11 +6,12 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 pub mod fs;
+pub mod panic;
 pub mod par;
 pub mod rng;
 pub mod ron;
 
 pub use self::ron::{check_stages, parse_ron, stage_of, Source, Sourced};
-pub use fs::write_atomic;
+pub use fs::{write_atomic, write_durable, FolderLock, LockError};
 pub use par::parallel_map;
 pub use rng::SplitMix64;

@@ -1,0 +1,187 @@
+//! `arena merge`: shard folders combined into one run. Every shard of one
+//! config must be there exactly once and finished, each journal must agree
+//! with its `tournament.json`, and only then are the games combined and
+//! every output recomputed, so a merge equals the unsharded run. With
+//! `--allow-partial` the shards that are there are merged and the results
+//! say what is missing; a partial SPRT never decides.
+
+use super::folder::{header, info_json, lock_error, read_info};
+use crate::error::{Error, Result};
+use crate::records::journal::{self, Journal};
+use crate::records::{GameRecord, Shard, TournamentInfo};
+use crate::report::{analyse, write_outputs, Results};
+use crate::util::{write_durable, FolderLock};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One shard folder, read and checked.
+struct ShardRun {
+    dir: PathBuf,
+    info: TournamentInfo,
+    shard: Shard,
+    games: Vec<GameRecord>,
+}
+
+/// An error about a folder: its name, then what is wrong with it.
+fn about(dir: &Path, message: String) -> Error {
+    Error::Run(format!("{} {message}", dir.display()))
+}
+
+/// Reads a shard folder: its info, its journal (every line checked), and
+/// the journal against the info.
+fn read_shard(dir: &Path) -> Result<ShardRun> {
+    let info = read_info(dir)?;
+    let shard = Shard::parse(&info.shard).map_err(|_| {
+        about(
+            dir,
+            format!(
+                "is a {} run, not a shard (K/N): merge shard folders",
+                info.shard
+            ),
+        )
+    })?;
+    let c = journal::read(&dir.join("journal.jsonl"))?;
+    if c.header.shard != info.shard {
+        return Err(about(
+            dir,
+            format!(
+                "its journal is of shard {} but its tournament.json of shard {}",
+                c.header.shard, info.shard
+            ),
+        ));
+    }
+    c.check_run(&info)?;
+    Ok(ShardRun {
+        dir: dir.to_path_buf(),
+        info,
+        shard,
+        games: c.games,
+    })
+}
+
+/// Games a shard schedules.
+fn scheduled(info: &TournamentInfo, shard: Shard) -> u64 {
+    2 * (0..info.total_pairs).filter(|&p| shard.owns(p)).count() as u64
+}
+
+/// The shards, by index, after checking they are of one config and one
+/// split and none is given twice; then what is missing or unfinished.
+fn check_set(runs: &[ShardRun]) -> Result<(BTreeMap<u64, &ShardRun>, Vec<String>)> {
+    let first = &runs[0];
+    let mut by_index: BTreeMap<u64, &ShardRun> = BTreeMap::new();
+    for r in runs {
+        if r.info.config_hash != first.info.config_hash {
+            return Err(about(
+                &r.dir,
+                format!(
+                    "was run with another config (hash {}; {} has {}): only shards of one config merge",
+                    r.info.config_hash,
+                    first.dir.display(),
+                    first.info.config_hash
+                ),
+            ));
+        }
+        if r.shard.count != first.shard.count {
+            return Err(about(
+                &r.dir,
+                format!(
+                    "is shard {} but {} is shard {}: shards of one split merge",
+                    r.shard,
+                    first.dir.display(),
+                    first.shard
+                ),
+            ));
+        }
+        if let Some(other) = by_index.insert(r.shard.index, r) {
+            return Err(Error::Run(format!(
+                "shard {} given twice ({} and {})",
+                r.shard,
+                other.dir.display(),
+                r.dir.display()
+            )));
+        }
+    }
+    let n = first.shard.count;
+    let mut lacking: Vec<String> = (1..=n)
+        .filter(|k| !by_index.contains_key(k))
+        .map(|k| format!("shard {k}/{n} is missing"))
+        .collect();
+    for r in by_index.values() {
+        let want = scheduled(&r.info, r.shard);
+        if (r.games.len() as u64) < want {
+            lacking.push(format!(
+                "shard {} in {} is unfinished ({} of {want} games)",
+                r.shard,
+                r.dir.display(),
+                r.games.len()
+            ));
+        }
+    }
+    Ok((by_index, lacking))
+}
+
+/// Combines the journals of shard folders into `out` (`arena merge`).
+/// Every shard must be present once and finished, unless `allow_partial`:
+/// then the merge is marked partial with what it lacks.
+///
+/// # Errors
+/// Folders of different configs or splits, a shard given twice, a missing
+/// or unfinished shard (without `allow_partial`), a journal that disagrees
+/// with its tournament.json, an output folder that holds a journal or is in
+/// use, I/O errors.
+pub fn merge(
+    dirs: &[PathBuf],
+    out: &Path,
+    allow_partial: bool,
+) -> Result<(TournamentInfo, Results)> {
+    if dirs.is_empty() {
+        return Err(Error::Argument {
+            argument: "DIR".into(),
+            message: "name at least one results folder".into(),
+        });
+    }
+    let runs = dirs
+        .iter()
+        .map(|d| read_shard(d))
+        .collect::<Result<Vec<_>>>()?;
+    let (by_index, lacking) = check_set(&runs)?;
+    if !lacking.is_empty() && !allow_partial {
+        return Err(Error::Run(format!(
+            "{}; merge every shard, finished (resume the unfinished ones), or pass --allow-partial",
+            lacking.join("; ")
+        )));
+    }
+    let mut info = runs[0].info.clone();
+    info.shard = "merged".into();
+    info.partial = (!lacking.is_empty()).then(|| lacking.join("; "));
+    let mut games: Vec<GameRecord> = by_index
+        .values()
+        .flat_map(|r| r.games.iter().cloned())
+        .collect();
+    games.sort_by_key(|g| g.game_id);
+    let _lock = write_merged(out, &info, &games)?;
+    let results = analyse(&info, &games);
+    write_outputs(out, &results, &games)?;
+    Ok((info, results))
+}
+
+/// Writes the merged journal and tournament.json into `out`, which must be
+/// free (no journal) and not in use.
+fn write_merged(out: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Result<FolderLock> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let lock = FolderLock::take(out).map_err(lock_error)?;
+    let journal_path = out.join("journal.jsonl");
+    if journal_path.exists() {
+        return Err(Error::Run(format!(
+            "{} already holds a journal; merge into an empty folder",
+            out.display()
+        )));
+    }
+    write_durable(&out.join("tournament.json"), &info_json(info))?;
+    let mut j = Journal::create(&journal_path, &header(info))?;
+    for g in games {
+        j.append(g)?;
+    }
+    j.sync()?;
+    Ok(lock)
+}

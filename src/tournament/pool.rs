@@ -1,0 +1,157 @@
+//! The worker pool: threads that play the scheduler's games, fed one game
+//! at a time over a channel, their results collected on the main thread.
+//! The main thread waits on three things at once: a result, a stop request
+//! (Ctrl-C, SIGTERM) and the journal's sync deadline; it never polls.
+//!
+//! A first stop request stops scheduling and lets the games in flight
+//! finish; a second abandons them: the pool returns at once, and the
+//! threads, detached, end when their game does (nothing they send is read).
+
+use super::collector::Collector;
+use super::config::Tournament;
+use super::schedule::{Finished, Next, Pairing, Scheduler};
+use super::worker::{self, BuildPlayer};
+use crate::error::{Error, Result};
+use crate::records::GameRecord;
+use crossbeam_channel::{after, bounded, never, select, unbounded, Receiver};
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Arc;
+
+/// How play ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The scheduler was done (or the SPRT decided, or a failure stopped it).
+    Done,
+    /// A stop request: no new games, the games in flight finished.
+    Stopped,
+    /// A second stop request: the games in flight were abandoned.
+    Abandoned,
+}
+
+/// What the pool needs besides the scheduler and the collector.
+pub struct Pool<'a> {
+    /// The tournament, shared with the worker threads.
+    pub tournament: Arc<Tournament>,
+    /// Most threads.
+    pub workers: usize,
+    /// Stop requests.
+    pub stop: Option<Receiver<()>>,
+    /// How players are built.
+    pub build: Arc<BuildPlayer>,
+    /// Set when the folder held this run and no `--resume` was given: the
+    /// games played, the total and the folder; any game left to play is
+    /// then an error.
+    pub must_be_finished: Option<(u64, u64, &'a Path)>,
+}
+
+impl Pool<'_> {
+    /// Plays the scheduler's games on up to `workers` threads, keeping every
+    /// worker busy: a new game is asked for each time a result comes back,
+    /// and none once the run has failed, its SPRT has decided, a stop was
+    /// requested or the scheduler is done. Games of a resumed journal are
+    /// skipped.
+    ///
+    /// # Errors
+    /// An unfinished run that may not continue (no `--resume`), or a
+    /// scheduler that waits for results while no game is in flight.
+    pub fn play(
+        &self,
+        scheduler: &mut dyn Scheduler,
+        collector: &mut Collector<'_>,
+    ) -> Result<Ended> {
+        let resumed: HashSet<u64> = collector.games().iter().map(|g| g.game_id).collect();
+        let (job_tx, job_rx) = bounded::<Pairing>(self.workers);
+        let (res_tx, res_rx) = unbounded::<std::result::Result<GameRecord, String>>();
+        let mut stop_rx = self.stop.clone().unwrap_or_else(never);
+        let (mut spawned, mut in_flight) = (0usize, 0usize);
+        let (mut done, mut stopping) = (false, false);
+        loop {
+            while in_flight < self.workers
+                && !done
+                && !stopping
+                && !collector.failed()
+                && !collector.decided()
+            {
+                match next_game(scheduler, collector, &resumed) {
+                    Next::Play(p) => {
+                        self.refuse_unfinished()?;
+                        if spawned == in_flight {
+                            let (t, build) =
+                                (Arc::clone(&self.tournament), Arc::clone(&self.build));
+                            let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
+                            std::thread::spawn(move || worker::serve(&t, &build, &job_rx, &res_tx));
+                            spawned += 1;
+                        }
+                        job_tx.send(p).expect("the workers hold the job channel");
+                        in_flight += 1;
+                    }
+                    Next::Wait => break,
+                    Next::Done => done = true,
+                }
+            }
+            if in_flight == 0 {
+                break;
+            }
+            let sync = collector.sync_due().map_or_else(never, after);
+            select! {
+                recv(res_rx) -> answer => {
+                    in_flight -= 1;
+                    collector.take(answer.expect("the pool holds a result sender"));
+                }
+                recv(stop_rx) -> request => {
+                    if request.is_err() {
+                        // The sender is gone: no more requests can come.
+                        stop_rx = never();
+                    } else if stopping {
+                        return Ok(Ended::Abandoned);
+                    } else {
+                        stopping = true;
+                        collector.progress().note(&format!(
+                            "stopping: finishing the {in_flight} games in flight (Ctrl-C again abandons them)"
+                        ));
+                    }
+                }
+                recv(sync) -> _ => collector.sync(),
+            }
+        }
+        if stopping {
+            Ok(Ended::Stopped)
+        } else if done || collector.failed() || collector.decided() {
+            Ok(Ended::Done)
+        } else {
+            Err(Error::Internal(
+                "the scheduler waits for results but no game is in flight".into(),
+            ))
+        }
+    }
+
+    /// The error of a run that was shown, not resumed, and has games left.
+    fn refuse_unfinished(&self) -> Result<()> {
+        match self.must_be_finished {
+            None => Ok(()),
+            Some((played, total, out)) => Err(Error::Run(format!(
+                "{} holds an unfinished run of this config ({played} of {total} games played): continue it with --resume, or start afresh with --overwrite",
+                out.display()
+            ))),
+        }
+    }
+}
+
+/// The scheduler's next answer, past the games a resumed journal holds.
+fn next_game(
+    scheduler: &mut dyn Scheduler,
+    collector: &Collector<'_>,
+    resumed: &HashSet<u64>,
+) -> Next {
+    loop {
+        let finished = Finished {
+            games: collector.games(),
+            sprt_decided: collector.decided(),
+        };
+        match scheduler.next(&finished) {
+            Next::Play(p) if resumed.contains(&p.game_id) => continue,
+            other => return other,
+        }
+    }
+}
