@@ -71,11 +71,17 @@ pub fn games(out: &Path) -> Vec<GameRecord> {
     g
 }
 
-/// results.json without the fields that name the run rather than its games.
+/// results.json without the fields that name the run rather than its games,
+/// and without timings (which no two runs share).
 pub fn results(out: &Path) -> serde_json::Value {
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     v.as_object_mut().unwrap().remove("shard");
+    for e in v["engine_moves"].as_array_mut().unwrap() {
+        let e = e.as_object_mut().unwrap();
+        e.remove("avg_time_ms");
+        e.remove("nps");
+    }
     v
 }
 

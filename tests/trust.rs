@@ -573,3 +573,20 @@ mod players {
         }
     }
 }
+
+#[test]
+fn a_panic_is_one_line_and_exit_101() {
+    let out = arena(&["internal-panic-check"]);
+    assert_eq!(out.status.code(), Some(101));
+    let e = stderr(&out);
+    assert!(
+        e.starts_with("internal error at src/cli/mod.rs:")
+            && e.contains(": a deliberate panic; please report it"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        !e.contains("RUST_BACKTRACE") && !e.contains("panicked"),
+        "{e}"
+    );
+}

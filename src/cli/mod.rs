@@ -55,6 +55,9 @@ pub enum Command {
     /// ProbCut: fit an engine's parameters, check what they save and cost
     #[command(subcommand)]
     Probcut(probcut::ProbCutArgs),
+    /// Panics on purpose: tests that a panic prints one line and exits 101
+    #[command(name = "internal-panic-check", hide = true)]
+    InternalPanicCheck,
 }
 
 /// A clap value parser for one of an enum's named values: `all` lists
@@ -97,6 +100,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Stats(args) => stats::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Probcut(args) => probcut::run(&args),
+        Command::InternalPanicCheck => panic!("a deliberate panic\nwith a second line"),
     }
 }
 

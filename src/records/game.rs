@@ -43,6 +43,12 @@ pub struct GameRecord {
     pub times_ms: Vec<f64>,
     /// Depth reached for each move after the opening.
     pub depths: Vec<u32>,
+    /// Score of each move after the opening, in centidiscs from the mover's
+    /// point of view, as its engine reported it (`null` when it reported
+    /// none: random movers, forced passes). Absent from journals written
+    /// before this field existed.
+    #[serde(default)]
+    pub scores: Vec<Option<i32>>,
 }
 
 impl GameRecord {
@@ -75,10 +81,30 @@ fn ggf_board(b: &Board) -> String {
     format!("8 {squares} {side}")
 }
 
+/// GGF's `/eval/time` after move `i` of a record (discs for the mover,
+/// seconds), for moves played after the opening; nothing for the opening.
+fn move_data(rec: &GameRecord, i: usize) -> String {
+    let Some(k) = i.checked_sub(rec.opening_plies) else {
+        return String::new();
+    };
+    let Some(&ms) = rec.times_ms.get(k) else {
+        return String::new();
+    };
+    let eval = rec
+        .scores
+        .get(k)
+        .copied()
+        .flatten()
+        .map_or(String::new(), |cd| format!("{:.2}", f64::from(cd) / 100.0));
+    format!("/{eval}/{:.3}", ms / 1000.0)
+}
+
 /// The game in GGF (Generic Game Format, as used by GGS and Edax):
 /// `(;GM[Othello]PC[arena]PB[..]PW[..]RE[..]TY[8]BO[..]B[F5]W[D6]...;)`.
 /// `RE` is black's disc difference, with `:t` for a loss on time and `:r`
-/// for a forfeit by crash or illegal move.
+/// for a forfeit by crash or illegal move. Each move played after the
+/// opening carries GGF's evaluation (discs, mover's view) and time
+/// (seconds): `B[F5/-1.50/0.012]`, as NBoard shows them.
 pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
     let start = match &rec.start {
         Some(p) => crate::game::othello::parse_position(p).unwrap_or_default(),
@@ -104,7 +130,7 @@ pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
         ggf_board(&start)
     );
     let mut board = start;
-    for pair in rec.moves.as_bytes().chunks_exact(2) {
+    for (i, pair) in rec.moves.as_bytes().chunks_exact(2).enumerate() {
         let Some(mv) = std::str::from_utf8(pair).ok().and_then(Move::parse) else {
             break;
         };
@@ -113,7 +139,7 @@ pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
             Some(sq) => sq.to_string().to_uppercase(),
             None => "PA".into(),
         };
-        let _ = write!(out, "{tag}[{name}]");
+        let _ = write!(out, "{tag}[{name}{}]", move_data(rec, i));
         match board.try_play(mv) {
             Ok(b) => board = b,
             Err(_) => break,
@@ -145,6 +171,7 @@ mod tests {
             nodes: vec![],
             times_ms: vec![],
             depths: vec![],
+            scores: vec![],
         };
         let g = ggf(&rec, "t");
         assert!(g.starts_with("(;GM[Othello]"), "{g}");
@@ -154,5 +181,14 @@ mod tests {
             "{g}"
         );
         assert!(g.ends_with("B[F5]W[D6];)"), "{g}");
+        // Moves after the opening carry their evaluation and time.
+        let played = GameRecord {
+            opening_plies: 1,
+            times_ms: vec![12.0],
+            scores: vec![Some(-150)],
+            ..rec
+        };
+        let g = ggf(&played, "t");
+        assert!(g.ends_with("B[F5]W[D6/-1.50/0.012];)"), "{g}");
     }
 }

@@ -7,6 +7,7 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+pub mod moves;
 pub mod pairs;
 pub mod results;
 mod text;

@@ -157,6 +157,7 @@ mod tests {
             nodes: vec![],
             times_ms: vec![],
             depths: vec![],
+            scores: vec![],
         }
     }
 

@@ -10,6 +10,7 @@
 //! that point stay in the journal but not in the results, so the verdict
 //! never depends on thread timing.
 
+use super::moves::{engine_moves, EngineMoves};
 use super::pairs::PairCounter;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::stats::format::match_block;
@@ -123,6 +124,11 @@ pub struct Results {
     pub verdict: Option<&'static str>,
     /// Games ended by time, crash or illegal move.
     pub forfeits: u64,
+    /// How the games played ended: `game over`, `time forfeit`, `crash`,
+    /// `illegal move`, with counts.
+    pub terminations: BTreeMap<String, u64>,
+    /// What each engine's moves cost (all games played).
+    pub engine_moves: Vec<EngineMoves>,
     /// Notes (a book that wrapped, a rating prior used, ...).
     pub notes: Vec<String>,
     #[serde(skip)]
@@ -325,6 +331,8 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
         .as_ref()
         .map(|c| c.state().map_or(Verdict::Continue, |s| s.verdict).name());
     let played = by_id.len() as u64;
+    let all: Vec<&GameRecord> = by_id.values().copied().collect();
+    let (engine_moves, terminations) = engine_moves(info, &all);
     let complete =
         counter.as_ref().is_some_and(PairCounter::decided) || played >= 2 * scheduled_pairs;
     let (status, status_note) = status_of(info, complete);
@@ -351,6 +359,8 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
         }),
         verdict,
         forfeits: tallies.forfeits,
+        terminations,
+        engine_moves,
         notes,
         head_to_head_wdl: head,
     }

@@ -52,6 +52,9 @@ pub struct Played<G: Game> {
     pub times_ms: Vec<f64>,
     /// Depth of each move (0 for forced passes).
     pub depths: Vec<u32>,
+    /// Score of each move, from the mover's view, in the engine's units
+    /// (`None` when it gave none, and for forced passes).
+    pub scores: Vec<Option<i32>>,
     /// How it ended.
     pub ending: Ending<G::Move>,
 }
@@ -68,6 +71,7 @@ pub fn play<G: Game>(players: [&mut dyn Player<G>; 2], setups: [GameSetup<G>; 2]
         nodes: Vec::new(),
         times_ms: Vec::new(),
         depths: Vec::new(),
+        scores: Vec::new(),
         ending: Ending::Over { first_score: 0 },
     };
     for side in 0..2 {
@@ -83,7 +87,10 @@ pub fn play<G: Game>(players: [&mut dyn Player<G>; 2], setups: [GameSetup<G>; 2]
         pos.generate_moves(&mut moves);
         if moves.len() == 1 && G::pass_move() == Some(moves.get(0)) {
             pos = pos.play(moves.get(0));
-            played.record(moves.get(0), 0, Duration::ZERO, 0);
+            played.record(
+                &MoveInfo::bare(moves.get(0), Duration::ZERO),
+                Duration::ZERO,
+            );
             continue;
         }
         let clock = Clock::starting_now(clocks[side]);
@@ -115,7 +122,7 @@ pub fn play<G: Game>(players: [&mut dyn Player<G>; 2], setups: [GameSetup<G>; 2]
             return played;
         }
         pos = pos.play(info.mv);
-        played.record(info.mv, info.nodes, elapsed, info.depth);
+        played.record(&info, elapsed);
     }
     let score = pos.final_score();
     played.ending = Ending::Over {
@@ -129,12 +136,15 @@ pub fn play<G: Game>(players: [&mut dyn Player<G>; 2], setups: [GameSetup<G>; 2]
 }
 
 impl<G: Game> Played<G> {
-    fn record(&mut self, mv: G::Move, nodes: u64, elapsed: Duration, depth: u32) {
-        self.moves.push(mv);
-        self.nodes.push(nodes);
+    /// A move played, with what its player reported and the time the
+    /// runner measured.
+    fn record(&mut self, info: &MoveInfo<G::Move>, elapsed: Duration) {
+        self.moves.push(info.mv);
+        self.nodes.push(info.nodes);
         self.times_ms
             .push((elapsed.as_secs_f64() * 1e6).round() / 1e3);
-        self.depths.push(depth);
+        self.depths.push(info.depth);
+        self.scores.push(info.score);
     }
 }
 

@@ -187,6 +187,7 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
         nodes: played.nodes,
         times_ms: played.times_ms,
         depths: played.depths,
+        scores: played.scores,
     }
 }
 
@@ -197,6 +198,7 @@ fn unbuilt(loser: usize, msg: String) -> Played<Board> {
         nodes: Vec::new(),
         times_ms: Vec::new(),
         depths: Vec::new(),
+        scores: Vec::new(),
         ending: Ending::Forfeit {
             loser,
             why: Forfeit::Crash(format!("could not be built: {msg}")),

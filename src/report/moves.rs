@@ -1,0 +1,171 @@
+//! What each move cost, per engine, from the journal's per-move data: moves
+//! searched, average depth, nodes per second, time per move; and how games
+//! ended (normally, or lost by time, crash or illegal move, by engine).
+
+use crate::records::{GameRecord, TournamentInfo};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One engine's moves over the games of a run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct EngineMoves {
+    /// Name.
+    pub name: String,
+    /// Moves it chose (forced passes and opening moves not counted).
+    pub moves: u64,
+    /// Average depth reached per move.
+    pub avg_depth: Option<f64>,
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// Average milliseconds per move, as the runner timed it.
+    pub avg_time_ms: Option<f64>,
+    /// Nodes per second over all its moves.
+    pub nps: Option<f64>,
+    /// Games it lost by forfeit, by kind (`time forfeit`, `crash`,
+    /// `illegal move`).
+    pub forfeits: BTreeMap<String, u64>,
+}
+
+/// Sums of one engine's moves.
+#[derive(Default)]
+struct Sums {
+    moves: u64,
+    depth: u64,
+    nodes: u64,
+    ms: f64,
+    forfeits: BTreeMap<String, u64>,
+}
+
+/// The kind of a game's end: `game over`, or the forfeit's kind (the
+/// reason up to its `:`), and the engine that lost by it.
+pub fn termination(reason: &str) -> (&str, Option<&str>) {
+    match reason.split_once(": ") {
+        Some((kind, rest)) => {
+            let name = rest.split(" (").next().unwrap_or(rest);
+            (kind, Some(name))
+        }
+        None => (reason, None),
+    }
+}
+
+/// Per-engine move statistics and the count of each way games ended.
+pub fn engine_moves(
+    info: &TournamentInfo,
+    games: &[&GameRecord],
+) -> (Vec<EngineMoves>, BTreeMap<String, u64>) {
+    let mut sums: Vec<Sums> = info.engines.iter().map(|_| Sums::default()).collect();
+    let index = |name: &str| info.engines.iter().position(|e| e == name);
+    let mut endings: BTreeMap<String, u64> = BTreeMap::new();
+    for g in games {
+        let (kind, loser) = termination(&g.reason);
+        *endings.entry(kind.to_string()).or_default() += 1;
+        if let Some(i) = loser.and_then(index) {
+            *sums[i].forfeits.entry(kind.to_string()).or_default() += 1;
+        }
+        add_moves(g, &index, &mut sums);
+    }
+    let stats = info
+        .engines
+        .iter()
+        .zip(sums)
+        .map(|(name, s)| EngineMoves {
+            name: name.clone(),
+            moves: s.moves,
+            avg_depth: (s.moves > 0).then(|| s.depth as f64 / s.moves as f64),
+            nodes: s.nodes,
+            avg_time_ms: (s.moves > 0).then(|| s.ms / s.moves as f64),
+            nps: (s.ms > 0.0 && s.nodes > 0).then(|| s.nodes as f64 / (s.ms / 1000.0)),
+            forfeits: s.forfeits,
+        })
+        .collect();
+    (stats, endings)
+}
+
+/// Adds a game's chosen moves to the sums of the engines that made them:
+/// moves after the opening alternate between the sides (passes are moves
+/// of the journal), and passes are not counted.
+fn add_moves(g: &GameRecord, index: &dyn Fn(&str) -> Option<usize>, sums: &mut [Sums]) {
+    let start_black = match &g.start {
+        Some(p) => p.trim_end().ends_with('X') || p.trim_end().ends_with('x'),
+        None => true,
+    };
+    let black_first = start_black == g.opening_plies.is_multiple_of(2);
+    let sides = [index(&g.black), index(&g.white)];
+    for (k, &ms) in g.times_ms.iter().enumerate() {
+        let depth = g.depths.get(k).copied().unwrap_or(0);
+        let nodes = g.nodes.get(k).copied().unwrap_or(0);
+        let at = 2 * (g.opening_plies + k);
+        let pass = g
+            .moves
+            .get(at..at + 2)
+            .is_none_or(|m| m.eq_ignore_ascii_case("pa"));
+        let Some(i) = sides[(k + usize::from(!black_first)) % 2] else {
+            continue;
+        };
+        if pass {
+            continue;
+        }
+        let s = &mut sums[i];
+        s.moves += 1;
+        s.depth += u64::from(depth);
+        s.nodes += nodes;
+        s.ms += ms;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::{BookInfo, Format};
+
+    #[test]
+    fn moves_go_to_the_side_that_made_them_and_passes_do_not_count() {
+        let info = TournamentInfo {
+            config_hash: "0".into(),
+            name: "t".into(),
+            engines: vec!["a".into(), "b".into()],
+            format: Format::RoundRobin { rounds: 1 },
+            total_pairs: 1,
+            book: BookInfo {
+                file: "b".into(),
+                openings: 1,
+                order: crate::book::Order::Sequential,
+                start: 0,
+            },
+            seed: 0,
+            fail_on_h0: false,
+            shard: "1/1".into(),
+            partial: None,
+        };
+        // One opening ply (black's f5), then white (b) d6, black (a) c3,
+        // white passes, black c4; b then loses on time.
+        let g = GameRecord {
+            pair_id: 0,
+            game_id: 0,
+            round: 0,
+            opening_id: 0,
+            black: "a".into(),
+            white: "b".into(),
+            start: None,
+            opening_plies: 1,
+            moves: "f5d6c3pac4".into(),
+            result: 1.0,
+            disc_diff: 64,
+            reason: "time forfeit: b".into(),
+            nodes: vec![100, 300, 0, 500],
+            times_ms: vec![1.0, 2.0, 0.0, 2.0],
+            depths: vec![3, 4, 0, 6],
+            scores: vec![None; 4],
+        };
+        let (stats, endings) = engine_moves(&info, &[&g]);
+        assert_eq!(stats[0].moves, 2);
+        assert_eq!(stats[0].avg_depth, Some(5.0));
+        assert_eq!(stats[0].nodes, 800);
+        assert_eq!(stats[0].nps, Some(800.0 / 0.004));
+        assert_eq!(stats[1].moves, 1);
+        assert_eq!(stats[1].forfeits.get("time forfeit"), Some(&1));
+        assert_eq!(endings.get("time forfeit"), Some(&1));
+        assert_eq!(termination("crash: x (boom: y)"), ("crash", Some("x")));
+        assert_eq!(termination("game over"), ("game over", None));
+    }
+}
