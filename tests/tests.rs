@@ -5,6 +5,7 @@ mod util;
 mod book;
 mod book_files;
 mod book_generate;
+mod engine_fields;
 mod eval;
 mod layers;
 mod perft;
