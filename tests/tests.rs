@@ -14,3 +14,4 @@ mod search;
 mod solve;
 mod stats;
 mod tournament;
+mod trees;
