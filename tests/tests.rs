@@ -8,6 +8,7 @@ mod book_generate;
 mod engine_fields;
 mod eval;
 mod layers;
+mod limits;
 mod perft;
 mod probcut;
 mod search;

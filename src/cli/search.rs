@@ -207,6 +207,19 @@ fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
         }
         settings.limit = l;
     }
+    // SearchPlayer::new cannot report a refused table; ask for the same
+    // tables first, so that a refusal is an error naming the setting.
+    config
+        .check_tables(1)
+        .map_err(|e| match (e, &args.engine) {
+            (Error::Alloc { setting, source }, Some(path)) => {
+                Error::alloc(format!("{}: {setting}", path.display()), source)
+            }
+            (Error::Alloc { source, .. }, None) => {
+                Error::alloc(format!("--tt-mib {}", config.raw.tt_mib), source)
+            }
+            (other, _) => other,
+        })?;
     let mut player = SearchPlayer::new(&config);
     Ok(report(&player.analyse(&pos, None), UNITS_PER_DISC))
 }
@@ -239,12 +252,12 @@ fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
     }
     let config = check_inline(raw)?;
     let settings = config.search.expect("flag engines search");
-    Ok(run_generic(
+    run_generic(
         &pos,
         &settings,
         config.raw.tt_mib,
         config.raw.ordering.clone(),
-    ))
+    )
 }
 
 /// The text `arena search` prints without `--json`.
@@ -290,8 +303,12 @@ fn run_generic<G: SearchGame>(
     settings: &SearchSettings,
     tt_mib: usize,
     order: Vec<OrderBy>,
-) -> SearchReport {
-    let mut s: Searcher<G, ZeroEval> = Searcher::new(ZeroEval, tt_mib, order);
+) -> crate::Result<SearchReport> {
+    let mut s: Searcher<G, ZeroEval> =
+        Searcher::try_new(ZeroEval, tt_mib, order).map_err(|e| match e {
+            Error::Alloc { source, .. } => Error::alloc(format!("--tt-mib {tt_mib}"), source),
+            other => other,
+        })?;
     let out = search(&mut s, pos, settings, None, 0);
-    report(&out, 1)
+    Ok(report(&out, 1))
 }

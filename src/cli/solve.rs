@@ -135,7 +135,10 @@ fn solver(args: &SolveArgs) -> crate::Result<Solver> {
         Some(p) => Some(OthelloEval::from_weights_file(p)?),
         None => Some(order_eval()),
     };
-    let mut solver = Solver::new(args.tt_mib, eval);
+    let mut solver = Solver::try_new(args.tt_mib, eval).map_err(|e| match e {
+        Error::Alloc { source, .. } => Error::alloc(format!("--tt-mib {}", args.tt_mib), source),
+        other => other,
+    })?;
     solver.eval_from = args.eval_from;
     Ok(solver)
 }

@@ -34,6 +34,7 @@ pub mod obf;
 mod ordering;
 mod root;
 
+use crate::error::Error;
 use crate::eval::OthelloEval;
 use crate::game::othello::{Board, Move};
 use crate::search::tt::TranspositionTable;
@@ -82,18 +83,33 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver with a table of `tt_mib` MiB, ordering moves with `eval` at
-    /// high empties when one is given.
+    /// A solver with a table of `tt_mib` MiB (at least 1), ordering moves
+    /// with `eval` at high empties when one is given.
+    ///
+    /// # Panics
+    /// When the allocator refuses the table; [`Solver::try_new`] reports
+    /// that as an error instead.
     pub fn new(tt_mib: usize, eval: Option<OthelloEval>) -> Solver {
-        Solver {
-            tt: TranspositionTable::new(tt_mib.max(1)),
+        Solver::try_new(tt_mib, eval).unwrap_or_else(|e| panic!("{}", e.line()))
+    }
+
+    /// As [`Solver::new`], with the allocator's refusal of the table as an
+    /// error.
+    ///
+    /// # Errors
+    /// [`Error::Alloc`] naming `tt_mib` and the size.
+    pub fn try_new(tt_mib: usize, eval: Option<OthelloEval>) -> Result<Solver, Error> {
+        let tt = TranspositionTable::try_new(tt_mib.max(1))
+            .map_err(|e| Error::alloc(format!("tt_mib {tt_mib}"), e))?;
+        Ok(Solver {
+            tt,
             nodes: 0,
             eval,
             eval_from: EVAL_SORT,
             deadline: None,
             next_check: 0,
             aborted: false,
-        }
+        })
     }
 
     /// Solves `b` exactly.

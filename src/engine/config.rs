@@ -8,7 +8,7 @@ use crate::eval::{EvalSpec, OthelloEval};
 use crate::game::GameKind;
 use crate::search::deepening::SearchSettings;
 use crate::search::probcut::ProbCut;
-use crate::search::{Limit, OrderBy, Variant};
+use crate::search::{Limit, OrderBy, TranspositionTable, Variant};
 use crate::util::{Source, Sourced};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -218,6 +218,34 @@ impl EngineConfig {
     pub fn parse(text: &str, path: &Path) -> Result<EngineConfig> {
         let raw: RawEngine = crate::util::parse_ron(text, path)?;
         EngineConfig::check(raw, text, path)
+    }
+
+    /// Allocates the tables `copies` players of this engine hold at once
+    /// (each its search's table and, when it solves endgames, its
+    /// solver's), then frees them: a check, before any work starts, that
+    /// the machine gives them. The tables are zeroed lazily (no page is
+    /// touched), so this costs a moment's address space and no time.
+    ///
+    /// # Errors
+    /// [`Error::Alloc`] naming `tt_mib` and the size refused.
+    pub fn check_tables(&self, copies: usize) -> Result<()> {
+        let mib = self.raw.tt_mib;
+        let mut sizes = Vec::new();
+        if self.search.is_some() && mib > 0 {
+            sizes.push(mib);
+        }
+        if self.search.is_some() && self.raw.endgame_exact_at > 0 {
+            sizes.push(mib.max(1));
+        }
+        let mut held = Vec::with_capacity(sizes.len() * copies);
+        for _ in 0..copies {
+            for &size in &sizes {
+                let table = TranspositionTable::try_new(size)
+                    .map_err(|e| Error::alloc(format!("tt_mib {mib}"), e))?;
+                held.push(table);
+            }
+        }
+        Ok(())
     }
 
     /// Checks a raw engine (`text` is its source, for error positions).
