@@ -8,10 +8,12 @@ use crate::game::GameKind;
 
 use crate::game::tictactoe::TicTacToe;
 use crate::search::deepening::SearchSettings;
+use crate::search::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
 use crate::search::{
     search, Fail, Limit, OrderBy, SearchGame, SearchOutcome, SearchStats, Searcher, Variant,
     ZeroEval,
 };
+use crate::util::progress;
 use crate::Error;
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
@@ -42,14 +44,16 @@ pub struct SearchArgs {
     /// The position: a position string or a move list (default: the start)
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
-    /// Search to this depth (overrides the engine's limit)
-    #[arg(long, conflicts_with_all = ["nodes", "movetime"])]
+    /// Search to this depth, 1 to 60 (overrides the engine's limit)
+    #[arg(long, conflicts_with_all = ["nodes", "movetime"],
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: Option<u32>,
-    /// Deepen until this many nodes (overrides the engine's limit)
-    #[arg(long, conflicts_with = "movetime")]
+    /// Deepen until this many nodes, 1 to 10^12 (overrides the engine's limit)
+    #[arg(long, conflicts_with = "movetime",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     pub nodes: Option<u64>,
-    /// Deepen for this many milliseconds (overrides the engine's limit)
-    #[arg(long)]
+    /// Deepen for this many milliseconds, 1 to 86400000 (24 h; overrides the engine's limit)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_TIME_MS))]
     pub movetime: Option<u64>,
     /// Search algorithm (flag-described engine)
     #[arg(long, value_parser = named(&Variant::ALL, Variant::name, Variant::summary))]
@@ -170,23 +174,6 @@ fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
     })
 }
 
-/// Refuses a limit of 0 (depth, nodes or milliseconds).
-fn check_limits(args: &SearchArgs) -> crate::Result<()> {
-    for (name, zero) in [
-        ("--depth", args.depth == Some(0)),
-        ("--nodes", args.nodes == Some(0)),
-        ("--movetime", args.movetime == Some(0)),
-    ] {
-        if zero {
-            return Err(Error::Argument {
-                argument: name.into(),
-                message: "must be at least 1".into(),
-            });
-        }
-    }
-    Ok(())
-}
-
 /// An Othello search: the engine file or the flags' engine, its limit
 /// replaced by the one given.
 fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
@@ -207,6 +194,7 @@ fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
         }
         settings.limit = l;
     }
+    let limit = settings.limit;
     // SearchPlayer::new cannot report a refused table; ask for the same
     // tables first, so that a refusal is an error naming the setting.
     config
@@ -221,7 +209,10 @@ fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
             (other, _) => other,
         })?;
     let mut player = SearchPlayer::new(&config);
-    Ok(report(&player.analyse(&pos, None), UNITS_PER_DISC))
+    let spinner = progress::spinner(format!("searching, limit {limit:?}"));
+    let outcome = player.analyse(&pos, None);
+    spinner.finish_and_clear();
+    Ok(report(&outcome, UNITS_PER_DISC))
 }
 
 /// A tic-tac-toe search: flags only, no evaluation, to the end by default.
@@ -285,7 +276,6 @@ fn report_text(rep: &SearchReport) -> String {
 /// # Errors
 /// A bad position, engine file or flag combination.
 pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
-    check_limits(args)?;
     let rep = match args.game {
         GameKind::Othello => search_othello(args)?,
         GameKind::TicTacToe => search_tictactoe(args)?,

@@ -49,6 +49,12 @@ pub const ETC_DEPTH: u32 = 12;
 /// docs).
 pub const EVAL_SORT: u32 = 14;
 
+/// Most empties `arena solve` takes. FFO's hardest positions have 34
+/// empties and take up to 20 minutes here; each empty more multiplies the
+/// time by about 2 to 3, so 36 is a few hours, and 40 or more would run for
+/// days: such a solve is refused rather than left to hang.
+pub const MAX_SOLVE_EMPTIES: u32 = 36;
+
 /// Beyond any score of a checked evaluation (weights are bounded so that
 /// scores stay far inside `i32`), in centidiscs.
 const INF_CENTI: i32 = 1 << 30;

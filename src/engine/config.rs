@@ -314,17 +314,11 @@ fn check_game(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
     }
 }
 
-/// A searching engine's limit: something to search, and deepening for
-/// every limit but a fixed depth.
+/// A searching engine's limit: something to search, within the caps
+/// (depth 60, 10^12 nodes, 24 hours), and deepening for every limit but a
+/// fixed depth.
 fn check_limit(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
-    let empty = match raw.limit {
-        Limit::Depth(0) => Some("Depth(0) searches nothing; the depth must be at least 1"),
-        Limit::Nodes(0) => Some("Nodes(0): the node budget must be at least 1"),
-        Limit::MoveTime(0) => Some("MoveTime(0): the time must be at least 1 ms"),
-        Limit::Clock(0, 0) => Some("Clock(0, 0): the clock needs time"),
-        Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) | Limit::Clock(..) => None,
-    };
-    if let Some(msg) = empty {
+    if let Some(msg) = raw.limit.problem() {
         return Err(src.field("limit", msg));
     }
     if !raw.deepening && !matches!(raw.limit, Limit::Depth(_)) {
