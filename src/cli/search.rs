@@ -2,7 +2,9 @@
 //! engine described with flags; prints the move, score, PV and counters.
 
 use super::{named, print, print_json};
+use crate::engine::config::Stated;
 use crate::engine::{EngineConfig, RawEngine, SearchKind, SearchPlayer};
+use crate::error::read_text;
 use crate::eval::{EvalSpec, UNITS_PER_DISC};
 use crate::game::GameKind;
 
@@ -44,7 +46,7 @@ pub struct SearchArgs {
     /// The position: a position string or a move list (default: the start)
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
-    /// Search to this depth, 1 to 60 (overrides the engine's limit)
+    /// Search to this depth, 1 to 60 (overrides the engine's limit; a flag-described engine searches to depth 4 without a limit flag)
     #[arg(long, conflicts_with_all = ["nodes", "movetime"],
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: Option<u32>,
@@ -67,7 +69,7 @@ pub struct SearchArgs {
     /// Move ordering, highest priority first, comma-separated (flag-described engine)
     #[arg(long, value_delimiter = ',', value_parser = named(&OrderBy::ALL, OrderBy::name, OrderBy::summary))]
     pub order: Vec<OrderBy>,
-    /// Evaluation (flag-described engine)
+    /// Evaluation (flag-described engine; default discs)
     #[arg(long, value_enum)]
     pub eval: Option<EvalFlag>,
     /// Weights file for --eval squares|features
@@ -152,6 +154,11 @@ fn inline_engine(args: &SearchArgs) -> RawEngine {
         endgame_exact_at: 0,
         probcut: None,
         seed: 0,
+        // The flags' documented defaults (depth 4, discs) are stated ones.
+        stated: Stated {
+            limit: true,
+            eval: true,
+        },
     }
 }
 
@@ -174,26 +181,31 @@ fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
     })
 }
 
+/// The engine file at `path`, its limit replaced by `limit` when one is
+/// given (then the file need not state one).
+fn engine_file(path: &Path, limit: Option<Limit>) -> crate::Result<EngineConfig> {
+    let text = read_text(path)?;
+    let mut raw: RawEngine = crate::util::parse_ron(&text, path)?;
+    if let Some(l) = limit {
+        raw.set_limit(l);
+    }
+    EngineConfig::check(raw, &text, path)
+}
+
 /// An Othello search: the engine file or the flags' engine, its limit
 /// replaced by the one given.
 fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
     let pos = super::othello_position(args.position.as_deref())?;
-    let mut config = match &args.engine {
-        Some(path) => EngineConfig::load(path)?,
+    let config = match &args.engine {
+        Some(path) => engine_file(path, limit_override(args))?,
         None => check_inline(inline_engine(args))?,
     };
-    let Some(settings) = config.search.as_mut() else {
+    let Some(settings) = config.search else {
         return Err(Error::Argument {
             argument: "--engine".into(),
             message: format!("engine {} does not search (search: Random)", config.name),
         });
     };
-    if let Some(l) = limit_override(args) {
-        if !matches!(l, Limit::Depth(_)) {
-            settings.deepening = true;
-        }
-        settings.limit = l;
-    }
     let limit = settings.limit;
     // SearchPlayer::new cannot report a refused table; ask for the same
     // tables first, so that a refusal is an error naming the setting.
