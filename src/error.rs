@@ -79,6 +79,9 @@ pub enum Error {
     },
 }
 
+/// Result with the library's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 /// The allocator refused a block of `bytes` bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("could not allocate {}", size_text(*bytes))]
@@ -103,9 +106,6 @@ pub fn size_text(bytes: usize) -> String {
     format!("{bytes} bytes")
 }
 
-/// Result with the library's [`Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
-
 impl Error {
     /// The allocation `source` asked for by `setting` was refused.
     pub fn alloc(setting: impl Into<String>, source: AllocError) -> Error {
@@ -127,7 +127,9 @@ impl Error {
         }
         text
     }
+}
 
+impl Error {
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io {
@@ -196,19 +198,4 @@ pub fn field_places(text: &str, field: &str) -> Vec<(usize, usize)> {
 /// [`Error::Io`] naming the file.
 pub fn read_text(path: &std::path::Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_read_as_people_write_them() {
-        assert_eq!(size_text(16 << 30), "16 GiB");
-        assert_eq!(size_text(64 << 20), "64 MiB");
-        assert_eq!(size_text(1536), "1.5 KiB");
-        assert_eq!(size_text(12), "12 bytes");
-        let e = Error::alloc("tt_mib 16384", AllocError { bytes: 16 << 30 });
-        assert_eq!(e.line(), "tt_mib 16384: could not allocate 16 GiB");
-    }
 }

@@ -265,6 +265,17 @@ mod tests {
     }
 
     #[test]
+    fn sizes_read_as_people_write_them() {
+        use crate::error::{size_text, Error};
+        assert_eq!(size_text(16 << 30), "16 GiB");
+        assert_eq!(size_text(64 << 20), "64 MiB");
+        assert_eq!(size_text(1536), "1.5 KiB");
+        assert_eq!(size_text(12), "12 bytes");
+        let e = Error::alloc("tt_mib 16384", AllocError { bytes: 16 << 30 });
+        assert_eq!(e.line(), "tt_mib 16384: could not allocate 16 GiB");
+    }
+
+    #[test]
     fn a_table_the_allocator_refuses_is_an_error_not_an_abort() {
         // 2 EiB, more than any address space: the allocator must refuse it.
         let e = zeroed_words(1 << 58).unwrap_err();
