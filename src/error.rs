@@ -67,6 +67,17 @@ pub enum Error {
     /// outside the players' guard). Exit code 101.
     #[error("internal error: {0}; please report it")]
     Internal(String),
+    /// A table the machine would not give (the allocator refused it): the
+    /// setting that asked for it, as the user wrote it (`tt_mib 16384`,
+    /// `--tt-mib 16384`), then the size in the cause.
+    #[error("{setting}")]
+    Alloc {
+        /// The setting and its value.
+        setting: String,
+        /// The refused size.
+        #[source]
+        source: AllocError,
+    },
     /// A bad value for a command-line argument that clap cannot check.
     #[error("{argument}: {message}")]
     Argument {
@@ -79,6 +90,53 @@ pub enum Error {
 
 /// Result with the library's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The allocator refused a block of `bytes` bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("could not allocate {}", size_text(*bytes))]
+pub struct AllocError {
+    /// The size asked for.
+    pub bytes: usize,
+}
+
+/// A byte count as people write it: `16 GiB`, `64 MiB`, `1.5 KiB`, `12 bytes`.
+pub fn size_text(bytes: usize) -> String {
+    const UNITS: [(&str, u32); 4] = [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)];
+    for (unit, shift) in UNITS {
+        if bytes >> shift > 0 {
+            let v = bytes as f64 / (1u64 << shift) as f64;
+            return if v.fract() == 0.0 {
+                format!("{v} {unit}")
+            } else {
+                format!("{v:.1} {unit}")
+            };
+        }
+    }
+    format!("{bytes} bytes")
+}
+
+impl Error {
+    /// The allocation `source` asked for by `setting` was refused.
+    pub fn alloc(setting: impl Into<String>, source: AllocError) -> Error {
+        Error::Alloc {
+            setting: setting.into(),
+            source,
+        }
+    }
+
+    /// The error as one line, cause included (`place: cause`), as the
+    /// binary prints it: for messages that leave the error type (a panic
+    /// in code that cannot return one).
+    pub fn line(&self) -> String {
+        let mut text = self.to_string();
+        let mut cause = std::error::Error::source(self);
+        while let Some(c) = cause {
+            text = format!("{text}: {c}");
+            cause = c.source();
+        }
+        text
+    }
+}
 
 impl Error {
     /// An I/O error on `path`.

@@ -175,19 +175,19 @@ fn probcut_errors_name_the_file_and_field() {
     std::fs::create_dir_all(&dir).unwrap();
     let engine = dir.join("x.ron");
     let parse = |text: &str| EngineConfig::parse(text, &engine).unwrap_err().to_string();
-    let e = parse("Engine(\n  name: \"x\",\n  search: Pvs,\n  probcut: Some(\"missing.ron\"),\n)");
+    let e = parse("Engine(\n  name: \"x\",\n  search: Pvs, limit: Depth(4), eval: Discs,\n  probcut: Some(\"missing.ron\"),\n)");
     assert!(
         e.contains("x.ron:4:") && e.contains("probcut: ProbCut file"),
         "{e}"
     );
-    let e = parse("Engine(\n  name: \"x\",\n  search: Minimax,\n  probcut: Some(\"pc.ron\"),\n)");
+    let e = parse("Engine(\n  name: \"x\",\n  search: Minimax, limit: Depth(4), eval: Discs,\n  probcut: Some(\"pc.ron\"),\n)");
     assert!(e.contains("probcut: ProbCut needs a pruning search"), "{e}");
     std::fs::write(
         dir.join("pc.ron"),
         "ProbCut(\n  confidence: 1.0,\n  stages: [(min_empties: 0, pairs: [\n    (deep: 4, shallow: 5, a: 1.0, b: 0.0, sigma: 1.0)])],\n)",
     )
     .unwrap();
-    let e = parse("Engine(\n  name: \"x\",\n  search: Pvs,\n  probcut: Some(\"pc.ron\"),\n)");
+    let e = parse("Engine(\n  name: \"x\",\n  search: Pvs, limit: Depth(4), eval: Discs,\n  probcut: Some(\"pc.ron\"),\n)");
     assert!(
         e.contains("pc.ron:4:") && e.contains("shallow: stage 1: 5 must be less than deep"),
         "{e}"

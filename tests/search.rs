@@ -388,7 +388,7 @@ fn engine_errors_name_the_file_line_and_field() {
     assert!(e.starts_with("engines/x.ron:4:"), "{e}");
 
     let e = engine_error(
-        "Engine(\n  name: \"x\",\n  search: Pvs,\n  limit: Depth(4),\n  ordering: [HashMove],\n)",
+        "Engine(\n  name: \"x\",\n  search: Pvs,\n  limit: Depth(4), eval: Discs,\n  ordering: [HashMove],\n)",
     );
     assert!(e.starts_with("engines/x.ron:5:"), "{e}");
     assert!(
@@ -396,7 +396,8 @@ fn engine_errors_name_the_file_line_and_field() {
         "{e}"
     );
 
-    let e = engine_error("Engine(\n  name: \"x\",\n  search: MtdF,\n)");
+    let e =
+        engine_error("Engine(\n  name: \"x\",\n  search: MtdF, limit: Depth(4), eval: Discs,\n)");
     assert!(
         e.contains("tt_mib: MtdF needs a transposition table"),
         "{e}"
@@ -408,13 +409,17 @@ fn engine_errors_name_the_file_line_and_field() {
         "{e}"
     );
 
-    let e = engine_error("Engine(\n  name: \"x\",\n  search: Pvs,\n  limit: Nodes(1000),\n)");
+    let e = engine_error(
+        "Engine(\n  name: \"x\",\n  search: Pvs,\n  limit: Nodes(1000), eval: Discs,\n)",
+    );
     assert!(
         e.contains("limit: Nodes(1000) needs iterative deepening"),
         "{e}"
     );
 
-    let e = engine_error("Engine(\n  name: \"x\",\n  search: Minimax,\n  tt_mib: 4,\n)");
+    let e = engine_error(
+        "Engine(\n  name: \"x\",\n  search: Minimax, limit: Depth(4), eval: Discs,\n  tt_mib: 4,\n)",
+    );
     assert!(
         e.starts_with("engines/x.ron:4:") && e.contains("tt_mib: minimax does not use"),
         "{e}"
@@ -504,7 +509,7 @@ fn an_engine_solves_exactly_at_its_endgame_threshold() {
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
     let path = engine_file(
         "solver.ron",
-        "Engine(name: \"s\", search: Pvs, limit: Depth(2), tt_mib: 4, endgame_exact_at: 14)",
+        "Engine(name: \"s\", search: Pvs, limit: Depth(2), tt_mib: 4, endgame_exact_at: 14, eval: Discs)",
     );
     let out = arena(&[
         "search",
@@ -526,7 +531,7 @@ fn a_timed_engine_falls_back_to_search_when_the_solve_runs_out_of_time() {
     // FFO #40 (20 empties) takes about a second to solve; 10 ms per move
     // cannot, so the engine searches instead and still answers quickly.
     let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
-    let path = engine_file("timed.ron", "Engine(name: \"t\", search: Pvs, deepening: true, limit: MoveTime(10), tt_mib: 4, endgame_exact_at: 20)");
+    let path = engine_file("timed.ron", "Engine(name: \"t\", search: Pvs, deepening: true, limit: MoveTime(10), tt_mib: 4, endgame_exact_at: 20, eval: Discs)");
     let config = EngineConfig::load(&path).unwrap();
     let mut player = arena::engine::SearchPlayer::new(&config);
     let b = parse_position(ffo40).unwrap();
@@ -539,7 +544,9 @@ fn a_timed_engine_falls_back_to_search_when_the_solve_runs_out_of_time() {
 
 #[test]
 fn endgame_threshold_errors() {
-    let e = engine_error("Engine(\n  name: \"x\",\n  search: Pvs,\n  endgame_exact_at: 40,\n)");
+    let e = engine_error(
+        "Engine(\n  name: \"x\",\n  search: Pvs, limit: Depth(4), eval: Discs,\n  endgame_exact_at: 40,\n)",
+    );
     assert!(
         e.starts_with("engines/x.ron:4:") && e.contains("endgame_exact_at: 40 empties"),
         "{e}"

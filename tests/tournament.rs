@@ -44,7 +44,7 @@ pub fn three_engines() -> Vec<String> {
     vec![
         engine("random", "search: Random, seed: 3"),
         engine("ab1", &format!("search: AlphaBeta(fail: Soft), limit: Depth(1), eval: WeightedSquares(weights: {:?})", squares())),
-        engine("pvs2", "search: Pvs, deepening: true, limit: Depth(2), tt_mib: 1, ordering: [HashMove]"),
+        engine("pvs2", "search: Pvs, deepening: true, limit: Depth(2), tt_mib: 1, ordering: [HashMove], eval: Discs"),
     ]
 }
 
@@ -134,7 +134,7 @@ fn a_tournament_on_the_balanced_book_plays_each_opening_both_ways_round() {
     let book = repo("openings/balanced-8ply.txt");
     let text = format!(
         "Tournament(name: \"b\", engines: [{}, {}], format: RoundRobin(rounds: 6), book: (file: {:?}, order: Random, start: 0), seed: 3, out: {:?})",
-        engine("ab1", "search: AlphaBeta(fail: Soft), limit: Depth(1)"),
+        engine("ab1", "search: AlphaBeta(fail: Soft), limit: Depth(1), eval: Discs"),
         engine("random", "search: Random"),
         book.display(),
         dir.join("out").display()
@@ -199,8 +199,8 @@ fn resume_after_a_torn_journal_gives_the_uninterrupted_results() {
 fn kill_9_then_resume_matches_an_uninterrupted_run() {
     let dir = tmp("kill");
     let engines = vec![
-        engine("ab4", "search: AlphaBeta(fail: Soft), limit: Depth(4)"),
-        engine("pvs4", "search: Pvs, deepening: true, limit: Depth(4), tt_mib: 1, ordering: [HashMove, FastestFirst]"),
+        engine("ab4", "search: AlphaBeta(fail: Soft), limit: Depth(4), eval: Discs"),
+        engine("pvs4", "search: Pvs, deepening: true, limit: Depth(4), tt_mib: 1, ordering: [HashMove, FastestFirst], eval: Discs"),
     ];
     let (path, t) = config(&dir, "RoundRobin(rounds: 100)", &engines, "");
     let full = dir.join("full");
@@ -470,7 +470,7 @@ fn regression_absurd_sizes_are_errors_not_aborts() {
     );
 
     let e = dir.join("asp.ron");
-    std::fs::write(&e, "Engine(name: \"a\", search: Pvs, deepening: true, aspiration: Some(2147483647), limit: Depth(3))").unwrap();
+    std::fs::write(&e, "Engine(name: \"a\", search: Pvs, deepening: true, aspiration: Some(2147483647), limit: Depth(3), eval: Discs)").unwrap();
     let out = arena(&["search", "--engine", e.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("aspiration"), "{}", stderr(&out));

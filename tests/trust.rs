@@ -77,10 +77,10 @@ fn json(path: &Path) -> serde_json::Value {
 /// lasts long enough to be interrupted.
 fn slow_pair(dir: &Path, rounds: u64) -> (PathBuf, arena::tournament::Tournament) {
     let engines = vec![
-        engine("ab4", "search: AlphaBeta(fail: Soft), limit: Depth(4)"),
+        engine("ab4", "search: AlphaBeta(fail: Soft), limit: Depth(4), eval: Discs"),
         engine(
             "pvs4",
-            "search: Pvs, deepening: true, limit: Depth(4), tt_mib: 1, ordering: [HashMove, FastestFirst]",
+            "search: Pvs, deepening: true, limit: Depth(4), tt_mib: 1, ordering: [HashMove, FastestFirst], eval: Discs",
         ),
     ];
     config(dir, &format!("RoundRobin(rounds: {rounds})"), &engines, "")
@@ -383,7 +383,10 @@ fn a_second_ctrl_c_abandons_the_games_in_flight() {
     let dir = tmp("trust-abandon");
     // Depth-9 games take long enough that only an abandon ends the run soon.
     let engines = vec![
-        engine("ab9", "search: AlphaBeta(fail: Soft), limit: Depth(9)"),
+        engine(
+            "ab9",
+            "search: AlphaBeta(fail: Soft), limit: Depth(9), eval: Discs",
+        ),
         engine("random", "search: Random"),
     ];
     let (cfg, _) = config(&dir, "RoundRobin(rounds: 50)", &engines, "");
@@ -516,7 +519,8 @@ mod players {
     #[test]
     fn panics_hangs_illegal_moves_overruns_and_failed_builds_lose_and_the_run_goes_on() {
         let dir = tmp("trust-bad-players");
-        let clocked = "search: AlphaBeta(fail: Soft), deepening: true, limit: Clock(300, 0)";
+        let clocked =
+            "search: AlphaBeta(fail: Soft), deepening: true, limit: Clock(300, 0), eval: Discs";
         let names = ["panics", "hangs", "illegal", "overruns", "unbuildable"];
         let mut engines: Vec<String> = names.iter().map(|n| engine(n, clocked)).collect();
         engines.push(engine("random", "search: Random"));

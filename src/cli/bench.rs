@@ -11,7 +11,9 @@ use super::{print, print_json};
 use crate::engine::EngineConfig;
 use crate::eval::{Features, OthelloEval};
 use crate::game::othello::parse_position;
+use crate::search::limits::MAX_DEPTH;
 use crate::search::{search, Fail, Limit, OrderBy, SearchSettings, SearchStats, Searcher, Variant};
+use crate::util::progress;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -29,8 +31,9 @@ pub const DEFAULT_DEPTH: u32 = 9;
 /// Arguments of `arena bench`.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Search depth for every position
-    #[arg(long, default_value_t = DEFAULT_DEPTH)]
+    /// Search depth for every position, 1 to 60
+    #[arg(long, default_value_t = DEFAULT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: u32,
     /// Print one JSON object: {"positions","depth","nodes","seconds","nps"}
     #[arg(long)]
@@ -39,8 +42,9 @@ pub struct BenchArgs {
     /// --max-depth instead (the README's table)
     #[arg(long)]
     pub table: bool,
-    /// Deepest row of --table
-    #[arg(long, default_value_t = 8, requires = "table")]
+    /// Deepest row of --table, 1 to 60
+    #[arg(long, default_value_t = 8, requires = "table",
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub max_depth: u32,
     /// With --table: skip a cell when the previous depth's count times the
     /// growth seen so far would pass this many nodes
@@ -199,16 +203,27 @@ pub struct BenchReport {
 /// # Panics
 /// Never for the built-in data (pinned by tests).
 pub fn bench(depth: u32) -> BenchReport {
+    bench_with(depth, |_, _| {})
+}
+
+/// As [`bench`], calling `progress(done, positions)` before the first
+/// position and after each.
+///
+/// # Panics
+/// Never for the built-in data (pinned by tests).
+pub fn bench_with(depth: u32, mut progress: impl FnMut(usize, usize)) -> BenchReport {
     let config = strong_config();
     let mut settings = config.search.expect("the strong preset searches");
     settings.limit = Limit::Depth(depth);
     let mut total = SearchStats::default();
     let mut n = 0;
     let start = Instant::now();
-    for line in POSITIONS
+    let lines: Vec<&str> = POSITIONS
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
+        .collect();
+    progress(0, lines.len());
+    for line in &lines {
         let pos = parse_position(line).expect("bench positions are valid");
         // A fresh searcher per position: the signature does not depend on order.
         let mut s = Searcher::new(
@@ -219,6 +234,7 @@ pub fn bench(depth: u32) -> BenchReport {
         let out = search(&mut s, &pos, &settings, None, 30);
         total.add(&out.stats);
         n += 1;
+        progress(n, lines.len());
     }
     let seconds = start.elapsed().as_secs_f64();
     BenchReport {
@@ -240,18 +256,20 @@ pub fn bench(depth: u32) -> BenchReport {
 /// # Errors
 /// Output errors only.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    if args.depth == 0 {
-        return Err(crate::Error::Argument {
-            argument: "--depth".into(),
-            message: "must be at least 1".into(),
-        }
-        .into());
-    }
     if args.table {
-        print(&table(args.max_depth, args.budget))?;
+        let spinner = progress::spinner(format!("node table to depth {}", args.max_depth));
+        let table = table(args.max_depth, args.budget);
+        spinner.finish_and_clear();
+        print(&table)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let r = bench(args.depth);
+    let bar = progress::bar(0, "positions");
+    bar.set_message(format!("bench depth {}", args.depth));
+    let r = bench_with(args.depth, |done, positions| {
+        bar.set_length(positions as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
     if args.json {
         print_json(&r)?;
     } else {

@@ -2,10 +2,11 @@
 //! generation.
 
 use super::{named, print, print_json};
-use crate::game::perft::{perft, perft_bulk};
+use crate::game::perft::{perft_parts, MAX_PERFT_DEPTH};
 use crate::game::tictactoe::TicTacToe;
 use crate::game::Game;
 use crate::game::GameKind;
+use crate::util::progress;
 use crate::Error;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -20,8 +21,8 @@ pub struct PerftArgs {
     /// tic-tac-toe: 9 cells like `X-O------` or a move list like `b2a1`)
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
-    /// Plies to count (a pass is a ply; a finished game is a leaf wherever it ends)
-    #[arg(long)]
+    /// Plies to count, at most 20 (a pass is a ply; a finished game is a leaf wherever it ends)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_PERFT_DEPTH)))]
     pub depth: u32,
     /// Play every last-ply move instead of counting them ("bulk counting" is the default)
     #[arg(long)]
@@ -48,12 +49,16 @@ pub struct PerftReport {
     pub bulk: bool,
 }
 
+/// Counts in parts, with a bar of the parts on a terminal.
 fn count<G: Game>(pos: &G, depth: u32, bulk: bool) -> u64 {
-    if bulk {
-        perft_bulk(pos, depth)
-    } else {
-        perft(pos, depth)
-    }
+    let bar = progress::bar(0, "subtrees");
+    bar.set_message(format!("perft depth {depth}"));
+    let nodes = perft_parts(pos, depth, bulk, |done, parts| {
+        bar.set_length(parts as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    nodes
 }
 
 /// Runs `arena perft`.

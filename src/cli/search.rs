@@ -2,16 +2,20 @@
 //! engine described with flags; prints the move, score, PV and counters.
 
 use super::{named, print, print_json};
+use crate::engine::config::Stated;
 use crate::engine::{EngineConfig, RawEngine, SearchKind, SearchPlayer};
+use crate::error::read_text;
 use crate::eval::{EvalSpec, UNITS_PER_DISC};
 use crate::game::GameKind;
 
 use crate::game::tictactoe::TicTacToe;
 use crate::search::deepening::SearchSettings;
+use crate::search::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
 use crate::search::{
     search, Fail, Limit, OrderBy, SearchGame, SearchOutcome, SearchStats, Searcher, Variant,
     ZeroEval,
 };
+use crate::util::progress;
 use crate::Error;
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
@@ -42,14 +46,16 @@ pub struct SearchArgs {
     /// The position: a position string or a move list (default: the start)
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
-    /// Search to this depth (overrides the engine's limit)
-    #[arg(long, conflicts_with_all = ["nodes", "movetime"])]
+    /// Search to this depth, 1 to 60 (overrides the engine's limit; a flag-described engine searches to depth 4 without a limit flag)
+    #[arg(long, conflicts_with_all = ["nodes", "movetime"],
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: Option<u32>,
-    /// Deepen until this many nodes (overrides the engine's limit)
-    #[arg(long, conflicts_with = "movetime")]
+    /// Deepen until this many nodes, 1 to 10^12 (overrides the engine's limit)
+    #[arg(long, conflicts_with = "movetime",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     pub nodes: Option<u64>,
-    /// Deepen for this many milliseconds (overrides the engine's limit)
-    #[arg(long)]
+    /// Deepen for this many milliseconds, 1 to 86400000 (24 h; overrides the engine's limit)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_TIME_MS))]
     pub movetime: Option<u64>,
     /// Search algorithm (flag-described engine)
     #[arg(long, value_parser = named(&Variant::ALL, Variant::name, Variant::summary))]
@@ -63,7 +69,7 @@ pub struct SearchArgs {
     /// Move ordering, highest priority first, comma-separated (flag-described engine)
     #[arg(long, value_delimiter = ',', value_parser = named(&OrderBy::ALL, OrderBy::name, OrderBy::summary))]
     pub order: Vec<OrderBy>,
-    /// Evaluation (flag-described engine)
+    /// Evaluation (flag-described engine; default discs)
     #[arg(long, value_enum)]
     pub eval: Option<EvalFlag>,
     /// Weights file for --eval squares|features
@@ -148,6 +154,11 @@ fn inline_engine(args: &SearchArgs) -> RawEngine {
         endgame_exact_at: 0,
         probcut: None,
         seed: 0,
+        // The flags' documented defaults (depth 4, discs) are stated ones.
+        stated: Stated {
+            limit: true,
+            eval: true,
+        },
     }
 }
 
@@ -170,45 +181,50 @@ fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
     })
 }
 
-/// Refuses a limit of 0 (depth, nodes or milliseconds).
-fn check_limits(args: &SearchArgs) -> crate::Result<()> {
-    for (name, zero) in [
-        ("--depth", args.depth == Some(0)),
-        ("--nodes", args.nodes == Some(0)),
-        ("--movetime", args.movetime == Some(0)),
-    ] {
-        if zero {
-            return Err(Error::Argument {
-                argument: name.into(),
-                message: "must be at least 1".into(),
-            });
-        }
+/// The engine file at `path`, its limit replaced by `limit` when one is
+/// given (then the file need not state one).
+fn engine_file(path: &Path, limit: Option<Limit>) -> crate::Result<EngineConfig> {
+    let text = read_text(path)?;
+    let mut raw: RawEngine = crate::util::parse_ron(&text, path)?;
+    if let Some(l) = limit {
+        raw.set_limit(l);
     }
-    Ok(())
+    EngineConfig::check(raw, &text, path)
 }
 
 /// An Othello search: the engine file or the flags' engine, its limit
 /// replaced by the one given.
 fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
     let pos = super::othello_position(args.position.as_deref())?;
-    let mut config = match &args.engine {
-        Some(path) => EngineConfig::load(path)?,
+    let config = match &args.engine {
+        Some(path) => engine_file(path, limit_override(args))?,
         None => check_inline(inline_engine(args))?,
     };
-    let Some(settings) = config.search.as_mut() else {
+    let Some(settings) = config.search else {
         return Err(Error::Argument {
             argument: "--engine".into(),
             message: format!("engine {} does not search (search: Random)", config.name),
         });
     };
-    if let Some(l) = limit_override(args) {
-        if !matches!(l, Limit::Depth(_)) {
-            settings.deepening = true;
-        }
-        settings.limit = l;
-    }
+    let limit = settings.limit;
+    // SearchPlayer::new cannot report a refused table; ask for the same
+    // tables first, so that a refusal is an error naming the setting.
+    config
+        .check_tables(1)
+        .map_err(|e| match (e, &args.engine) {
+            (Error::Alloc { setting, source }, Some(path)) => {
+                Error::alloc(format!("{}: {setting}", path.display()), source)
+            }
+            (Error::Alloc { source, .. }, None) => {
+                Error::alloc(format!("--tt-mib {}", config.raw.tt_mib), source)
+            }
+            (other, _) => other,
+        })?;
     let mut player = SearchPlayer::new(&config);
-    Ok(report(&player.analyse(&pos, None), UNITS_PER_DISC))
+    let spinner = progress::spinner(format!("searching, limit {limit:?}"));
+    let outcome = player.analyse(&pos, None);
+    spinner.finish_and_clear();
+    Ok(report(&outcome, UNITS_PER_DISC))
 }
 
 /// A tic-tac-toe search: flags only, no evaluation, to the end by default.
@@ -239,12 +255,12 @@ fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
     }
     let config = check_inline(raw)?;
     let settings = config.search.expect("flag engines search");
-    Ok(run_generic(
+    run_generic(
         &pos,
         &settings,
         config.raw.tt_mib,
         config.raw.ordering.clone(),
-    ))
+    )
 }
 
 /// The text `arena search` prints without `--json`.
@@ -272,7 +288,6 @@ fn report_text(rep: &SearchReport) -> String {
 /// # Errors
 /// A bad position, engine file or flag combination.
 pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
-    check_limits(args)?;
     let rep = match args.game {
         GameKind::Othello => search_othello(args)?,
         GameKind::TicTacToe => search_tictactoe(args)?,
@@ -290,8 +305,12 @@ fn run_generic<G: SearchGame>(
     settings: &SearchSettings,
     tt_mib: usize,
     order: Vec<OrderBy>,
-) -> SearchReport {
-    let mut s: Searcher<G, ZeroEval> = Searcher::new(ZeroEval, tt_mib, order);
+) -> crate::Result<SearchReport> {
+    let mut s: Searcher<G, ZeroEval> =
+        Searcher::try_new(ZeroEval, tt_mib, order).map_err(|e| match e {
+            Error::Alloc { source, .. } => Error::alloc(format!("--tt-mib {tt_mib}"), source),
+            other => other,
+        })?;
     let out = search(&mut s, pos, settings, None, 0);
-    report(&out, 1)
+    Ok(report(&out, 1))
 }

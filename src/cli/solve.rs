@@ -2,9 +2,10 @@
 //! score and move against the file.
 
 use super::{print, print_json};
-use crate::endgame::{obf, Solver};
+use crate::endgame::{obf, Solver, MAX_SOLVE_EMPTIES};
 use crate::error::read_text;
 use crate::eval::{OthelloEval, Patterns};
+use crate::util::progress;
 use crate::Error;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -105,7 +106,8 @@ fn check_tt_mib(tt_mib: usize) -> crate::Result<()> {
     Ok(())
 }
 
-/// The problems of the file on the lines `--lines` selects.
+/// The problems of the file on the lines `--lines` selects, none with
+/// more than [`MAX_SOLVE_EMPTIES`] empties.
 fn problems(args: &SolveArgs) -> crate::Result<Vec<obf::Problem>> {
     let text = read_text(&args.file)?;
     let problems = obf::parse(&text, &args.file)?;
@@ -120,10 +122,26 @@ fn problems(args: &SolveArgs) -> crate::Result<Vec<obf::Problem>> {
         ),
         None => None,
     };
-    Ok(problems
+    let chosen: Vec<obf::Problem> = problems
         .into_iter()
         .filter(|p| range.is_none_or(|(a, b)| (a..=b).contains(&p.line)))
-        .collect())
+        .collect();
+    if let Some(p) = chosen
+        .iter()
+        .find(|p| p.board.empties() > MAX_SOLVE_EMPTIES)
+    {
+        return Err(Error::config_at(
+            &args.file,
+            p.line,
+            1,
+            format!(
+                "{} empties: arena solve takes at most {MAX_SOLVE_EMPTIES} (FFO's hardest have 34; \
+                 each empty more multiplies the time by 2 to 3, so this solve would run for days)",
+                p.board.empties()
+            ),
+        ));
+    }
+    Ok(chosen)
 }
 
 /// The solver the arguments describe: its table, its move-ordering
@@ -135,7 +153,10 @@ fn solver(args: &SolveArgs) -> crate::Result<Solver> {
         Some(p) => Some(OthelloEval::from_weights_file(p)?),
         None => Some(order_eval()),
     };
-    let mut solver = Solver::new(args.tt_mib, eval);
+    let mut solver = Solver::try_new(args.tt_mib, eval).map_err(|e| match e {
+        Error::Alloc { source, .. } => Error::alloc(format!("--tt-mib {}", args.tt_mib), source),
+        other => other,
+    })?;
     solver.eval_from = args.eval_from;
     Ok(solver)
 }
@@ -191,10 +212,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         seconds: 0.0,
         nps: 0.0,
     };
+    let bar = progress::bar(problems.len() as u64, "positions");
     for p in &problems {
+        bar.set_message(format!("line {}: {} empties", p.line, p.board.empties()));
         let line = solve_one(&mut solver, p);
+        bar.inc(1);
         if !args.json {
-            print(&line_text(&line))?;
+            bar.suspend(|| print(&line_text(&line)))?;
         }
         report.correct += usize::from(line.correct);
         report.total += 1;
@@ -202,6 +226,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         report.seconds += line.seconds;
         report.positions.push(line);
     }
+    bar.finish_and_clear();
     report.nps = report.nodes as f64 / report.seconds.max(1e-9);
     if args.json {
         print_json(&report)?;
@@ -220,4 +245,45 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::{board_string, Board};
+    use crate::game::{Game, MoveList};
+
+    /// A position with `empties` empty squares (first legal move each ply).
+    fn with_empties(empties: u32) -> String {
+        let mut b = Board::start();
+        let mut moves = MoveList::new();
+        while b.empties() > empties {
+            moves.clear();
+            b.generate_moves(&mut moves);
+            b = b.play(moves.get(0));
+        }
+        assert_eq!(b.empties(), empties);
+        board_string(&b)
+    }
+
+    #[test]
+    fn solves_up_to_36_empties_are_taken_and_deeper_ones_refused() {
+        let dir = std::env::temp_dir().join(format!("arena-solve-cap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("cap.obf");
+        let text = format!("{}\n{}\n", with_empties(36), with_empties(37));
+        std::fs::write(&file, text).unwrap();
+        let args = |lines: &str| SolveArgs {
+            file: file.clone(),
+            lines: Some(lines.into()),
+            tt_mib: 1,
+            order_eval: None,
+            no_eval_order: true,
+            eval_from: 0,
+            json: false,
+        };
+        assert_eq!(problems(&args("1")).unwrap().len(), 1);
+        let e = problems(&args("1-2")).unwrap_err().to_string();
+        assert!(e.contains("cap.obf:2:1: 37 empties"), "{e}");
+    }
 }

@@ -34,6 +34,7 @@ pub mod obf;
 mod ordering;
 mod root;
 
+use crate::error::Error;
 use crate::eval::OthelloEval;
 use crate::game::othello::{Board, Move};
 use crate::search::tt::TranspositionTable;
@@ -47,6 +48,12 @@ pub const ETC_DEPTH: u32 = 12;
 /// From this many empties the evaluation helps order moves (see the module
 /// docs).
 pub const EVAL_SORT: u32 = 14;
+
+/// Most empties `arena solve` takes. FFO's hardest positions have 34
+/// empties and take up to 20 minutes here; each empty more multiplies the
+/// time by about 2 to 3, so 36 is a few hours, and 40 or more would run for
+/// days: such a solve is refused rather than left to hang.
+pub const MAX_SOLVE_EMPTIES: u32 = 36;
 
 /// Beyond any score of a checked evaluation (weights are bounded so that
 /// scores stay far inside `i32`), in centidiscs.
@@ -82,18 +89,33 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver with a table of `tt_mib` MiB, ordering moves with `eval` at
-    /// high empties when one is given.
+    /// A solver with a table of `tt_mib` MiB (at least 1), ordering moves
+    /// with `eval` at high empties when one is given.
+    ///
+    /// # Panics
+    /// When the allocator refuses the table; [`Solver::try_new`] reports
+    /// that as an error instead.
     pub fn new(tt_mib: usize, eval: Option<OthelloEval>) -> Solver {
-        Solver {
-            tt: TranspositionTable::new(tt_mib.max(1)),
+        Solver::try_new(tt_mib, eval).unwrap_or_else(|e| panic!("{}", e.line()))
+    }
+
+    /// As [`Solver::new`], with the allocator's refusal of the table as an
+    /// error.
+    ///
+    /// # Errors
+    /// [`Error::Alloc`] naming `tt_mib` and the size.
+    pub fn try_new(tt_mib: usize, eval: Option<OthelloEval>) -> Result<Solver, Error> {
+        let tt = TranspositionTable::try_new(tt_mib.max(1))
+            .map_err(|e| Error::alloc(format!("tt_mib {tt_mib}"), e))?;
+        Ok(Solver {
+            tt,
             nodes: 0,
             eval,
             eval_from: EVAL_SORT,
             deadline: None,
             next_check: 0,
             aborted: false,
-        }
+        })
     }
 
     /// Solves `b` exactly.

@@ -8,7 +8,7 @@ use crate::eval::{EvalSpec, OthelloEval};
 use crate::game::GameKind;
 use crate::search::deepening::SearchSettings;
 use crate::search::probcut::ProbCut;
-use crate::search::{Limit, OrderBy, Variant};
+use crate::search::{Limit, OrderBy, TranspositionTable, Variant};
 use crate::util::{Source, Sourced};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -129,61 +129,70 @@ mod kind {
 /// Largest transposition table an engine may ask for, in MiB.
 pub const MAX_TT_MIB: usize = 16384;
 
-fn default_limit() -> Limit {
-    Limit::Depth(1)
-}
-
 /// An engine file as written (see the shipped `engines/*.ron` for every
-/// field explained).
+/// field explained). Read through [`written::Written`], which tells a
+/// stated `limit` or `eval` from a missing one ([`RawEngine::stated`]);
+/// serialized (config hashes) exactly as before that distinction existed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename = "Engine")]
+#[serde(rename = "Engine", from = "written::Written")]
 pub struct RawEngine {
     /// Display name.
     pub name: String,
     /// The game.
-    #[serde(default = "default_game")]
     pub game: GameKind,
     /// The search algorithm.
     pub search: SearchKind,
     /// Iterative deepening.
-    #[serde(default)]
     pub deepening: bool,
     /// Aspiration window half-width in centidiscs (alpha-beta and PVS with
     /// deepening).
-    #[serde(default)]
     pub aspiration: Option<i32>,
-    /// How long to search.
-    #[serde(default = "default_limit")]
+    /// How long to search: a searching engine must state it. When not
+    /// stated (the random mover) it holds `Depth(1)`, unused, the value
+    /// earlier versions filled in, so config hashes stay the same.
     pub limit: Limit,
     /// Move ordering, highest priority first.
-    #[serde(default)]
     pub ordering: Vec<OrderBy>,
     /// Transposition table size in MiB (0: none).
-    #[serde(default)]
     pub tt_mib: usize,
-    /// The evaluation.
-    #[serde(default = "default_eval")]
+    /// The evaluation: a searching engine must state it. When not stated
+    /// it holds `Discs`, unused, as `limit` holds `Depth(1)`.
     pub eval: EvalSpec,
     /// Solve exactly when this many or fewer squares are empty (0: never;
     /// at most 30).
-    #[serde(default)]
     pub endgame_exact_at: u32,
     /// ProbCut parameters file, relative to the engine file (alpha-beta,
     /// PVS and MTD(f) only).
-    #[serde(default)]
     pub probcut: Option<PathBuf>,
     /// Seed of every random choice.
-    #[serde(default)]
     pub seed: u64,
+    /// Which of `limit` and `eval` the file stated (not serialized).
+    #[serde(skip)]
+    pub stated: Stated,
 }
 
-fn default_game() -> GameKind {
-    GameKind::Othello
+/// Which of the fields a searching engine must state were stated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stated {
+    /// `limit` was given.
+    pub limit: bool,
+    /// `eval` was given.
+    pub eval: bool,
 }
 
-fn default_eval() -> EvalSpec {
-    EvalSpec::Discs
+impl RawEngine {
+    /// Sets the limit from elsewhere (a command line), as if the file had
+    /// stated it; every limit but a fixed depth turns deepening on.
+    pub fn set_limit(&mut self, limit: Limit) {
+        self.limit = limit;
+        self.stated.limit = true;
+        if !matches!(limit, Limit::Depth(_)) {
+            self.deepening = true;
+        }
+    }
 }
+
+mod written;
 
 /// A checked engine: its settings, with the evaluation loaded.
 #[derive(Clone, Debug)]
@@ -220,6 +229,34 @@ impl EngineConfig {
         EngineConfig::check(raw, text, path)
     }
 
+    /// Allocates the tables `copies` players of this engine hold at once
+    /// (each its search's table and, when it solves endgames, its
+    /// solver's), then frees them: a check, before any work starts, that
+    /// the machine gives them. The tables are zeroed lazily (no page is
+    /// touched), so this costs a moment's address space and no time.
+    ///
+    /// # Errors
+    /// [`Error::Alloc`] naming `tt_mib` and the size refused.
+    pub fn check_tables(&self, copies: usize) -> Result<()> {
+        let mib = self.raw.tt_mib;
+        let mut sizes = Vec::new();
+        if self.search.is_some() && mib > 0 {
+            sizes.push(mib);
+        }
+        if self.search.is_some() && self.raw.endgame_exact_at > 0 {
+            sizes.push(mib.max(1));
+        }
+        let mut held = Vec::with_capacity(sizes.len() * copies);
+        for _ in 0..copies {
+            for &size in &sizes {
+                let table = TranspositionTable::try_new(size)
+                    .map_err(|e| Error::alloc(format!("tt_mib {mib}"), e))?;
+                held.push(table);
+            }
+        }
+        Ok(())
+    }
+
     /// Checks a raw engine (`text` is its source, for error positions).
     ///
     /// # Errors
@@ -246,6 +283,7 @@ impl TryFrom<Sourced<'_, RawEngine>> for EngineConfig {
             SearchKind::Search(v) => Some(v),
         };
         if let Some(v) = variant {
+            check_stated(&src, &raw)?;
             check_limit(&src, &raw)?;
             check_tables(&src, &raw, v)?;
             check_ordering(&src, &raw)?;
@@ -286,17 +324,38 @@ fn check_game(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
     }
 }
 
-/// A searching engine's limit: something to search, and deepening for
-/// every limit but a fixed depth.
-fn check_limit(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
-    let empty = match raw.limit {
-        Limit::Depth(0) => Some("Depth(0) searches nothing; the depth must be at least 1"),
-        Limit::Nodes(0) => Some("Nodes(0): the node budget must be at least 1"),
-        Limit::MoveTime(0) => Some("MoveTime(0): the time must be at least 1 ms"),
-        Limit::Clock(0, 0) => Some("Clock(0, 0): the clock needs time"),
-        Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) | Limit::Clock(..) => None,
+/// A searching engine states its limit and its evaluation: nothing is
+/// assumed. The error is placed at the engine's name (in a tournament
+/// config, the inline engine it belongs to).
+fn check_stated(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
+    let missing = match raw.stated {
+        Stated { limit: false, .. } => {
+            Some(("limit", "how long it searches (e.g. limit: Depth(6))"))
+        }
+        Stated { eval: false, .. } => Some(("eval", "its evaluation (e.g. eval: Discs)")),
+        Stated { .. } => None,
     };
-    if let Some(msg) = empty {
+    let Some((field, what)) = missing else {
+        return Ok(());
+    };
+    let quoted = format!("{:?}", raw.name);
+    let (line, column) = src
+        .text
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find(&quoted).map(|c| (i + 1, c + 1)))
+        .unwrap_or((0, 0));
+    let message = format!(
+        "{field}: missing; engine {quoted} searches, so it must state {what}; nothing is assumed"
+    );
+    Err(Error::config_at(src.path, line, column, message))
+}
+
+/// A searching engine's limit: something to search, within the caps
+/// (depth 60, 10^12 nodes, 24 hours), and deepening for every limit but a
+/// fixed depth.
+fn check_limit(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
+    if let Some(msg) = raw.limit.problem() {
         return Err(src.field("limit", msg));
     }
     if !raw.deepening && !matches!(raw.limit, Limit::Depth(_)) {

@@ -7,6 +7,10 @@
 
 use crate::game::{Game, MoveList};
 
+/// Deepest perft `arena perft` accepts: Othello's count at depth 20 is
+/// beyond 10^17 leaves, weeks of counting; deeper is never meant.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
 /// Leaves at `depth` below `pos`, every leaf made by playing its move.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     if depth == 0 {
@@ -37,6 +41,78 @@ pub fn perft_bulk<G: Game>(pos: &G, depth: u32) -> u64 {
                 .iter()
                 .map(|mv| perft_bulk(&pos.play(mv), depth - 1))
                 .sum()
+        }
+    }
+}
+
+/// As [`perft`] (or [`perft_bulk`] with `bulk`), counted in parts: the
+/// positions two plies below `pos` (fewer at depth 2 or less) are counted
+/// one by one, and `progress(done, parts)` is called before the first and
+/// after each, so a long count can show how far it is. Same total.
+pub fn perft_parts<G: Game>(
+    pos: &G,
+    depth: u32,
+    bulk: bool,
+    mut progress: impl FnMut(usize, usize),
+) -> u64 {
+    let split = depth.saturating_sub(1).min(2);
+    let mut parts = Vec::new();
+    // Games that end above the split are leaves already.
+    let mut total = 0;
+    frontier(pos, split, &mut parts, &mut total);
+    progress(0, parts.len());
+    for (i, part) in parts.iter().enumerate() {
+        total += if bulk {
+            perft_bulk(part, depth - split)
+        } else {
+            perft(part, depth - split)
+        };
+        progress(i + 1, parts.len());
+    }
+    total
+}
+
+/// The positions `plies` below `pos` into `out`; each finished game met
+/// on the way adds its leaf to `leaves`.
+fn frontier<G: Game>(pos: &G, plies: u32, out: &mut Vec<G>, leaves: &mut u64) {
+    if plies == 0 {
+        out.push(pos.clone());
+        return;
+    }
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    if moves.is_empty() {
+        *leaves += 1;
+        return;
+    }
+    for mv in moves.iter() {
+        frontier(&pos.play(mv), plies - 1, out, leaves);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::Board;
+    use crate::game::tictactoe::TicTacToe;
+
+    #[test]
+    fn counting_in_parts_gives_the_same_totals() {
+        for depth in 0..=6 {
+            for bulk in [false, true] {
+                let mut calls = Vec::new();
+                let b = Board::start();
+                let n = perft_parts(&b, depth, bulk, |d, t| calls.push((d, t)));
+                assert_eq!(n, perft(&b, depth), "othello {depth}");
+                let (done, parts) = *calls.last().unwrap();
+                assert_eq!(done, parts);
+                assert_eq!(calls.len(), parts + 1);
+            }
+        }
+        // Tic-tac-toe: games end above the split.
+        let t = TicTacToe::parse("XXO-O----").unwrap();
+        for depth in 0..=9 {
+            assert_eq!(perft_parts(&t, depth, true, |_, _| {}), perft(&t, depth));
         }
     }
 }

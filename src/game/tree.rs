@@ -1,7 +1,9 @@
 //! Explicit game trees for studying search, read from `.tree.ron` text: nested
 //! lists, an integer is a leaf (its value from the first player's, MAX's,
 //! point of view), a list is an inner node, the root is a MAX node. Example:
-//! `[[7, 3], [15], [1, 12, 20, 22]]` has minimax value 15.
+//! `[[7, 3], [15], [1, 12, 20, 22]]` has minimax value 15. Leaf values are
+//! integers within `±`[`MAX_LEAF`] (2^28 - 1), the range every search
+//! handles exactly; a leaf outside it is an error naming its line and column.
 //!
 //! The parser is hand-written (RON's list syntax plus `//` and `/* */`
 //! comments and trailing commas) so that every error carries a line and
@@ -17,6 +19,12 @@ enum Node {
     Leaf(i32),
     Inner { first: u32, count: u32 },
 }
+
+/// Largest leaf value, in magnitude: 2^28 - 1. Every search keeps its
+/// scores inside `±search::INFINITY` (2^28) and negates them at each ply, so
+/// a leaf beyond that range would be clipped or overflow; the parser refuses
+/// it instead (`i32::MIN` has no negation at all).
+pub const MAX_LEAF: i32 = (1 << 28) - 1;
 
 /// A whole tree, nodes stored breadth-first-by-parent (children contiguous).
 #[derive(Debug)]
@@ -161,16 +169,32 @@ impl<'a> Parser<'a> {
                     .unwrap_or(rest.len());
                 let token = &rest[..len.max(1)];
                 self.pos += token.len();
-                token.parse::<i32>().map(Raw::Leaf).map_err(|_| {
-                    let what = if token.parse::<f64>().is_ok() {
-                        "leaf values must be integers"
-                    } else {
-                        "expected an integer leaf or '['"
-                    };
-                    self.error_at(start, format!("{what}, found {token:?}"))
-                })
+                self.leaf(token, start)
             }
         }
+    }
+
+    /// The leaf written as `token` at byte `start`: an integer within
+    /// `±MAX_LEAF`.
+    fn leaf(&self, token: &str, start: usize) -> Result<Raw, TreeError> {
+        let digits = token.strip_prefix(['-', '+']).unwrap_or(token);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return match token.parse::<i32>() {
+                Ok(v) if (-MAX_LEAF..=MAX_LEAF).contains(&v) => Ok(Raw::Leaf(v)),
+                Ok(_) | Err(_) => Err(self.error_at(
+                    start,
+                    format!(
+                        "leaf value {token} is outside the supported range -{MAX_LEAF} to {MAX_LEAF}"
+                    ),
+                )),
+            };
+        }
+        let what = if token.parse::<f64>().is_ok() {
+            "leaf values must be integers"
+        } else {
+            "expected an integer leaf or '['"
+        };
+        Err(self.error_at(start, format!("{what}, found {token:?}")))
     }
 }
 
@@ -180,7 +204,8 @@ impl TreeData {
     /// # Errors
     /// A [`TreeError`] with the line and column of the first problem: the
     /// root is not a list, an inner node is empty, a leaf is not an integer,
-    /// a bracket is unbalanced, or text follows the root.
+    /// a leaf is beyond `±`[`MAX_LEAF`], a bracket is unbalanced, or text
+    /// follows the root.
     pub fn parse(text: &str) -> Result<TreePos, TreeError> {
         let mut p = Parser { text, pos: 0 };
         p.skip_space()?;
@@ -338,6 +363,16 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 5));
         let e = TreeData::parse("[1] [2]").unwrap_err();
         assert!(e.message.contains("after the root"), "{e}");
+        // Leaves beyond the searches' range are refused where they stand.
+        let e = TreeData::parse("[[1, 5],\n [-2147483648, 3]]").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 3));
+        assert!(e.message.contains("-2147483648 is outside"), "{e}");
+        let e = TreeData::parse("[268435456]").unwrap_err();
+        assert!(e.message.contains("268435456 is outside"), "{e}");
+        let e = TreeData::parse("[1, 99999999999999999999999]").unwrap_err();
+        assert!(e.message.contains("outside the supported range"), "{e}");
+        let max = TreeData::parse("[-268435455, +268435455]").unwrap();
+        assert_eq!(max.play(Branch(1)).leaf_value(), Some(MAX_LEAF));
         // Comments and trailing commas are fine.
         assert!(TreeData::parse("// a tree\n[ /* left */ 1, 2, ]").is_ok());
     }

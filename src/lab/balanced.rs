@@ -140,7 +140,7 @@ mod tests {
     fn balance_scores_with_a_fresh_search() {
         use std::path::Path;
         let parse = |text: &str| EngineConfig::parse(text, Path::new("engines/t.ron")).unwrap();
-        let one_ply = parse(r#"Engine(name: "n1", search: Negamax, limit: Depth(6))"#);
+        let one_ply = parse(r#"Engine(name: "n1", search: Negamax, limit: Depth(6), eval: Discs)"#);
         // Depth 1 with the disc count: any first move leaves 4 discs to 1.
         let b = Balance::new(&one_ply, 1, 3.0).unwrap();
         assert_eq!(b.score(&Board::start()), 300);

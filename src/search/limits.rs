@@ -20,7 +20,52 @@ pub enum Limit {
     Clock(u64, u64),
 }
 
+/// Deepest fixed depth a search accepts, in plies: an Othello game lasts
+/// at most 60 moves (passes are free), so a deeper search finds nothing
+/// more and, without deepening, would search the whole game tree.
+pub const MAX_DEPTH: u32 = 60;
+
+/// Largest node budget: 10^12 nodes, about a day of search at ten million
+/// nodes a second.
+pub const MAX_NODES: u64 = 1_000_000_000_000;
+
+/// Longest time a limit may give (`MoveTime`, and a `Clock`'s base and its
+/// increment each): 24 hours, in milliseconds. Longer ones cannot be meant,
+/// and times near `u64::MAX` ms would overflow the deadline arithmetic.
+pub const MAX_TIME_MS: u64 = 24 * 60 * 60 * 1000;
+
 impl Limit {
+    /// What is wrong with this limit, if anything: nothing to search (a
+    /// zero), or more than the caps ([`MAX_DEPTH`], [`MAX_NODES`],
+    /// [`MAX_TIME_MS`]).
+    pub fn problem(self) -> Option<String> {
+        let zero = match self {
+            Limit::Depth(0) => Some("Depth(0) searches nothing; the depth must be at least 1"),
+            Limit::Nodes(0) => Some("Nodes(0): the node budget must be at least 1"),
+            Limit::MoveTime(0) => Some("MoveTime(0): the time must be at least 1 ms"),
+            Limit::Clock(0, 0) => Some("Clock(0, 0): the clock needs time"),
+            Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) | Limit::Clock(..) => None,
+        };
+        if let Some(z) = zero {
+            return Some(z.to_string());
+        }
+        match self {
+            Limit::Depth(d) if d > MAX_DEPTH => Some(format!(
+                "Depth({d}) is deeper than the game: at most Depth({MAX_DEPTH}) (an Othello game has 60 moves)"
+            )),
+            Limit::Nodes(n) if n > MAX_NODES => Some(format!(
+                "Nodes({n}) is more than the {MAX_NODES} nodes allowed (about a day of search)"
+            )),
+            Limit::MoveTime(ms) if ms > MAX_TIME_MS => Some(format!(
+                "MoveTime({ms}) is more than the {MAX_TIME_MS} ms (24 hours) allowed"
+            )),
+            Limit::Clock(base, inc) if base > MAX_TIME_MS || inc > MAX_TIME_MS => Some(format!(
+                "Clock({base}, {inc}): the base and the increment are each at most {MAX_TIME_MS} ms (24 hours)"
+            )),
+            Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) | Limit::Clock(..) => None,
+        }
+    }
+
     /// True when the same input gives the same result every time.
     pub fn is_deterministic(self) -> bool {
         matches!(self, Limit::Depth(_) | Limit::Nodes(_))
@@ -166,6 +211,31 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn limits_within_the_caps_are_fine_and_beyond_them_say_why() {
+        for ok in [
+            Limit::Depth(1),
+            Limit::Depth(MAX_DEPTH),
+            Limit::Nodes(MAX_NODES),
+            Limit::MoveTime(MAX_TIME_MS),
+            Limit::Clock(MAX_TIME_MS, MAX_TIME_MS),
+            Limit::Clock(0, 10),
+        ] {
+            assert_eq!(ok.problem(), None, "{ok:?}");
+        }
+        for (bad, says) in [
+            (Limit::Depth(0), "at least 1"),
+            (Limit::Depth(61), "at most Depth(60)"),
+            (Limit::Nodes(MAX_NODES + 1), "1000000000000 nodes"),
+            (Limit::MoveTime(u64::MAX), "24 hours"),
+            (Limit::Clock(u64::MAX, 0), "24 hours"),
+            (Limit::Clock(1000, MAX_TIME_MS + 1), "24 hours"),
+        ] {
+            let p = bad.problem().unwrap_or_default();
+            assert!(p.contains(says), "{bad:?}: {p}");
         }
     }
 

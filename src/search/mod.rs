@@ -45,6 +45,9 @@ use serde::{Deserialize, Serialize};
 /// Larger than any score; `-INFINITY..=INFINITY` is the full window.
 pub const INFINITY: i32 = 1 << 28;
 
+// Explicit trees refuse leaves the full window could not hold.
+const _: () = assert!(crate::game::tree::MAX_LEAF < INFINITY);
+
 /// Deepest ply a search may reach (Othello: 60 moves plus passes).
 pub const MAX_PLY: usize = 128;
 

@@ -11,6 +11,7 @@ use super::limits::Stop;
 use super::ordering::OrderBy;
 use super::tt::TranspositionTable;
 use super::{Evaluator, SearchGame, SearchStats, MAX_PLY, MOVE_SLOTS};
+use crate::error::Error;
 use crate::game::MoveList;
 
 /// A search in progress (or ready for the next one).
@@ -52,15 +53,35 @@ pub(super) struct OrderFlags {
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// A searcher with `eval`, a table of `tt_mib` MiB (none for 0) and the
     /// ordering options `order` (highest priority first).
+    ///
+    /// # Panics
+    /// When the allocator refuses the table; [`Searcher::try_new`] reports
+    /// that as an error instead.
     pub fn new(eval: E, tt_mib: usize, order: Vec<OrderBy>) -> Self {
+        Searcher::try_new(eval, tt_mib, order).unwrap_or_else(|e| panic!("{}", e.line()))
+    }
+
+    /// As [`Searcher::new`], with the allocator's refusal of the table as
+    /// an error.
+    ///
+    /// # Errors
+    /// [`Error::Alloc`] naming `tt_mib` and the size.
+    pub fn try_new(eval: E, tt_mib: usize, order: Vec<OrderBy>) -> Result<Self, Error> {
+        let tt = match tt_mib {
+            0 => None,
+            mib => Some(
+                TranspositionTable::try_new(mib)
+                    .map_err(|e| Error::alloc(format!("tt_mib {mib}"), e))?,
+            ),
+        };
         let flags = OrderFlags {
             killers: order.contains(&OrderBy::Killers),
             history: order.contains(&OrderBy::History),
             any: !order.is_empty(),
         };
-        Searcher {
+        Ok(Searcher {
             eval,
-            tt: (tt_mib > 0).then(|| TranspositionTable::new(tt_mib)),
+            tt,
             order,
             stats: SearchStats::default(),
             stop: Stop::none(),
@@ -73,7 +94,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             pv_len: [0; MAX_PLY],
             root_best: None,
             flags,
-        }
+        })
     }
 
     /// Forgets what earlier searches learnt (table, killers, history), so the

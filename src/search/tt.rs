@@ -12,6 +12,7 @@
 //! This is the classic two-tier scheme (Breuker et al.): deep results
 //! survive, and recent shallow ones still find a place.
 
+use crate::error::AllocError;
 use serde::Serialize;
 
 /// What a stored score says about the true value.
@@ -115,21 +116,70 @@ pub struct TranspositionTable {
     generation: u8,
 }
 
+/// `n` zero words from the allocator, or the refusal. The zeroes come from
+/// the allocator itself (fresh pages from the operating system for a large
+/// block), so no page is touched here and a large table costs only address
+/// space until the search writes to it; `vec![0; n]` would do the same but
+/// abort the process when refused.
+fn zeroed_words(n: usize) -> Result<Vec<u64>, AllocError> {
+    let refused = AllocError {
+        bytes: n.saturating_mul(8),
+    };
+    let layout = std::alloc::Layout::array::<u64>(n).map_err(|_| refused)?;
+    if layout.size() == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the layout's size is not zero. A non-null pointer is a fresh
+    // block from the global allocator with the alignment of `u64` and room
+    // for exactly `n` of them, every byte zero (a valid `u64`), so a `Vec`
+    // of length and capacity `n` may own it and free it with this layout.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<u64>();
+        if ptr.is_null() {
+            Err(refused)
+        } else {
+            Ok(Vec::from_raw_parts(ptr, n, n))
+        }
+    }
+}
+
 impl TranspositionTable {
     /// A table of at most `mib` MiB (rounded down to a power-of-two number of
-    /// buckets; at least one bucket).
+    /// buckets; at least one bucket), or the allocator's refusal.
+    ///
+    /// # Errors
+    /// [`AllocError`] with the size asked for.
+    pub fn try_new(mib: usize) -> Result<Self, AllocError> {
+        let n = TranspositionTable::buckets(mib);
+        Ok(TranspositionTable {
+            words: zeroed_words(n * WORDS)?,
+            mask: n - 1,
+            generation: 0,
+        })
+    }
+
+    /// As [`TranspositionTable::try_new`], for sizes known to fit.
+    ///
+    /// # Panics
+    /// When the allocator refuses the table (the message names its size).
     pub fn new(mib: usize) -> Self {
+        TranspositionTable::try_new(mib).unwrap_or_else(|e| panic!("tt_mib {mib}: {e}"))
+    }
+
+    /// Buckets in a table of at most `mib` MiB: a power of two, at least 1.
+    fn buckets(mib: usize) -> usize {
         let bytes = mib.min(1 << 20).saturating_mul(1 << 20);
         let per = WORDS * 8;
         let mut n = 1usize;
         while n.saturating_mul(2).saturating_mul(per) <= bytes {
             n *= 2;
         }
-        TranspositionTable {
-            words: vec![0; n * WORDS],
-            mask: n - 1,
-            generation: 0,
-        }
+        n
+    }
+
+    /// Bytes a table of at most `mib` MiB takes.
+    pub fn bytes(mib: usize) -> usize {
+        TranspositionTable::buckets(mib) * WORDS * 8
     }
 
     /// Number of entries (two per bucket).
@@ -212,6 +262,28 @@ mod tests {
         assert!(t.capacity().is_power_of_two());
         assert!(t.capacity() * 16 <= 1 << 20);
         assert_eq!(TranspositionTable::new(0).capacity(), 2);
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        use crate::error::{size_text, Error};
+        assert_eq!(size_text(16 << 30), "16 GiB");
+        assert_eq!(size_text(64 << 20), "64 MiB");
+        assert_eq!(size_text(1536), "1.5 KiB");
+        assert_eq!(size_text(12), "12 bytes");
+        let e = Error::alloc("tt_mib 16384", AllocError { bytes: 16 << 30 });
+        assert_eq!(e.line(), "tt_mib 16384: could not allocate 16 GiB");
+    }
+
+    #[test]
+    fn a_table_the_allocator_refuses_is_an_error_not_an_abort() {
+        // 2 EiB, more than any address space: the allocator must refuse it.
+        let e = zeroed_words(1 << 58).unwrap_err();
+        assert_eq!(e.to_string(), "could not allocate 2097152 TiB");
+        assert!(e.to_string().starts_with("could not allocate "), "{e}");
+        assert_eq!(TranspositionTable::bytes(16384), 16 << 30);
+        let t = TranspositionTable::try_new(1).unwrap();
+        assert!(t.words.iter().all(|&w| w == 0));
     }
 
     #[test]

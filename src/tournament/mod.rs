@@ -109,6 +109,24 @@ pub fn exit_code(info: &TournamentInfo, results: &Results) -> u8 {
     }
 }
 
+/// Checks, before any game, that the machine gives the tables every
+/// worker's players will hold (each worker keeps one player per engine).
+///
+/// # Errors
+/// [`Error::Alloc`] naming the engine and its `tt_mib`.
+fn check_tables(t: &Tournament, workers: usize) -> Result<()> {
+    for e in &t.engines {
+        e.check_tables(workers).map_err(|err| match err {
+            Error::Alloc { setting, source } => Error::Alloc {
+                setting: format!("engine {:?}: {setting}", e.name),
+                source,
+            },
+            other => other,
+        })?;
+    }
+    Ok(())
+}
+
 /// Runs (or resumes) a tournament and writes its outputs.
 ///
 /// # Errors
@@ -138,6 +156,7 @@ pub fn run_with(
             message: format!("{concurrency} threads: must be 1 to 256"),
         });
     }
+    check_tables(t, concurrency)?;
     let info = info(t, opts.shard);
     let existing = match (opts.resume, opts.overwrite) {
         (true, _) => Existing::Resume,

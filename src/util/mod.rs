@@ -1,5 +1,6 @@
 //! Small shared tools with no knowledge of games or engines: the random
-//! generator, atomic file writes, RON helpers and an ordered parallel map.
+//! generator, atomic file writes, RON helpers, an ordered parallel map and
+//! terminal progress bars.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
@@ -8,6 +9,7 @@
 pub mod fs;
 pub mod panic;
 pub mod par;
+pub mod progress;
 pub mod rng;
 pub mod ron;
 

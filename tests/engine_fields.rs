@@ -1,0 +1,140 @@
+//! Engine fields that must be stated: a searching engine without `limit`
+//! or `eval` is an error naming the field (never a silent `Depth(1)` or
+//! `Discs`), the random mover needs neither, and stating a field keeps the
+//! config hash of every shipped config (journals of earlier runs resume).
+
+use crate::limits::arena_for;
+use crate::util::{repo, stderr, stdout};
+use arena::engine::EngineConfig;
+use arena::tournament::Tournament;
+use std::path::{Path, PathBuf};
+
+/// Each shipped config's hash as the code before engines had to state
+/// `limit` and `eval` computed it (`tournament.json`'s `config_hash`).
+const SHIPPED_HASHES: [(&str, &str); 5] = [
+    ("configs/quick.ron", "c8a20ad57bd7d277"),
+    ("configs/gauntlet.ron", "48fb66c70a119ff6"),
+    ("configs/sprt-eval.ron", "922bf03e938214eb"),
+    ("configs/strong-gauntlet.ron", "1838b11aae8172d2"),
+    ("configs/variants.ron", "661b512ac69ccf70"),
+];
+
+#[test]
+fn shipped_config_hashes_are_unchanged() {
+    for (file, hash) in SHIPPED_HASHES {
+        let t = Tournament::load(&repo(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(t.hash, hash, "{file}");
+    }
+}
+
+/// Writes `text` as `name` in a scratch folder and returns its path.
+fn scratch_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-fields-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A tournament of `engines` (RON list items) against the random mover.
+fn tournament(name: &str, engines: &str) -> PathBuf {
+    scratch_file(
+        name,
+        &format!(
+            "Tournament(\n  name: \"t\",\n  engines: [\n{engines}\n    Path({:?}),\n  ],\n  \
+             format: RoundRobin(rounds: 1),\n  book: (file: {:?}, order: Sequential, start: 0),\n  \
+             out: {:?},\n)",
+            repo("engines/random.ron"),
+            repo("openings/all-4ply.txt"),
+            std::env::temp_dir().join(format!("arena-fields-out-{}", std::process::id())),
+        ),
+    )
+}
+
+fn one_error_line(out: &std::process::Output) -> String {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(stdout(out), "");
+    err
+}
+
+#[test]
+fn a_searching_engine_without_a_limit_or_an_evaluation_is_an_error_naming_the_field() {
+    let cases = [
+        ("nolimit.ron", "search: Pvs,\n  eval: Discs,", "limit: missing; engine \"x\" searches, so it must state how long it searches (e.g. limit: Depth(6)); nothing is assumed"),
+        ("noeval.ron", "search: AlphaBeta(fail: Soft),\n  limit: Depth(3),", "eval: missing; engine \"x\" searches, so it must state its evaluation (e.g. eval: Discs); nothing is assumed"),
+        ("neither.ron", "search: Minimax,", "limit: missing"),
+    ];
+    for (file, fields, says) in cases {
+        let path = scratch_file(file, &format!("Engine(\n  name: \"x\",\n  {fields}\n)"));
+        let p = path.to_str().unwrap();
+        let e = EngineConfig::load(&path).unwrap_err().to_string();
+        assert!(
+            e.ends_with(&format!("{file}:2:9: {says}")) || e.contains(says),
+            "{e}"
+        );
+        assert!(
+            e.contains(&format!("{file}:2:9: ")),
+            "placed at the name: {e}"
+        );
+        let err = one_error_line(&arena_for(30, &["search", "--engine", p]));
+        assert!(err.contains(says), "{err}");
+        // A tournament refuses it, for a file engine and an inline one.
+        let config = tournament("file.ron", &format!("    Path({p:?}),"));
+        let err = one_error_line(&arena_for(
+            30,
+            &["run", config.to_str().unwrap(), "--quiet"],
+        ));
+        assert!(err.contains(file) && err.contains(says), "{err}");
+        let inline = format!("    Inline(Engine(\n      name: \"x\",\n      {fields}\n    )),");
+        let config = tournament("inline.ron", &inline);
+        let err = one_error_line(&arena_for(
+            30,
+            &["run", config.to_str().unwrap(), "--quiet"],
+        ));
+        assert!(
+            err.contains("inline.ron:5:13: ") && err.contains(says),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_limit_from_the_command_line_is_enough_and_the_random_mover_needs_neither() {
+    let path = scratch_file(
+        "cli-limit.ron",
+        "Engine(name: \"x\", search: Pvs, eval: Discs, tt_mib: 1, ordering: [HashMove])",
+    );
+    let p = path.to_str().unwrap();
+    for limit in [["--depth", "3"], ["--nodes", "2000"], ["--movetime", "20"]] {
+        let out = arena_for(30, &["search", "--engine", p, limit[0], limit[1], "--json"]);
+        assert!(out.status.success(), "{limit:?}: {}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert!(json["best_move"].is_string(), "{json}");
+    }
+    let random = EngineConfig::load(&repo("engines/random.ron")).unwrap();
+    assert!(random.search.is_none());
+    assert!(!random.raw.stated.limit && !random.raw.stated.eval);
+    // Flag-described searches keep their documented defaults (depth 4, discs).
+    let out = arena_for(30, &["search", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["depth"], 4, "{json}");
+}
+
+#[test]
+fn stating_the_old_defaults_hashes_as_leaving_them_out_did() {
+    // An engine that states limit: Depth(1) and eval: Discs serializes as
+    // the same engine without them did (the random mover's fingerprint).
+    let load = |text: &str| EngineConfig::parse(text, Path::new("e.ron")).unwrap().raw;
+    let bare = load("Engine(name: \"r\", search: Random)");
+    let full = load("Engine(name: \"r\", search: Random, limit: Depth(1), eval: Discs)");
+    assert_ne!(bare.stated, full.stated);
+    assert_eq!(
+        serde_json::to_string(&bare).unwrap(),
+        serde_json::to_string(&full).unwrap()
+    );
+    assert!(serde_json::to_string(&bare)
+        .unwrap()
+        .contains("\"limit\":{\"Depth\":1}"));
+}
