@@ -461,7 +461,7 @@ mod players {
     //! factory: each loses its games with the reason, and the run goes on.
     use super::*;
     use arena::engine::{
-        Clock, EngineConfig, GameSetup, MoveInfo, Player, PlayerError, RandomPlayer,
+        Clock, EngineSpec, GameSetup, MoveInfo, Player, PlayerError, RandomPlayer,
     };
     use arena::tournament::worker::PlayerFactory;
     use arena::{Board, Game, Move, MoveList};
@@ -525,17 +525,17 @@ mod players {
         let mut engines: Vec<String> = names.iter().map(|n| engine(n, clocked)).collect();
         engines.push(engine("random", "search: Random"));
         let (_, t) = config(&dir, "Gauntlet(challengers: 5, rounds: 1)", &engines, "");
-        let factory = PlayerFactory(Arc::new(|c: &EngineConfig| -> Box<dyn Player<Board>> {
-            let fault = match c.name.as_str() {
+        let factory = PlayerFactory(Arc::new(|c: &EngineSpec| -> Box<dyn Player<Board>> {
+            let fault = match c.name() {
                 "panics" => Fault::Panic,
                 "hangs" => Fault::Hang,
                 "illegal" => Fault::Illegal,
                 "overruns" => Fault::Overrun,
                 "unbuildable" => panic!("cannot build this one"),
-                _ => return Box::new(RandomPlayer::new(&c.name, 1)),
+                _ => return Box::new(RandomPlayer::new(c.name(), 1)),
             };
             Box::new(Bad {
-                name: c.name.clone(),
+                name: c.name().to_string(),
                 fault,
                 moves: 0,
             })
@@ -552,9 +552,9 @@ mod players {
         assert_eq!(g.len(), 30);
         for (name, reason) in [
             ("panics", "crash: panics (bad player panics)"),
-            ("hangs", "time forfeit: hangs"),
+            ("hangs", "time forfeit: hangs (used 0.3"),
             ("illegal", "illegal move: illegal (d4)"),
-            ("overruns", "time forfeit: overruns"),
+            ("overruns", "time forfeit: overruns (used 0.3"),
             (
                 "unbuildable",
                 "crash: unbuildable (could not be built: cannot build this one)",
@@ -571,7 +571,7 @@ mod players {
                 .collect();
             assert_eq!(vs_random.len(), 2, "{name}");
             for r in vs_random {
-                assert_eq!(r.reason, reason, "{name}");
+                assert!(r.reason.starts_with(reason), "{name}: {}", r.reason);
                 assert_eq!(r.points_of(name), Some(0.0), "{name}");
             }
         }

@@ -181,6 +181,14 @@ pub struct Stated {
 }
 
 impl RawEngine {
+    /// Gives a searching engine that states no limit of its own `limit`
+    /// (a tournament's time control); a stated limit wins.
+    pub fn set_default_limit(&mut self, limit: Limit) {
+        if !self.stated.limit && self.search != SearchKind::Random {
+            self.set_limit(limit);
+        }
+    }
+
     /// Sets the limit from elsewhere (a command line), as if the file had
     /// stated it; every limit but a fixed depth turns deepening on.
     pub fn set_limit(&mut self, limit: Limit) {

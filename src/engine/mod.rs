@@ -3,10 +3,13 @@
 //! by [`Player::new_game`] before every game).
 
 pub mod config;
+pub mod external;
 pub mod hosted;
 pub mod player;
+pub mod spec;
 
 pub use config::{EngineConfig, RawEngine, SearchKind};
 pub use player::{
     build_player, Clock, GameSetup, MoveInfo, Player, PlayerError, RandomPlayer, SearchPlayer,
 };
+pub use spec::EngineSpec;

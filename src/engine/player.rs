@@ -34,6 +34,9 @@ pub struct GameSetup<G: Game> {
     pub first: bool,
     /// This player's clock, in a timed game.
     pub clock: Option<ClockState>,
+    /// This player's time per move, under `MoveTime(ms)` (the runner
+    /// allows a margin past it, see the tournament's `play`).
+    pub move_time: Option<Duration>,
     /// Seed of every random choice this player makes in this game (the
     /// tournament seed mixed with the game and the colour).
     pub seed: u64,

@@ -8,9 +8,10 @@
 //! relative to the directory `arena` runs in (like any output path).
 
 use crate::book::{read_book, Book, BookError, OpeningOrder, Order};
-use crate::engine::{EngineConfig, RawEngine};
+use crate::engine::{EngineConfig, EngineSpec, RawEngine};
 use crate::error::{read_text, Error, Result};
 use crate::records::Format;
+use crate::search::Limit;
 use crate::stats::{Sprt, SprtError};
 use crate::util::{Source, Sourced};
 use serde::{Deserialize, Serialize};
@@ -67,6 +68,35 @@ pub struct RawTournament {
     /// Exit with code 3 when the SPRT accepts H0 (SPRT only).
     #[serde(default)]
     pub fail_on_h0: bool,
+    /// The limit of every engine that states none of its own (an engine's
+    /// own limit wins).
+    #[serde(default)]
+    pub time_control: Option<TimeControl>,
+}
+
+/// A tournament's time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum TimeControl {
+    /// A game clock: base milliseconds and an increment per move.
+    Clock {
+        /// Milliseconds for the whole game.
+        base_ms: u64,
+        /// Milliseconds added after each move.
+        inc_ms: u64,
+    },
+    /// Milliseconds per move.
+    MoveTime(u64),
+}
+
+impl TimeControl {
+    /// The engine limit it stands for.
+    pub fn limit(self) -> Limit {
+        match self {
+            TimeControl::Clock { base_ms, inc_ms } => Limit::Clock(base_ms, inc_ms),
+            TimeControl::MoveTime(ms) => Limit::MoveTime(ms),
+        }
+    }
 }
 
 /// A checked tournament, ready to run.
@@ -75,7 +105,9 @@ pub struct Tournament {
     /// Display name.
     pub name: String,
     /// The engines, loaded, with unique names.
-    pub engines: Vec<EngineConfig>,
+    pub engines: Vec<EngineSpec>,
+    /// The time control of engines without a limit of their own.
+    pub time_control: Option<TimeControl>,
     /// Which games.
     pub format: Format,
     /// The SPRT, for `Format::Sprt`.
@@ -136,7 +168,7 @@ impl Tournament {
 
     /// Engine names, in config order.
     pub fn engine_names(&self) -> Vec<String> {
-        self.engines.iter().map(|e| e.name.clone()).collect()
+        self.engines.iter().map(|e| e.name().to_string()).collect()
     }
 }
 
@@ -151,7 +183,8 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
         if raw.name.trim().is_empty() {
             return Err(src.field("name", "a tournament needs a non-empty name"));
         }
-        let (engines, fingerprints) = load_engines(&src, &raw.engines)?;
+        let tc = raw.time_control.map(TimeControl::limit);
+        let (engines, fingerprints) = load_engines(&src, &raw.engines, tc)?;
         let sprt = check_format(&src, &raw.format, engines.len())?;
         check_size(&src, &raw.format, engines.len())?;
         check_policy(&src, &raw, sprt.is_some())?;
@@ -167,10 +200,16 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             },
             "seed": raw.seed,
         });
+        let mut normalized = normalized;
+        if let Some(tc) = raw.time_control {
+            // Only when there is one, so configs without it hash as before.
+            normalized["time_control"] = serde_json::json!(tc);
+        }
         let hash = format!("{:016x}", fnv1a(normalized.to_string().as_bytes()));
         Ok(Tournament {
             name: raw.name,
             engines,
+            time_control: raw.time_control,
             format: raw.format,
             sprt,
             book,
@@ -191,14 +230,15 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
 fn load_engines(
     src: &Source<'_>,
     refs: &[EngineRef],
-) -> Result<(Vec<EngineConfig>, Vec<serde_json::Value>)> {
+    time_control: Option<Limit>,
+) -> Result<(Vec<EngineSpec>, Vec<serde_json::Value>)> {
     if refs.len() < 2 {
         return Err(src.field(
             "engines",
             format!("a tournament needs at least 2 engines, got {}", refs.len()),
         ));
     }
-    let mut engines: Vec<EngineConfig> = Vec::new();
+    let mut engines: Vec<EngineSpec> = Vec::new();
     let mut fingerprints = Vec::new();
     for (i, e) in refs.iter().enumerate() {
         let (config, weights_base) = match e {
@@ -214,23 +254,24 @@ fn load_engines(
                     )
                     .at_text(src.text, &p.to_string_lossy()));
                 }
-                let c = EngineConfig::load(&full)?;
+                let c = EngineSpec::load(&full, time_control)?;
                 (c, full.parent().unwrap_or(Path::new(".")).to_path_buf())
             }
-            EngineRef::Inline(r) => (
-                EngineConfig::try_from(Sourced {
-                    raw: r.clone(),
-                    source: *src,
-                })?,
-                src.base().to_path_buf(),
-            ),
+            EngineRef::Inline(r) => {
+                let mut raw = r.clone();
+                if let Some(limit) = time_control {
+                    raw.set_default_limit(limit);
+                }
+                let c = EngineConfig::try_from(Sourced { raw, source: *src })?;
+                (EngineSpec::Engine(c), src.base().to_path_buf())
+            }
         };
-        if engines.iter().any(|o| o.name == config.name) {
+        if engines.iter().any(|o| o.name() == config.name()) {
             return Err(src.field(
                 "engines",
                 format!(
                     "two engines are named {:?}; names must be unique (they label results)",
-                    config.name
+                    config.name()
                 ),
             ));
         }
@@ -354,7 +395,11 @@ fn load_book(src: &Source<'_>, raw: &RawBook, seed: u64) -> Result<(Book, Openin
 }
 
 /// What decides an engine's play: its settings and its weights' content.
-fn engine_fingerprint(config: &EngineConfig, base: &Path) -> serde_json::Value {
+fn engine_fingerprint(spec: &EngineSpec, base: &Path) -> serde_json::Value {
+    let config = match spec {
+        EngineSpec::Engine(c) => c,
+        EngineSpec::External(e) => return serde_json::json!({ "external": e.raw }),
+    };
     let weights = config.raw.eval.weights().and_then(|weights| {
         std::fs::read(base.join(weights))
             .ok()

@@ -27,6 +27,7 @@ pub use folder::{read_info, report};
 pub use merge::merge;
 pub use schedule::{Finished, Next, Pairing, Schedule, Scheduler};
 
+use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::{BookInfo, TournamentInfo};
 use crate::report::{Results, Status};
@@ -115,7 +116,7 @@ pub fn exit_code(info: &TournamentInfo, results: &Results) -> u8 {
 /// # Errors
 /// [`Error::Alloc`] naming the engine and its `tt_mib`.
 fn check_tables(t: &Tournament, workers: usize) -> Result<()> {
-    for e in &t.engines {
+    for e in t.engines.iter().filter_map(EngineSpec::in_process) {
         e.check_tables(workers).map_err(|err| match err {
             Error::Alloc { setting, source } => Error::Alloc {
                 setting: format!("engine {:?}: {setting}", e.name),

@@ -13,8 +13,13 @@ use std::time::{Duration, Instant};
 /// Why a player lost a game early.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Forfeit<M> {
-    /// Its clock ran out.
-    Time,
+    /// Its time ran out: the time it took and the time it had.
+    Time {
+        /// Time used on the move (or the handshake).
+        used: Duration,
+        /// Time it had.
+        allowed: Duration,
+    },
     /// It panicked or failed (the message).
     Crash(String),
     /// It answered a move that is not legal.
@@ -59,13 +64,41 @@ pub struct Played<G: Game> {
     pub ending: Ending<G::Move>,
 }
 
+/// The time a move under `MoveTime(ms)` may take before it is lost:
+/// the engine's `ms`, plus a margin for the engine's own overshoot and the
+/// hand-over (10% and 100 ms).
+pub fn move_time_allowance(move_time: Duration) -> Duration {
+    move_time + move_time / 10 + Duration::from_millis(100)
+}
+
+/// The runner's time limits of one side.
+#[derive(Clone, Copy)]
+struct SideTime {
+    clock: Option<ClockState>,
+    move_time: Option<Duration>,
+}
+
+impl SideTime {
+    /// The time the next move may take (`None`: untimed).
+    fn allowed(&self) -> Option<Duration> {
+        let per_move = self.move_time.map(move_time_allowance);
+        match (self.clock.map(|c| c.remaining), per_move) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
 /// Plays a game from `setups[0].start` between `players[0]` (moving first)
-/// and `players[1]`, each with the clock of its setup.
+/// and `players[1]`, each with the clock and time per move of its setup.
 pub fn play<G: Game>(players: [&mut dyn Player<G>; 2], setups: [GameSetup<G>; 2]) -> Played<G> {
     let [first, second] = players;
     let mut players = [first, second];
     let mut pos = setups[0].start.clone();
-    let mut clocks: [Option<ClockState>; 2] = [setups[0].clock, setups[1].clock];
+    let mut times = [0, 1].map(|i| SideTime {
+        clock: setups[i].clock,
+        move_time: setups[i].move_time,
+    });
     let mut played = Played {
         moves: Vec::new(),
         nodes: Vec::new(),
@@ -75,7 +108,9 @@ pub fn play<G: Game>(players: [&mut dyn Player<G>; 2], setups: [GameSetup<G>; 2]
         ending: Ending::Over { first_score: 0 },
     };
     for side in 0..2 {
+        let start = Instant::now();
         if let Err(why) = guarded(|| players[side].new_game(&setups[side])) {
+            let why = timed(why, start.elapsed(), times[side].allowed());
             played.ending = Ending::Forfeit { loser: side, why };
             return played;
         }
@@ -93,25 +128,33 @@ pub fn play<G: Game>(players: [&mut dyn Player<G>; 2], setups: [GameSetup<G>; 2]
             );
             continue;
         }
-        let clock = Clock::starting_now(clocks[side]);
+        let allowed = times[side].allowed();
         let start = Instant::now();
+        let clock = Clock {
+            game: times[side].clock,
+            deadline: allowed.map(|a| start + a),
+        };
         let answer = guarded(|| players[side].choose(&pos, &clock));
         let elapsed = start.elapsed();
         let info: MoveInfo<G::Move> = match answer {
             Ok(info) => info,
             Err(why) => {
+                let why = timed(why, elapsed, allowed);
                 played.ending = Ending::Forfeit { loser: side, why };
                 return played;
             }
         };
-        if let Some(c) = &mut clocks[side] {
-            if elapsed > c.remaining {
-                played.ending = Ending::Forfeit {
-                    loser: side,
-                    why: Forfeit::Time,
-                };
-                return played;
-            }
+        if let Some(a) = allowed.filter(|&a| elapsed > a) {
+            played.ending = Ending::Forfeit {
+                loser: side,
+                why: Forfeit::Time {
+                    used: elapsed,
+                    allowed: a,
+                },
+            };
+            return played;
+        }
+        if let Some(c) = &mut times[side].clock {
             c.remaining = c.remaining - elapsed + c.increment;
         }
         if !moves.iter().any(|m| m == info.mv) {
@@ -148,11 +191,26 @@ impl<G: Game> Played<G> {
     }
 }
 
+/// A time forfeit with the time used and allowed filled in (a player's own
+/// timeout knows neither).
+fn timed<M>(why: Forfeit<M>, used: Duration, allowed: Option<Duration>) -> Forfeit<M> {
+    match why {
+        Forfeit::Time { .. } => Forfeit::Time {
+            used,
+            allowed: allowed.unwrap_or(used),
+        },
+        other => other,
+    }
+}
+
 /// Runs a player's call, turning a panic or an error into a forfeit.
 fn guarded<T, M>(call: impl FnOnce() -> Result<T, PlayerError>) -> Result<T, Forfeit<M>> {
     match guard(call) {
         Ok(Ok(x)) => Ok(x),
-        Ok(Err(PlayerError::Timeout(_))) => Err(Forfeit::Time),
+        Ok(Err(PlayerError::Timeout(t))) => Err(Forfeit::Time {
+            used: t,
+            allowed: t,
+        }),
         Ok(Err(PlayerError::Crashed(msg) | PlayerError::Protocol(msg))) => Err(Forfeit::Crash(msg)),
         Err(msg) => Err(Forfeit::Crash(msg)),
     }
@@ -210,6 +268,7 @@ mod tests {
             opening: Vec::new(),
             first: side == 0,
             clock,
+            move_time: None,
             seed: 1,
         })
     }
@@ -268,18 +327,20 @@ mod tests {
     #[test]
     fn an_empty_clock_loses_on_time() {
         let clock = ClockState {
-            remaining: Duration::ZERO,
+            remaining: Duration::from_millis(1),
             increment: Duration::ZERO,
         };
         let (mut x, mut o) = (scripted(&[0, 1, 2]), scripted(&[3, 4]));
         x.delay = Duration::from_millis(2);
         let p = play::<TicTacToe>([&mut x, &mut o], setups(Some(clock)));
-        assert_eq!(
-            p.ending,
-            Ending::Forfeit {
-                loser: 0,
-                why: Forfeit::Time
-            }
-        );
+        let Ending::Forfeit {
+            loser: 0,
+            why: Forfeit::Time { used, allowed },
+        } = p.ending
+        else {
+            panic!("{:?}", p.ending)
+        };
+        assert_eq!(allowed, Duration::from_millis(1));
+        assert!(used >= Duration::from_millis(2), "{used:?}");
     }
 }

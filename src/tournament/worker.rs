@@ -11,7 +11,7 @@ use super::config::Tournament;
 use super::play::{play, Ending, Forfeit, Played};
 use super::schedule::Pairing;
 use crate::engine::hosted::Hosted;
-use crate::engine::{build_player, EngineConfig, GameSetup, Player};
+use crate::engine::{EngineSpec, GameSetup, Player};
 use crate::game::othello::notation::move_list_string;
 use crate::game::othello::{board_string, Board, Move};
 use crate::records::GameRecord;
@@ -33,9 +33,9 @@ pub fn game_seed(seed: u64, game_id: u64, colour: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// How a worker builds an engine's player: [`build_player`] in a real run;
+/// How a worker builds an engine's player: [`EngineSpec::player`] in a real run;
 /// tests plug in players of their own (misbehaving ones, say).
-pub type BuildPlayer = dyn Fn(&EngineConfig) -> Box<dyn Player<Board>> + Send + Sync;
+pub type BuildPlayer = dyn Fn(&EngineSpec) -> Box<dyn Player<Board>> + Send + Sync;
 
 /// A [`BuildPlayer`] to hand to a run ([`RunOptions::players`](super::RunOptions)).
 #[derive(Clone)]
@@ -44,7 +44,7 @@ pub struct PlayerFactory(pub Arc<BuildPlayer>);
 impl Default for PlayerFactory {
     /// The players engine files describe.
     fn default() -> PlayerFactory {
-        PlayerFactory(Arc::new(|config: &EngineConfig| build_player(config)))
+        PlayerFactory(Arc::new(|spec: &EngineSpec| spec.player()))
     }
 }
 
@@ -84,12 +84,12 @@ impl<'t> Players<'t> {
             return Ok(());
         }
         let config = &self.tournament.engines[i];
-        let player: Box<dyn Player<Board>> = if starting_clock(config).is_some() {
+        let (clock, move_time) = time_of(config);
+        let timed = clock.is_some() || move_time.is_some();
+        let player: Box<dyn Player<Board>> = if timed && config.in_process().is_some() {
             let (build, config) = (Arc::clone(&self.build), config.clone());
-            Box::new(Hosted::new(
-                &config.name.clone(),
-                Arc::new(move || build(&config)),
-            ))
+            let name = config.name().to_string();
+            Box::new(Hosted::new(&name, Arc::new(move || build(&config))))
         } else {
             let build = &self.build;
             guard(|| build(config))?
@@ -113,14 +113,19 @@ impl<'t> Players<'t> {
     }
 }
 
-/// The clock an engine starts a game with, when its limit is a game clock.
-fn starting_clock(engine: &EngineConfig) -> Option<ClockState> {
-    match engine.raw.limit {
-        Limit::Clock(base, inc) if engine.search.is_some() => Some(ClockState {
-            remaining: Duration::from_millis(base),
-            increment: Duration::from_millis(inc),
-        }),
-        Limit::Clock(..) | Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) => None,
+/// The clock an engine starts a game with, when its limit is a game clock,
+/// and its time per move, when it is `MoveTime`: what the runner enforces.
+fn time_of(engine: &EngineSpec) -> (Option<ClockState>, Option<Duration>) {
+    match engine.limit() {
+        Some(Limit::Clock(base, inc)) => (
+            Some(ClockState {
+                remaining: Duration::from_millis(base),
+                increment: Duration::from_millis(inc),
+            }),
+            None,
+        ),
+        Some(Limit::MoveTime(ms)) => (None, Some(Duration::from_millis(ms))),
+        Some(Limit::Depth(_) | Limit::Nodes(_)) | None => (None, None),
     }
 }
 
@@ -134,7 +139,8 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
         start: opening.board,
         opening: opening.moves.clone().unwrap_or_default(),
         first: colour == 0,
-        clock: starting_clock(engines[colour]),
+        clock: time_of(engines[colour]).0,
+        move_time: time_of(engines[colour]).1,
         seed: game_seed(t.seed, p.game_id, colour as u64),
     });
     let played = match [p.black, p.white].map(|i| players.ensure(i)) {
@@ -155,9 +161,13 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
             (r, first_score, "game over".to_string())
         }
         Ending::Forfeit { loser, why } => {
-            let name = &engines[loser].name;
+            let name = engines[loser].name();
             let reason = match why {
-                Forfeit::Time => format!("time forfeit: {name}"),
+                Forfeit::Time { used, allowed } => format!(
+                    "time forfeit: {name} (used {:.3} s of {:.3} s)",
+                    used.as_secs_f64(),
+                    allowed.as_secs_f64()
+                ),
                 Forfeit::Crash(msg) => format!("crash: {name} ({msg})"),
                 Forfeit::Illegal(mv) => format!("illegal move: {name} ({mv})"),
             };
@@ -173,8 +183,8 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
         game_id: p.game_id,
         round: p.round,
         opening_id: p.opening_id,
-        black: engines[0].name.clone(),
-        white: engines[1].name.clone(),
+        black: engines[0].name().to_string(),
+        white: engines[1].name().to_string(),
         start: opening
             .moves
             .is_none()

@@ -1,0 +1,177 @@
+//! The engine file of an external engine: `External(...)` as written
+//! ([`RawExternal`], `deny_unknown_fields`) and checked
+//! ([`ExternalConfig`]): a command to start, its protocol, its own limit if
+//! it has one, and the deadlines of its replies.
+
+use crate::error::{Error, Result};
+use crate::search::Limit;
+use crate::util::{Source, Sourced};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The text protocol an external engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Protocol {
+    /// Chris Welty's NBoard protocol (`nboard 2`, `set game`, `go`,
+    /// `=== move`).
+    Nboard,
+    /// The Go Text Protocol as Othello engines speak it (`boardsize 8`,
+    /// `play black e6`, `genmove white`).
+    Gtp,
+}
+
+impl Protocol {
+    /// Every protocol, in the order `--protocol` lists them.
+    pub const ALL: [Protocol; 2] = [Protocol::Nboard, Protocol::Gtp];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Nboard => "nboard",
+            Protocol::Gtp => "gtp",
+        }
+    }
+
+    /// One line for `--help`.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Protocol::Nboard => "NBoard protocol (Edax, Egaroucid, NTest)",
+            Protocol::Gtp => "Go Text Protocol, Othello dialect (gtp-rhino)",
+        }
+    }
+}
+
+fn ready_timeout() -> u64 {
+    5000
+}
+
+fn reply_timeout() -> u64 {
+    60_000
+}
+
+/// An external engine file as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "External")]
+pub struct RawExternal {
+    /// Display name (unique in a tournament).
+    pub name: String,
+    /// The program: a path (relative to the engine file when it contains a
+    /// `/`) or a name looked up in `PATH`.
+    pub command: String,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
+    /// The folder it runs in (relative to the engine file; default: the
+    /// folder `arena` runs in).
+    #[serde(default)]
+    pub working_dir: Option<PathBuf>,
+    /// Lines sent once after the handshake (engine options).
+    #[serde(default)]
+    pub init: Vec<String>,
+    /// Most milliseconds the process may take to start and answer the
+    /// handshake.
+    #[serde(default = "ready_timeout")]
+    pub ready_timeout_ms: u64,
+    /// Most milliseconds any reply may take when no clock applies (a
+    /// depth-limited game): past it the engine is hung and loses.
+    #[serde(default = "reply_timeout")]
+    pub reply_timeout_ms: u64,
+    /// The engine's own limit; without one it takes the tournament's time
+    /// control. `Depth(n)` is sent as NBoard's `set depth n`.
+    #[serde(default)]
+    pub limit: Option<Limit>,
+}
+
+/// A checked external engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternalConfig {
+    /// Display name.
+    pub name: String,
+    /// The settings as written (for the config hash).
+    pub raw: RawExternal,
+    /// The program, resolved against the engine file's folder when it is a
+    /// path.
+    pub program: PathBuf,
+    /// The working folder, resolved.
+    pub working_dir: Option<PathBuf>,
+}
+
+/// Most milliseconds a deadline may be (24 hours).
+const MAX_MS: u64 = 86_400_000;
+
+impl TryFrom<Sourced<'_, RawExternal>> for ExternalConfig {
+    type Error = Error;
+
+    fn try_from(s: Sourced<'_, RawExternal>) -> Result<ExternalConfig> {
+        let (raw, src) = (s.raw, s.source);
+        if raw.name.trim().is_empty() {
+            return Err(src.field("name", "an engine needs a non-empty name"));
+        }
+        if raw.command.trim().is_empty() {
+            return Err(src.field("command", "the program to start is empty"));
+        }
+        for (field, ms) in [
+            ("ready_timeout_ms", raw.ready_timeout_ms),
+            ("reply_timeout_ms", raw.reply_timeout_ms),
+        ] {
+            if ms == 0 || ms > MAX_MS {
+                return Err(src.field(field, format!("{ms} ms: must be 1 to {MAX_MS} (24 hours)")));
+            }
+        }
+        check_limit(&src, &raw)?;
+        let program = if raw.command.contains('/') {
+            src.base().join(&raw.command)
+        } else {
+            PathBuf::from(&raw.command)
+        };
+        let working_dir = raw.working_dir.as_ref().map(|d| src.base().join(d));
+        if let Some(d) = &working_dir {
+            if !d.is_dir() {
+                return Err(src.field("working_dir", format!("{} is not a folder", d.display())));
+            }
+        }
+        Ok(ExternalConfig {
+            name: raw.name.clone(),
+            program,
+            working_dir,
+            raw,
+        })
+    }
+}
+
+/// An external engine's own limit: something to play by.
+fn check_limit(src: &Source<'_>, raw: &RawExternal) -> Result<()> {
+    let bad = match raw.limit {
+        None => None,
+        Some(Limit::Depth(0)) => Some("Depth(0) searches nothing; the depth must be at least 1"),
+        Some(Limit::Nodes(_)) => {
+            Some("Nodes(n) cannot be sent over NBoard or GTP; use Depth(n), MoveTime(ms) or Clock(base, inc)")
+        }
+        Some(Limit::MoveTime(0) | Limit::Clock(0, 0)) => Some("the time must be at least 1 ms"),
+        Some(Limit::MoveTime(ms) | Limit::Clock(ms, _)) if ms > MAX_MS => {
+            Some("at most 86400000 ms (24 hours)")
+        }
+        Some(Limit::Depth(_) | Limit::MoveTime(_) | Limit::Clock(..)) => None,
+    };
+    match bad {
+        Some(msg) => Err(src.field("limit", msg)),
+        None => Ok(()),
+    }
+}
+
+impl ExternalConfig {
+    /// Parses and checks `External(...)` text; `path` names it and is the
+    /// base of relative paths.
+    ///
+    /// # Errors
+    /// [`Error::Config`] naming the file, line and field.
+    pub fn parse(text: &str, path: &std::path::Path) -> Result<ExternalConfig> {
+        let raw: RawExternal = crate::util::parse_ron(text, path)?;
+        ExternalConfig::try_from(Sourced {
+            raw,
+            source: Source::new(path, text),
+        })
+    }
+}

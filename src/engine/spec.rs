@@ -1,0 +1,159 @@
+//! Any engine a tournament can name: an in-process search (`Engine(...)`,
+//! [`EngineConfig`]) or an external program (`External(...)`,
+//! [`ExternalConfig`]). An engine file says which by its first word.
+
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
+use super::config::EngineConfig;
+use super::external::ExternalPlayer;
+use super::external::{ExternalConfig, RawExternal};
+use super::player::{build_player, Player};
+use crate::error::{read_text, Result};
+use crate::game::othello::Board;
+use crate::search::Limit;
+use crate::util::{Source, Sourced};
+use std::path::Path;
+
+/// An engine of a tournament.
+#[derive(Clone, Debug)]
+pub enum EngineSpec {
+    /// An in-process search.
+    Engine(EngineConfig),
+    /// A program over NBoard or GTP.
+    External(ExternalConfig),
+}
+
+/// The first word of a RON text, past blank space and comments.
+fn first_word(text: &str) -> &str {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |x| x.1);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |x| x.1);
+        } else {
+            break;
+        }
+    }
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+impl EngineSpec {
+    /// Reads an engine file; `time_control` stands in for the limit of an
+    /// engine that states none.
+    ///
+    /// # Errors
+    /// As [`EngineSpec::parse`], and I/O.
+    pub fn load(path: &Path, time_control: Option<Limit>) -> Result<EngineSpec> {
+        let text = read_text(path)?;
+        EngineSpec::parse(&text, path, time_control)
+    }
+
+    /// Parses and checks engine text (`Engine(...)` or `External(...)`).
+    ///
+    /// # Errors
+    /// [`crate::Error::Config`] naming the file, line and field.
+    pub fn parse(text: &str, path: &Path, time_control: Option<Limit>) -> Result<EngineSpec> {
+        if first_word(text) == "External" {
+            let raw: RawExternal = crate::util::parse_ron(text, path)?;
+            return EngineSpec::external(raw, Source::new(path, text), time_control);
+        }
+        let mut raw: super::RawEngine = crate::util::parse_ron(text, path)?;
+        if let Some(limit) = time_control {
+            raw.set_default_limit(limit);
+        }
+        EngineConfig::check(raw, text, path).map(EngineSpec::Engine)
+    }
+
+    /// Checks an external engine written in `source`, giving it the time
+    /// control when it has no limit of its own.
+    ///
+    /// # Errors
+    /// [`crate::Error::Config`] naming the field.
+    pub fn external(
+        mut raw: RawExternal,
+        source: Source<'_>,
+        time_control: Option<Limit>,
+    ) -> Result<EngineSpec> {
+        if raw.limit.is_none() {
+            raw.limit = time_control;
+        }
+        ExternalConfig::try_from(Sourced { raw, source }).map(EngineSpec::External)
+    }
+
+    /// Display name.
+    pub fn name(&self) -> &str {
+        match self {
+            EngineSpec::Engine(e) => &e.name,
+            EngineSpec::External(e) => &e.name,
+        }
+    }
+
+    /// The limit the runner enforces: a searching engine's, an external
+    /// engine's own or the tournament's (`None` for the random mover and an
+    /// external engine that plays by its own settings).
+    pub fn limit(&self) -> Option<Limit> {
+        match self {
+            EngineSpec::Engine(e) => e.search.map(|s| s.limit),
+            EngineSpec::External(e) => e.raw.limit,
+        }
+    }
+
+    /// A player of this engine (an external one's process starts with its
+    /// first game).
+    pub fn player(&self) -> Box<dyn Player<Board>> {
+        match self {
+            EngineSpec::Engine(e) => build_player(e),
+            EngineSpec::External(e) => Box::new(ExternalPlayer::new(e)),
+        }
+    }
+
+    /// The in-process engine, if it is one.
+    pub fn in_process(&self) -> Option<&EngineConfig> {
+        match self {
+            EngineSpec::Engine(e) => Some(e),
+            EngineSpec::External(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_word_skips_comments() {
+        assert_eq!(
+            first_word("// x\n/* y */ External(name: \"a\")"),
+            "External"
+        );
+        assert_eq!(first_word("  Engine("), "Engine");
+        assert_eq!(first_word(""), "");
+    }
+
+    #[test]
+    fn a_time_control_fills_only_a_missing_limit() {
+        let p = Path::new("e.ron");
+        let clock = Some(Limit::Clock(1000, 10));
+        let no_limit = "Engine(name: \"a\", search: Pvs, eval: Discs)";
+        let e = EngineSpec::parse(no_limit, p, clock).unwrap();
+        assert_eq!(e.limit(), clock);
+        assert!(EngineSpec::parse(no_limit, p, None).is_err());
+        let own = "Engine(name: \"a\", search: Pvs, limit: Depth(3), eval: Discs)";
+        assert_eq!(
+            EngineSpec::parse(own, p, clock).unwrap().limit(),
+            Some(Limit::Depth(3))
+        );
+        let ext = "External(name: \"x\", command: \"x\", protocol: Gtp)";
+        let e = EngineSpec::parse(ext, p, clock).unwrap();
+        assert_eq!(e.name(), "x");
+        assert_eq!(e.limit(), clock);
+        assert_eq!(EngineSpec::parse(ext, p, None).unwrap().limit(), None);
+    }
+}
