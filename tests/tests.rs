@@ -2,6 +2,7 @@
 
 mod util;
 
+mod adjudicate;
 mod book;
 mod book_files;
 mod book_generate;

@@ -4,15 +4,11 @@
 use super::{print, print_json};
 use crate::endgame::{obf, Solver, MAX_SOLVE_EMPTIES};
 use crate::error::read_text;
-use crate::eval::{OthelloEval, Patterns};
+use crate::eval::OthelloEval;
 use crate::util::progress;
 use crate::Error;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// The pattern weights that order moves at high empties, built in (the
-/// shipped `engines/weights/patterns-fit.ron`).
-const ORDER_WEIGHTS: &str = include_str!("../../engines/weights/patterns-fit.ron");
 
 /// Arguments of `arena solve`.
 #[derive(Debug, clap::Args)]
@@ -89,9 +85,7 @@ fn line_range(text: &str) -> Option<(usize, usize)> {
 
 /// The solver's built-in move-ordering evaluation.
 pub fn order_eval() -> OthelloEval {
-    OthelloEval::Patterns(
-        Patterns::parse(ORDER_WEIGHTS, Path::new("patterns-fit.ron")).expect("built-in weights"),
-    )
+    crate::endgame::builtin::order_eval()
 }
 
 /// Checks `--tt-mib` against what the solver can allocate.

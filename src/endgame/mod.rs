@@ -29,6 +29,7 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+pub mod builtin;
 mod nodes;
 pub mod obf;
 mod ordering;

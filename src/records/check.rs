@@ -55,6 +55,8 @@ pub fn check_game(rec: &GameRecord) -> Result<(), BadGame> {
     let (end, _) = play_move_list(start, &rec.moves).map_err(|e| bad("moves", e.to_string()))?;
     if rec.reason == "game over" {
         check_ending(rec, &end)
+    } else if rec.reason.starts_with("adjudicated") {
+        check_adjudicated(rec)
     } else if rec.result == 0.5 {
         Err(bad(
             "result",
@@ -63,6 +65,32 @@ pub fn check_game(rec: &GameRecord) -> Result<(), BadGame> {
     } else {
         Ok(())
     }
+}
+
+/// An adjudicated game: a final score of at most 64 discs, and the result
+/// it gives (the score itself is the solver's; it is not solved again).
+fn check_adjudicated(rec: &GameRecord) -> Result<(), BadGame> {
+    if rec.disc_diff.abs() > 64 {
+        return Err(bad(
+            "disc_diff",
+            format!("{} is not a final score (-64 to 64)", rec.disc_diff),
+        ));
+    }
+    let result = match rec.disc_diff.signum() {
+        1 => 1.0,
+        -1 => 0.0,
+        _ => 0.5,
+    };
+    if rec.result != result {
+        return Err(bad(
+            "result",
+            format!(
+                "{} does not match disc_diff {:+}",
+                rec.result, rec.disc_diff
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A game that ended normally: over, with its final position's score.

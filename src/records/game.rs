@@ -113,7 +113,7 @@ pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
     let mut out = String::new();
     let suffix = if rec.reason.starts_with("time") {
         ":t"
-    } else if rec.reason == "game over" {
+    } else if rec.reason == "game over" || rec.reason.starts_with("adjudicated") {
         ""
     } else {
         ":r"

@@ -36,14 +36,16 @@ struct Sums {
     forfeits: BTreeMap<String, u64>,
 }
 
-/// The kind of a game's end: `game over`, or the forfeit's kind (the
-/// reason up to its `:`), and the engine that lost by it.
+/// The kind of a game's end (`game over`, `adjudicated`, or a forfeit's
+/// kind: the reason up to its `:`), and for a forfeit the engine that lost
+/// by it.
 pub fn termination(reason: &str) -> (&str, Option<&str>) {
     match reason.split_once(": ") {
-        Some((kind, rest)) => {
+        Some((kind @ ("time forfeit" | "crash" | "illegal move"), rest)) => {
             let name = rest.split(" (").next().unwrap_or(rest);
             (kind, Some(name))
         }
+        Some((kind, _)) => (kind, None),
         None => (reason, None),
     }
 }
@@ -167,5 +169,9 @@ mod tests {
         assert_eq!(endings.get("time forfeit"), Some(&1));
         assert_eq!(termination("crash: x (boom: y)"), ("crash", Some("x")));
         assert_eq!(termination("game over"), ("game over", None));
+        assert_eq!(
+            termination("adjudicated: solved at 18 empties"),
+            ("adjudicated", None)
+        );
     }
 }

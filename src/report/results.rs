@@ -224,7 +224,7 @@ impl Tallies {
         } else {
             -i64::from(g.disc_diff)
         };
-        if g.reason != "game over" {
+        if g.reason != "game over" && !g.reason.starts_with("adjudicated") {
             self.forfeits += 1;
         }
     }

@@ -72,7 +72,23 @@ pub struct RawTournament {
     /// own limit wins).
     #[serde(default)]
     pub time_control: Option<TimeControl>,
+    /// Ending games early with their exact result (off by default).
+    #[serde(default)]
+    pub adjudicate: Adjudicate,
 }
+
+/// How games may end early.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Adjudicate {
+    /// End a game once it reaches this many empty squares, with the exact
+    /// result of perfect play from there (the solver's).
+    #[serde(default)]
+    pub solve_at_empties: Option<u32>,
+}
+
+/// Most empties adjudication solves (each more costs 2-3x the time).
+pub const MAX_ADJUDICATE_EMPTIES: u32 = 30;
 
 /// A tournament's time control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,6 +124,8 @@ pub struct Tournament {
     pub engines: Vec<EngineSpec>,
     /// The time control of engines without a limit of their own.
     pub time_control: Option<TimeControl>,
+    /// Adjudication.
+    pub adjudicate: Adjudicate,
     /// Which games.
     pub format: Format,
     /// The SPRT, for `Format::Sprt`.
@@ -188,6 +206,14 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
         let sprt = check_format(&src, &raw.format, engines.len())?;
         check_size(&src, &raw.format, engines.len())?;
         check_policy(&src, &raw, sprt.is_some())?;
+        if let Some(n) = raw.adjudicate.solve_at_empties {
+            if n == 0 || n > MAX_ADJUDICATE_EMPTIES {
+                return Err(src.field(
+                    "solve_at_empties",
+                    format!("{n} empties: must be 1 to {MAX_ADJUDICATE_EMPTIES}"),
+                ));
+            }
+        }
         let (book, order, book_hash) = load_book(&src, &raw.book, raw.seed)?;
         let normalized = serde_json::json!({
             "name": raw.name,
@@ -201,15 +227,19 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             "seed": raw.seed,
         });
         let mut normalized = normalized;
+        // Only when set, so configs without them hash as before.
         if let Some(tc) = raw.time_control {
-            // Only when there is one, so configs without it hash as before.
             normalized["time_control"] = serde_json::json!(tc);
+        }
+        if raw.adjudicate != Adjudicate::default() {
+            normalized["adjudicate"] = serde_json::json!(raw.adjudicate);
         }
         let hash = format!("{:016x}", fnv1a(normalized.to_string().as_bytes()));
         Ok(Tournament {
             name: raw.name,
             engines,
             time_control: raw.time_control,
+            adjudicate: raw.adjudicate,
             format: raw.format,
             sprt,
             book,

@@ -35,6 +35,14 @@ pub enum Ending<M> {
         /// difference, empties to the winner).
         first_score: i32,
     },
+    /// Stopped by adjudication with the exact result of perfect play from
+    /// there: the final score from the first player's view.
+    Adjudicated {
+        /// Positive when the first player wins.
+        first_score: i32,
+        /// Why, in words (`solved at 18 empties`).
+        how: String,
+    },
     /// Player `loser` (0 first, 1 second) forfeited.
     Forfeit {
         /// 0 for the first player, 1 for the second.
@@ -89,9 +97,22 @@ impl SideTime {
     }
 }
 
+/// Ends a game early with its exact result, before the side to move is
+/// asked for a move.
+pub trait Adjudicator<G: Game> {
+    /// The first player's final score under perfect play from `pos`, with
+    /// the reason in words, when this adjudicator ends the game there.
+    fn adjudicate(&mut self, pos: &G) -> Option<(i32, String)>;
+}
+
 /// Plays a game from `setups[0].start` between `players[0]` (moving first)
-/// and `players[1]`, each with the clock and time per move of its setup.
-pub fn play<G: Game>(players: [&mut dyn Player<G>; 2], setups: [GameSetup<G>; 2]) -> Played<G> {
+/// and `players[1]`, each with the clock and time per move of its setup,
+/// ended early by `adjudicator` when it says so.
+pub fn play<G: Game>(
+    players: [&mut dyn Player<G>; 2],
+    setups: [GameSetup<G>; 2],
+    mut adjudicator: Option<&mut dyn Adjudicator<G>>,
+) -> Played<G> {
     let [first, second] = players;
     let mut players = [first, second];
     let mut pos = setups[0].start.clone();
@@ -117,6 +138,10 @@ pub fn play<G: Game>(players: [&mut dyn Player<G>; 2], setups: [GameSetup<G>; 2]
     }
     let mut moves = MoveList::new();
     while !pos.is_over() {
+        if let Some((first_score, how)) = adjudicator.as_mut().and_then(|a| a.adjudicate(&pos)) {
+            played.ending = Ending::Adjudicated { first_score, how };
+            return played;
+        }
         let side = usize::from(!pos.first_player_to_move());
         moves.clear();
         pos.generate_moves(&mut moves);
@@ -277,13 +302,13 @@ mod tests {
     fn a_tic_tac_toe_game_through_the_player_seam() {
         // X takes the top row while O plays the middle row.
         let (mut x, mut o) = (scripted(&[0, 1, 2]), scripted(&[3, 4]));
-        let p = play::<TicTacToe>([&mut x, &mut o], setups(None));
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(None), None);
         assert_eq!(p.moves.len(), 5);
         // A win scores 10 minus the plies played (quicker wins score more).
         assert_eq!(p.ending, Ending::Over { first_score: 5 });
         // Random players finish a game too, whoever wins.
         let (mut a, mut b) = (RandomPlayer::new("a", 1), RandomPlayer::new("b", 2));
-        let p = play::<TicTacToe>([&mut a, &mut b], setups(None));
+        let p = play::<TicTacToe>([&mut a, &mut b], setups(None), None);
         assert!((5..=9).contains(&p.moves.len()));
         assert!(matches!(p.ending, Ending::Over { .. }));
     }
@@ -292,7 +317,7 @@ mod tests {
     fn a_failing_player_forfeits_with_its_reason() {
         // An occupied cell is illegal.
         let (mut x, mut o) = (scripted(&[0, 1]), scripted(&[0]));
-        let p = play::<TicTacToe>([&mut x, &mut o], setups(None));
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(None), None);
         assert_eq!(
             p.ending,
             Ending::Forfeit {
@@ -303,7 +328,7 @@ mod tests {
         // A panic is caught and named.
         let (mut x, mut o) = (scripted(&[0, 1]), scripted(&[4]));
         x.panic_at = Some(1);
-        let p = play::<TicTacToe>([&mut x, &mut o], setups(None));
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(None), None);
         assert_eq!(
             p.ending,
             Ending::Forfeit {
@@ -313,7 +338,7 @@ mod tests {
         );
         // An error is the player's reason.
         let (mut x, mut o) = (scripted(&[0]), scripted(&[]));
-        let p = play::<TicTacToe>([&mut x, &mut o], setups(None));
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(None), None);
         assert_eq!(
             p.ending,
             Ending::Forfeit {
@@ -324,6 +349,29 @@ mod tests {
         assert_eq!(p.moves.len(), 1);
     }
 
+    /// Ends every game once two cells are taken, as a draw.
+    struct AfterTwo;
+
+    impl Adjudicator<TicTacToe> for AfterTwo {
+        fn adjudicate(&mut self, pos: &TicTacToe) -> Option<(i32, String)> {
+            (pos.plies() >= 2).then(|| (0, "two cells".into()))
+        }
+    }
+
+    #[test]
+    fn an_adjudicator_ends_the_game_before_the_next_move() {
+        let (mut x, mut o) = (scripted(&[0, 1, 2]), scripted(&[3, 4]));
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(None), Some(&mut AfterTwo));
+        assert_eq!(p.moves, vec![Cell(0), Cell(3)]);
+        assert_eq!(
+            p.ending,
+            Ending::Adjudicated {
+                first_score: 0,
+                how: "two cells".into()
+            }
+        );
+    }
+
     #[test]
     fn an_empty_clock_loses_on_time() {
         let clock = ClockState {
@@ -332,7 +380,7 @@ mod tests {
         };
         let (mut x, mut o) = (scripted(&[0, 1, 2]), scripted(&[3, 4]));
         x.delay = Duration::from_millis(2);
-        let p = play::<TicTacToe>([&mut x, &mut o], setups(Some(clock)));
+        let p = play::<TicTacToe>([&mut x, &mut o], setups(Some(clock)), None);
         let Ending::Forfeit {
             loser: 0,
             why: Forfeit::Time { used, allowed },

@@ -8,12 +8,15 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use super::config::Tournament;
-use super::play::{play, Ending, Forfeit, Played};
+use super::play::{play, Adjudicator, Ending, Forfeit, Played};
 use super::schedule::Pairing;
+use crate::endgame::builtin::order_eval;
+use crate::endgame::Solver;
 use crate::engine::hosted::Hosted;
 use crate::engine::{EngineSpec, GameSetup, Player};
 use crate::game::othello::notation::move_list_string;
 use crate::game::othello::{board_string, Board, Move};
+use crate::game::Game;
 use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
@@ -63,6 +66,40 @@ pub struct Players<'t> {
     tournament: &'t Tournament,
     build: Arc<BuildPlayer>,
     built: Vec<Option<Box<dyn Player<Board>>>>,
+    /// The worker's adjudicator, made on first use.
+    adjudicator: Option<SolveAt>,
+}
+
+/// Adjudication by the solver: a game that reaches `empties` empty squares
+/// ends with the exact result of perfect play from there.
+pub struct SolveAt {
+    empties: u32,
+    solver: Solver,
+}
+
+impl SolveAt {
+    /// Adjudication at `empties` empties, with the solver's built-in
+    /// ordering evaluation.
+    pub fn new(empties: u32) -> SolveAt {
+        SolveAt {
+            empties,
+            solver: Solver::new(ADJUDICATION_TT_MIB, Some(order_eval())),
+        }
+    }
+}
+
+/// The adjudicating solver's table, MiB.
+const ADJUDICATION_TT_MIB: usize = 16;
+
+impl Adjudicator<Board> for SolveAt {
+    fn adjudicate(&mut self, pos: &Board) -> Option<(i32, String)> {
+        if pos.empties() > self.empties {
+            return None;
+        }
+        let s = self.solver.solve(pos).score;
+        let black = if pos.first_player_to_move() { s } else { -s };
+        Some((black, format!("solved at {} empties", pos.empties())))
+    }
 }
 
 impl<'t> Players<'t> {
@@ -72,6 +109,7 @@ impl<'t> Players<'t> {
             tournament,
             build,
             built: (0..tournament.engines.len()).map(|_| None).collect(),
+            adjudicator: None,
         }
     }
 
@@ -98,9 +136,33 @@ impl<'t> Players<'t> {
         Ok(())
     }
 
-    /// The two players of a game, black first (built by [`Players::ensure`]).
-    fn pair(&mut self, black: usize, white: usize) -> [&mut dyn Player<Board>; 2] {
-        let (lo, hi) = self.built.split_at_mut(black.max(white));
+    /// The two players of a game, black first (built by [`Players::ensure`]),
+    /// and the adjudicator when the tournament adjudicates.
+    fn pair(
+        &mut self,
+        black: usize,
+        white: usize,
+    ) -> (
+        [&mut dyn Player<Board>; 2],
+        Option<&mut dyn Adjudicator<Board>>,
+    ) {
+        let adjudicator = match self.tournament.adjudicate.solve_at_empties {
+            Some(n) => Some(self.adjudicator.get_or_insert_with(|| SolveAt::new(n))),
+            None => None,
+        };
+        let adjudicator = adjudicator.map(|a| a as &mut dyn Adjudicator<Board>);
+        (pair_of(&mut self.built, black, white), adjudicator)
+    }
+}
+
+/// Two distinct built players of `built`, black's first.
+fn pair_of(
+    built: &mut [Option<Box<dyn Player<Board>>>],
+    black: usize,
+    white: usize,
+) -> [&mut dyn Player<Board>; 2] {
+    {
+        let (lo, hi) = built.split_at_mut(black.max(white));
         let (a, b) = (lo[black.min(white)].as_deref_mut(), hi[0].as_deref_mut());
         let (Some(a), Some(b)) = (a, b) else {
             unreachable!("both players were built first")
@@ -144,7 +206,10 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
         seed: game_seed(t.seed, p.game_id, colour as u64),
     });
     let played = match [p.black, p.white].map(|i| players.ensure(i)) {
-        [Ok(()), Ok(())] => play(players.pair(p.black, p.white), setups),
+        [Ok(()), Ok(())] => {
+            let (pair, adjudicator) = players.pair(p.black, p.white);
+            play(pair, setups, adjudicator)
+        }
         [Err(msg), _] => unbuilt(0, msg),
         [Ok(()), Err(msg)] => unbuilt(1, msg),
     };
@@ -152,14 +217,12 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
     let opening_plies = moves.len();
     moves.extend_from_slice(&played.moves);
     let (result, disc_diff, reason) = match played.ending {
-        Ending::Over { first_score } => {
-            let r = match first_score.signum() {
-                1 => 1.0,
-                -1 => 0.0,
-                _ => 0.5,
-            };
-            (r, first_score, "game over".to_string())
-        }
+        Ending::Over { first_score } => (points(first_score), first_score, "game over".into()),
+        Ending::Adjudicated { first_score, how } => (
+            points(first_score),
+            first_score,
+            format!("adjudicated: {how}"),
+        ),
         Ending::Forfeit { loser, why } => {
             let name = engines[loser].name();
             let reason = match why {
@@ -198,6 +261,15 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
         times_ms: played.times_ms,
         depths: played.depths,
         scores: played.scores,
+    }
+}
+
+/// Black's points for black's final disc difference.
+fn points(first_score: i32) -> f64 {
+    match first_score.signum() {
+        1 => 1.0,
+        -1 => 0.0,
+        _ => 0.5,
     }
 }
 
