@@ -9,6 +9,7 @@ pub mod fs;
 pub mod par;
 pub mod rng;
 pub mod ron;
+mod ron_explain;
 
 pub use self::ron::{check_stages, parse_ron, stage_of, Source, Sourced};
 pub use fs::write_atomic;
