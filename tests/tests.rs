@@ -7,6 +7,7 @@ mod book_files;
 mod book_generate;
 mod eval;
 mod layers;
+mod messages;
 mod perft;
 mod probcut;
 mod search;

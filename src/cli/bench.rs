@@ -241,7 +241,7 @@ pub fn bench(depth: u32) -> BenchReport {
 /// Output errors only.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if args.depth == 0 {
-        return Err(crate::Error::Argument {
+        return Err(crate::Error::Usage {
             argument: "--depth".into(),
             message: "must be at least 1".into(),
         }

@@ -2,8 +2,9 @@
 //! engine described with flags; prints the move, score, PV and counters.
 
 use super::{named, print, print_json};
+use crate::engine::config::MAX_TT_MIB;
 use crate::engine::{EngineConfig, RawEngine, SearchKind, SearchPlayer};
-use crate::eval::{EvalSpec, UNITS_PER_DISC};
+use crate::eval::{EvalSpec, OthelloEval, UNITS_PER_DISC};
 use crate::game::GameKind;
 
 use crate::game::tictactoe::TicTacToe;
@@ -42,14 +43,14 @@ pub struct SearchArgs {
     /// The position: a position string or a move list (default: the start)
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
-    /// Search to this depth (overrides the engine's limit)
-    #[arg(long, conflicts_with_all = ["nodes", "movetime"])]
+    /// Search to this depth, 1 to 60 plies (overrides the engine's limit)
+    #[arg(long, conflicts_with_all = ["nodes", "movetime"], value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEARCH_DEPTH)))]
     pub depth: Option<u32>,
     /// Deepen until this many nodes (overrides the engine's limit)
-    #[arg(long, conflicts_with = "movetime")]
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Deepen for this many milliseconds (overrides the engine's limit)
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
     /// Search algorithm (flag-described engine)
     #[arg(long, value_parser = named(&Variant::ALL, Variant::name, Variant::summary))]
@@ -57,8 +58,8 @@ pub struct SearchArgs {
     /// Iterative deepening (flag-described engine; implied by --nodes and --movetime)
     #[arg(long)]
     pub deepening: bool,
-    /// Transposition table MiB (flag-described engine)
-    #[arg(long)]
+    /// Transposition table MiB, 0 to 16384 (flag-described engine)
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_TT_MIB as u64))]
     pub tt_mib: Option<usize>,
     /// Move ordering, highest priority first, comma-separated (flag-described engine)
     #[arg(long, value_delimiter = ',', value_parser = named(&OrderBy::ALL, OrderBy::name, OrderBy::summary))]
@@ -69,18 +70,71 @@ pub struct SearchArgs {
     /// Weights file for --eval squares|features
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// Print one JSON object: {"best_move","score","depth","nodes","seconds","nps","pv",...}
+    /// Print one JSON object: {"best_move","score_discs" (tic-tac-toe: "score_points"),"depth","nodes","seconds","nps","pv","iterations",...}
     #[arg(long)]
     pub json: bool,
 }
 
-/// Result of `arena search --json`.
+/// Deepest search `--depth` accepts: a game of Othello has at most 60
+/// moves, so no line is longer.
+pub const MAX_SEARCH_DEPTH: u32 = 60;
+
+/// A score in its game's unit, which its JSON key names: `score_discs` for
+/// Othello (the final disc difference the search expects, side to move),
+/// `score_points` for tic-tac-toe (a win at ply k scores 10 - k).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub enum Score {
+    /// Discs (evaluation units / 100).
+    #[serde(rename = "score_discs")]
+    Discs(f64),
+    /// Game points.
+    #[serde(rename = "score_points")]
+    Points(f64),
+}
+
+impl Score {
+    /// An Othello score of `value` evaluation units (centidiscs).
+    pub fn discs(value: i32) -> Score {
+        Score::Discs(f64::from(value) / f64::from(UNITS_PER_DISC))
+    }
+
+    /// A score of `value` game points (searches without an evaluation).
+    pub fn points(value: i32) -> Score {
+        Score::Points(f64::from(value))
+    }
+
+    /// `+1.25 discs`, `+8 points`.
+    pub fn text(self) -> String {
+        match self {
+            Score::Discs(d) => format!("{d:+.2} discs"),
+            Score::Points(p) => format!("{p:+} points"),
+        }
+    }
+}
+
+/// One completed iteration in `arena search --json`.
+#[derive(Debug, serde::Serialize)]
+pub struct IterationReport {
+    /// Depth searched.
+    pub depth: u32,
+    /// Its score, in the unit its key names.
+    #[serde(flatten)]
+    pub score: Score,
+    /// Nodes of the whole search so far.
+    pub nodes: u64,
+    /// Seconds since the search started.
+    pub seconds: f64,
+}
+
+/// Result of `arena search --json`. Every score is in one unit, named in
+/// its key (see [`Score`]).
 #[derive(Debug, serde::Serialize)]
 pub struct SearchReport {
     /// The move to play (null when the game is over).
     pub best_move: Option<String>,
-    /// Score for the side to move: discs for Othello, game points otherwise.
-    pub score: f64,
+    /// Score for the side to move.
+    #[serde(flatten)]
+    pub score: Score,
     /// Depth of the last completed iteration.
     pub depth: u32,
     /// Nodes visited.
@@ -94,23 +148,33 @@ pub struct SearchReport {
     /// Every counter of the search.
     pub stats: SearchStats,
     /// Each completed iteration.
-    pub iterations: Vec<crate::search::Iteration>,
+    pub iterations: Vec<IterationReport>,
     /// Share of cutoffs made by the first move searched.
     pub first_move_cutoff_rate: Option<f64>,
 }
 
-fn report<M: Display>(out: &SearchOutcome<M>, units: i32) -> SearchReport {
+/// The report of a search whose scores `score` turns into their unit.
+fn report<M: Display>(out: &SearchOutcome<M>, score: fn(i32) -> Score) -> SearchReport {
     let s = &out.stats;
     SearchReport {
         best_move: out.best_move.as_ref().map(|m| m.to_string()),
-        score: f64::from(out.score) / f64::from(units),
+        score: score(out.score),
         depth: out.depth,
         nodes: s.nodes,
         seconds: out.elapsed.as_secs_f64(),
         nps: out.nps(),
         pv: out.pv.iter().map(|m| m.to_string()).collect(),
         stats: *s,
-        iterations: out.iterations.clone(),
+        iterations: out
+            .iterations
+            .iter()
+            .map(|i| IterationReport {
+                depth: i.depth,
+                score: score(i.score),
+                nodes: i.nodes,
+                seconds: i.seconds,
+            })
+            .collect(),
         first_move_cutoff_rate: (s.beta_cutoffs > 0)
             .then(|| s.first_move_cutoffs as f64 / s.beta_cutoffs as f64),
     }
@@ -151,40 +215,33 @@ fn inline_engine(args: &SearchArgs) -> RawEngine {
     }
 }
 
-/// Checks a flag-described engine, reporting problems as argument errors.
+/// Checks a flag-described engine: a setting the flags got wrong is a
+/// usage error (exit code 2); the weights file is read after, and a file
+/// that cannot be read or is malformed is an error about that file (exit
+/// code 1).
 fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
     if let Some(weights) = raw.eval.weights() {
         if weights.as_os_str().is_empty() {
-            return Err(Error::Argument {
+            return Err(Error::Usage {
                 argument: "--weights".into(),
                 message: "--eval squares, features and patterns need a weights file".into(),
             });
         }
     }
-    EngineConfig::check(raw, "", Path::new("")).map_err(|e| match e {
-        Error::Config { message, .. } => Error::Argument {
+    let settings = RawEngine {
+        eval: EvalSpec::Discs,
+        ..raw.clone()
+    };
+    let mut config = EngineConfig::check(settings, "", Path::new("")).map_err(|e| match e {
+        Error::Config { message, .. } => Error::Usage {
             argument: "engine flags".into(),
             message,
         },
         other => other,
-    })
-}
-
-/// Refuses a limit of 0 (depth, nodes or milliseconds).
-fn check_limits(args: &SearchArgs) -> crate::Result<()> {
-    for (name, zero) in [
-        ("--depth", args.depth == Some(0)),
-        ("--nodes", args.nodes == Some(0)),
-        ("--movetime", args.movetime == Some(0)),
-    ] {
-        if zero {
-            return Err(Error::Argument {
-                argument: name.into(),
-                message: "must be at least 1".into(),
-            });
-        }
-    }
-    Ok(())
+    })?;
+    config.eval = OthelloEval::load(&raw.eval, Path::new(""))?;
+    config.raw = raw;
+    Ok(config)
 }
 
 /// An Othello search: the engine file or the flags' engine, its limit
@@ -208,13 +265,13 @@ fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
         settings.limit = l;
     }
     let mut player = SearchPlayer::new(&config);
-    Ok(report(&player.analyse(&pos, None), UNITS_PER_DISC))
+    Ok(report(&player.analyse(&pos, None), Score::discs))
 }
 
 /// A tic-tac-toe search: flags only, no evaluation, to the end by default.
 fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
     if args.engine.is_some() {
-        return Err(Error::Argument {
+        return Err(Error::Usage {
             argument: "--engine".into(),
             message: "engine files are Othello engines; describe a tic-tac-toe search with flags"
                 .into(),
@@ -229,7 +286,7 @@ fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
     };
     let mut raw = inline_engine(args);
     if raw.eval != EvalSpec::Discs {
-        return Err(Error::Argument {
+        return Err(Error::Usage {
             argument: "--eval".into(),
             message: "tic-tac-toe searches are exhaustive and use no evaluation".into(),
         });
@@ -250,9 +307,9 @@ fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
 /// The text `arena search` prints without `--json`.
 fn report_text(rep: &SearchReport) -> String {
     format!(
-        "best move {}, score {:+.2}, depth {}, {} nodes in {:.3} s ({:.2} M nodes/s)\npv {}\ncutoffs {} (first move {}), tt probes {} hits {} cutoffs {}, re-searches {}",
+        "best move {}, score {}, depth {}, {} nodes in {:.3} s ({:.2} M nodes/s)\npv {}\ncutoffs {} (first move {}), tt probes {} hits {} cutoffs {}, re-searches {}",
         rep.best_move.as_deref().unwrap_or("none (game over)"),
-        rep.score,
+        rep.score.text(),
         rep.depth,
         rep.nodes,
         rep.seconds,
@@ -272,7 +329,6 @@ fn report_text(rep: &SearchReport) -> String {
 /// # Errors
 /// A bad position, engine file or flag combination.
 pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
-    check_limits(args)?;
     let rep = match args.game {
         GameKind::Othello => search_othello(args)?,
         GameKind::TicTacToe => search_tictactoe(args)?,
@@ -285,6 +341,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A search without an evaluation: its scores are the game's own points.
 fn run_generic<G: SearchGame>(
     pos: &G,
     settings: &SearchSettings,
@@ -293,5 +350,5 @@ fn run_generic<G: SearchGame>(
 ) -> SearchReport {
     let mut s: Searcher<G, ZeroEval> = Searcher::new(ZeroEval, tt_mib, order);
     let out = search(&mut s, pos, settings, None, 0);
-    report(&out, 1)
+    report(&out, Score::points)
 }

@@ -97,7 +97,7 @@ pub fn order_eval() -> OthelloEval {
 fn check_tt_mib(tt_mib: usize) -> crate::Result<()> {
     let max = crate::engine::config::MAX_TT_MIB;
     if tt_mib == 0 || tt_mib > max {
-        return Err(Error::Argument {
+        return Err(Error::Usage {
             argument: "--tt-mib".into(),
             message: format!("{tt_mib}: must be 1 to {max}"),
         });
@@ -113,7 +113,7 @@ fn problems(args: &SolveArgs) -> crate::Result<Vec<obf::Problem>> {
         Some(l) => Some(
             line_range(l)
                 .filter(|(a, b)| a <= b && *a >= 1)
-                .ok_or_else(|| Error::Argument {
+                .ok_or_else(|| Error::Usage {
                     argument: "--lines".into(),
                     message: format!("{l:?}: expected N or A-B with 1 <= A <= B"),
                 })?,
@@ -193,6 +193,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     };
     for p in &problems {
         let line = solve_one(&mut solver, p);
+        if !line.correct {
+            eprintln!(
+                "{}",
+                p.mismatch(&args.file, line.score, line.best_move.as_deref())
+            );
+        }
         if !args.json {
             print(&line_text(&line))?;
         }
