@@ -5,6 +5,7 @@ mod util;
 mod book;
 mod book_files;
 mod book_generate;
+mod display;
 mod eval;
 mod layers;
 mod messages;

@@ -13,10 +13,11 @@ const TABLE_LEGEND: &str = "Elo: maximum likelihood over all games, average = 0;
 
 impl Results {
     /// The two engines of a head-to-head, the one whose point of view the
-    /// block takes first (an SPRT's candidate, the first engine of any
-    /// other two-engine run). Read from the counts, so it always agrees
-    /// with the block: when both engines' counts equal the block's, the
-    /// results are symmetric and either order reads true.
+    /// block takes first: an SPRT's candidate (its second engine, as the
+    /// config documents), the first engine of any other two-engine run.
+    /// Read from the counts, so it always agrees with the block; when the
+    /// counts cannot tell (no games yet, or perfectly symmetric results)
+    /// the rule above decides.
     pub fn sides(&self) -> Option<(&str, &str)> {
         let (wdl, pairs, _) = self.head_to_head_wdl.as_ref()?;
         let [a, b] = self.engines.as_slice() else {
@@ -28,11 +29,15 @@ impl Results {
                 && e.losses == wdl.losses
                 && e.pairs == *pairs
         };
-        Some(if seen_by(b) && !seen_by(a) {
-            (&b.name, &a.name)
-        } else {
-            (&a.name, &b.name)
-        })
+        let sprt =
+            self.verdict.is_some() || self.head_to_head.as_ref().is_some_and(|h| h.sprt.is_some());
+        let (first, second) = match (seen_by(a), seen_by(b)) {
+            (true, false) => (a, b),
+            (false, true) => (b, a),
+            (true, true) | (false, false) if sprt => (b, a),
+            (true, true) | (false, false) => (a, b),
+        };
+        Some((&first.name, &second.name))
     }
 
     /// The first line of a report, in fastchess's shape: `Results of A vs
