@@ -430,3 +430,61 @@ fn solve_names_the_line_and_both_scores_of_a_wrong_expectation() {
         )
     );
 }
+
+/// Thousands of small edits of shipped files (a character deleted,
+/// replaced, or a `-1` inserted): whatever the parser says, the message
+/// stays one short line in the user's words, and nothing panics.
+#[test]
+fn every_small_edit_of_a_shipped_file_gives_a_short_plain_message() {
+    use arena::engine::EngineConfig;
+    use arena::eval::{Features, WeightedSquares};
+    use arena::search::probcut::ProbCut;
+    use arena::tournament::Tournament;
+    type Parse = fn(&str, &Path) -> Option<String>;
+    let kinds: [(&str, Parse); 5] = [
+        ("engines/alphabeta-d6.ron", |t, p| {
+            EngineConfig::parse(t, p).err().map(|e| e.to_string())
+        }),
+        // A tournament's engines and book are not found from here, so
+        // only the parse and the first checks run.
+        ("configs/sprt-eval.ron", |t, _| {
+            Tournament::parse(t, Path::new("/no/such/dir/c.ron"))
+                .err()
+                .map(|e| e.to_string())
+        }),
+        ("engines/weights/features-v1.ron", |t, p| {
+            Features::parse(t, p).err().map(|e| e.to_string())
+        }),
+        ("engines/weights/squares-classic.ron", |t, p| {
+            WeightedSquares::parse(t, p).err().map(|e| e.to_string())
+        }),
+        ("engines/probcut/strong.ron", |t, p| {
+            ProbCut::parse(t, p).err().map(|e| e.to_string())
+        }),
+    ];
+    let mut checked = 0;
+    for (name, parse) in kinds {
+        let path = repo(name);
+        let chars: Vec<char> = std::fs::read_to_string(&path).unwrap().chars().collect();
+        for k in (0..chars.len()).step_by(3) {
+            let edits = [
+                [&chars[..k], &chars[k + 1..]].concat(),
+                [&chars[..k], &['x'][..], &chars[k + 1..]].concat(),
+                [&chars[..k], &['-', '1'][..], &chars[k..]].concat(),
+            ];
+            for edit in edits {
+                let edited: String = edit.into_iter().collect();
+                let Some(err) = parse(&edited, &path) else {
+                    continue;
+                };
+                checked += 1;
+                assert!(err.len() < 400, "{err}");
+                assert!(!err.contains('\n'), "{err}");
+                for word in ["Raw", "Expected", "Unexpected", "out of bounds"] {
+                    assert!(!err.contains(word), "{err}");
+                }
+            }
+        }
+    }
+    assert!(checked > 3000, "{checked}");
+}

@@ -7,11 +7,9 @@
 //! excerpt), and words each kind of error in those terms. Type names never
 //! reach the message.
 
+use super::ron_place::{char_index, place_at, top_description, Place, VALUE_CHARS};
 use crate::error::excerpt;
 use ron::error::Error as RonError;
-
-/// Longest quoted value, in characters.
-const VALUE_CHARS: usize = 40;
 
 /// Whole-number fields whose accepted range is narrower than their type's,
 /// by the name written before the value (a field, or a variant like
@@ -36,314 +34,17 @@ const RANGES: &[(&str, i64, Option<i64>)] = &[
     ("shallow", 0, Some(59)),
 ];
 
-/// One enclosing level of the error's position, innermost first.
-#[derive(Clone, Debug, Default)]
-struct Level {
-    /// The field (or map key) whose value holds the position at this level.
-    field: Option<String>,
-    /// The name written before this level's bracket (`Depth`, `Engine`).
-    name: Option<String>,
-    /// The bracket that opens it: `(`, `[` or `{`.
-    opener: char,
-    /// Commas between the bracket and the position: the entry's index in
-    /// a list.
-    index: usize,
-}
-
-/// Where an error is: the levels around it and the value written there.
-struct Place {
-    levels: Vec<Level>,
-    value: String,
-}
-
 /// The message for RON error `code` at `line`:`column` (1-based) of `text`.
 pub(crate) fn explain(code: &RonError, text: &str, line: usize, column: usize) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut at = char_index(text, line, column).min(chars.len());
-    // RON places some errors on the space before the value.
-    while chars.get(at).is_some_and(|c| *c == ' ' || *c == '\t') {
+    // RON places some errors on the space (or the line end) before the
+    // value.
+    while chars.get(at).is_some_and(|c| c.is_whitespace()) {
         at += 1;
     }
-    let code_chars = mask(&chars);
-    let place = Place {
-        levels: levels(&code_chars, &chars, token_start(&chars, at)),
-        value: value_at(&chars, at),
-    };
+    let place = place_at(&chars, at);
     words(code, &place)
-}
-
-/// The index in characters of a 1-based line and column.
-fn char_index(text: &str, line: usize, column: usize) -> usize {
-    let mut index = 0;
-    for (i, l) in text.split('\n').enumerate() {
-        if i + 1 == line {
-            return index + column.saturating_sub(1).min(l.chars().count());
-        }
-        index += l.chars().count() + 1;
-    }
-    index
-}
-
-/// The text with comments blanked and string contents made neutral, index
-/// for index, so brackets and colons inside them do not count.
-fn mask(chars: &[char]) -> Vec<char> {
-    let mut out = chars.to_vec();
-    let mut i = 0;
-    while i < chars.len() {
-        match chars[i] {
-            '/' if chars.get(i + 1) == Some(&'/') => {
-                while i < chars.len() && chars[i] != '\n' {
-                    out[i] = ' ';
-                    i += 1;
-                }
-            }
-            '/' if chars.get(i + 1) == Some(&'*') => {
-                while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
-                    out[i] = ' ';
-                    i += 1;
-                }
-                out[i..(i + 2).min(chars.len())].fill(' ');
-                i += 2;
-            }
-            '"' => {
-                i += 1;
-                while i < chars.len() && chars[i] != '"' {
-                    out[i] = 'a';
-                    if chars[i] == '\\' && i + 1 < chars.len() {
-                        out[i + 1] = 'a';
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    out
-}
-
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// Characters a written value is made of (numbers, names, strings' quotes).
-fn is_value(c: char) -> bool {
-    is_word(c) || matches!(c, '.' | '+' | '-' | '"')
-}
-
-/// The first character of the value `at` points into (or `at`).
-fn token_start(chars: &[char], at: usize) -> usize {
-    let mut i = at;
-    while i > 0 && chars.get(i - 1).is_some_and(|&c| is_value(c) && c != '"') {
-        i -= 1;
-    }
-    i
-}
-
-/// The value written at `at`: a whole string, or a run of value characters
-/// (a number, a name), cut to a short excerpt; the next word when `at`
-/// points at a bracket or a separator.
-fn value_at(chars: &[char], at: usize) -> String {
-    let start = token_start(chars, at);
-    let mut end = start;
-    if chars.get(start) == Some(&'"') {
-        end += 1;
-        while end < chars.len() && chars[end] != '"' && chars[end] != '\n' {
-            end += 1;
-        }
-        end = (end + 1).min(chars.len());
-    } else {
-        while end < chars.len() && is_value(chars[end]) && chars[end] != '"' {
-            end += 1;
-        }
-    }
-    if end == start {
-        // A bracket, a separator or the end of the file: show what is there.
-        let rest: String = chars[start.min(chars.len())..]
-            .iter()
-            .take_while(|&&c| c != '\n')
-            .collect();
-        let rest = rest.trim();
-        return if start >= chars.len() {
-            "the end of the file".into()
-        } else if rest.is_empty() {
-            "the end of the line".into()
-        } else {
-            format!("`{}`", excerpt(rest, VALUE_CHARS))
-        };
-    }
-    let value: String = chars[start..end].iter().collect();
-    if value.starts_with('"') || value.parse::<f64>().is_ok() {
-        excerpt(&value, VALUE_CHARS)
-    } else {
-        format!("`{}`", excerpt(&value, VALUE_CHARS))
-    }
-}
-
-/// The word (or `"string"` key) that ends just before `i`, skipping
-/// whitespace, and the index where it starts.
-fn word_before(code: &[char], chars: &[char], i: usize) -> (Option<String>, usize) {
-    let mut j = i;
-    while j > 0 && code[j - 1].is_whitespace() {
-        j -= 1;
-    }
-    let end = j;
-    if j > 0 && code[j - 1] == '"' {
-        j -= 1;
-        while j > 0 && code[j - 1] != '"' {
-            j -= 1;
-        }
-        let key: String = chars[j..end - 1].iter().collect();
-        return (Some(format!("\"{key}\"")), j.saturating_sub(1));
-    }
-    while j > 0 && is_word(code[j - 1]) {
-        j -= 1;
-    }
-    if j == end {
-        (None, end)
-    } else {
-        (Some(chars[j..end].iter().collect()), j)
-    }
-}
-
-/// The levels around position `at`, innermost first; the last is the top
-/// of the file.
-fn levels(code: &[char], chars: &[char], at: usize) -> Vec<Level> {
-    let mut out = Vec::new();
-    let mut level = Level::default();
-    let mut depth = 0usize;
-    let mut i = at;
-    while i > 0 {
-        i -= 1;
-        match code[i] {
-            ')' | ']' | '}' => depth += 1,
-            '(' | '[' | '{' if depth > 0 => depth -= 1,
-            c @ ('(' | '[' | '{') => {
-                let (name, start) = word_before(code, chars, i);
-                level.opener = c;
-                level.name = name.filter(|n| !n.starts_with('"'));
-                out.push(std::mem::take(&mut level));
-                i = start;
-            }
-            ',' if depth == 0 && level.field.is_none() => level.index += 1,
-            ':' if depth == 0 && level.field.is_none() && level.index == 0 => {
-                let (field, start) = word_before(code, chars, i);
-                level.field = field;
-                i = start;
-            }
-            _ => {}
-        }
-    }
-    out.push(level);
-    out
-}
-
-impl Place {
-    /// The innermost field the value belongs to, and the index of its level.
-    fn field(&self) -> Option<(usize, &str)> {
-        self.levels
-            .iter()
-            .enumerate()
-            .find_map(|(i, l)| l.field.as_deref().map(|f| (i, f)))
-    }
-
-    /// The name that decides the accepted range of a number: the variant
-    /// just around it (`Depth`), or its field.
-    fn range_key(&self) -> Option<&str> {
-        let first = self.levels.first()?;
-        if first.field.is_none() && first.opener == '(' {
-            if let Some(name) = first.name.as_deref() {
-                return Some(name);
-            }
-        }
-        self.field().map(|(_, f)| f)
-    }
-
-    /// The list entries around level `from` and outwards, outermost first:
-    /// `engines entry 3, stages entry 2`.
-    fn entries(&self, from: usize) -> Vec<String> {
-        let mut out = Vec::new();
-        for (i, l) in self.levels.iter().enumerate().skip(from) {
-            if l.opener != '[' {
-                continue;
-            }
-            let list = self.levels.get(i + 1).and_then(|o| o.field.as_deref());
-            if let Some(list) = list {
-                out.push(format!("{list} entry {}", l.index + 1));
-            }
-        }
-        out.reverse();
-        out
-    }
-
-    /// How the message names the value's place: `concurrency`,
-    /// `limit: Depth`, `stages entry 2: mobility`, `squares entry 5`.
-    fn name(&self) -> String {
-        let Some((at, field)) = self.field() else {
-            return match self.entries(0).last() {
-                Some(entry) => entry.clone(),
-                None => "the file".into(),
-            };
-        };
-        let mut name = field.to_string();
-        if let Some(variant) = self.levels[..at]
-            .iter()
-            .rev()
-            .find(|l| l.opener == '(' && l.name.is_some())
-            .and_then(|l| l.name.as_deref())
-        {
-            name = format!("{name}: {variant}");
-        }
-        if let Some(list) = self.levels[..at].iter().find(|l| l.opener == '[') {
-            name = format!("{name} entry {}", list.index + 1);
-        }
-        let mut outer = self.entries(at + 1);
-        outer.push(name);
-        outer.join(", ")
-    }
-
-    /// How the message names the struct around the position (for unknown,
-    /// missing and repeated fields): `book`, `stages entry 2`,
-    /// `format: RoundRobin`, `an engine (engines entry 3)`, or the file's
-    /// kind at its top.
-    fn container(&self) -> String {
-        let Some(inner) = self.levels.first() else {
-            return "the file".into();
-        };
-        let entries = self.entries(1).join(", ");
-        let label = match (
-            inner.name.as_deref(),
-            self.levels.get(1).and_then(|l| l.field.as_deref()),
-        ) {
-            (Some(name), Some(field)) => Some(format!("{field}: {name}")),
-            (None, Some(field)) => Some(field.to_string()),
-            (Some(name), None) => Some(top_description(name)),
-            (None, None) => None,
-        };
-        match (label, entries.is_empty()) {
-            (Some(label), true) => label,
-            (Some(label), false) => format!("{label} ({entries})"),
-            (None, false) => entries,
-            (None, true) => "the file".into(),
-        }
-    }
-
-    /// True when the error is at the top of the file (no bracket opened).
-    fn at_top(&self) -> bool {
-        self.levels.len() <= 1
-    }
-}
-
-/// A file's top-level name in words.
-fn top_description(name: &str) -> String {
-    match name {
-        "Tournament" => "a tournament config".into(),
-        "Engine" => "an engine".into(),
-        "ProbCut" => "a ProbCut file".into(),
-        "WeightedSquares" | "Features" | "Patterns" => format!("a {name} weights file"),
-        other => other.into(),
-    }
 }
 
 /// `a, b or c`.
@@ -381,20 +82,41 @@ fn is_fraction(value: &str) -> bool {
     value.parse::<f64>().is_ok() && value.contains(['.', 'e', 'E'])
 }
 
-/// The message for one error. `ron::Error` is foreign and
-/// `#[non_exhaustive]`: the last arm must be a fallback.
-#[allow(clippy::wildcard_enum_match_arm)]
+/// The message for one error.
 fn words(code: &RonError, place: &Place) -> String {
+    value_words(code, place)
+        .or_else(|| shape_words(code, place))
+        .unwrap_or_else(|| syntax(code, place))
+}
+
+/// Where a value was expected, a separator means none was written.
+fn written(place: &Place) -> &str {
+    match place.value.as_str() {
+        "`,`" | "`)`" | "`]`" | "`}`" => "nothing",
+        v => v,
+    }
+}
+
+/// A value of the wrong type (a number, text, a list...). `ron::Error` is
+/// foreign and `#[non_exhaustive]`: the other errors fall through.
+#[allow(clippy::wildcard_enum_match_arm)]
+fn value_words(code: &RonError, place: &Place) -> Option<String> {
     let name = place.name();
-    let value = &place.value;
-    match code {
+    let value = written(place);
+    Some(match code {
         RonError::IntegerOutOfBounds => out_of_bounds(place),
         RonError::ExpectedInteger => format!("{name} must be a whole number, got {value}"),
-        RonError::ExpectedComma if is_fraction(value) => {
+        RonError::ExpectedComma if place.in_number && is_fraction(value) => {
             format!("{name} must be a whole number, got {value}")
         }
         RonError::ExpectedFloat => format!("{name} must be a number, got {value}"),
         RonError::ExpectedBoolean => format!("{name} must be true or false, got {value}"),
+        RonError::ExpectedString if place.levels.first().is_some_and(|l| l.opener == '{') => {
+            format!(
+                "{name}: a key must be text in double quotes, got {}",
+                place.next
+            )
+        }
         RonError::ExpectedString => {
             format!("{name} must be text in double quotes, got {value}")
         }
@@ -404,9 +126,21 @@ fn words(code: &RonError, place: &Place) -> String {
         RonError::ExpectedOption => format!("{name} must be None or Some(...), got {value}"),
         RonError::ExpectedArray => format!("{name} must be a list in [...], got {value}"),
         RonError::ExpectedMap => format!("{name} must be a map in {{...}}, got {value}"),
-        RonError::ExpectedMapColon => {
-            format!("{name}: expected `:` after a map key, found {value}")
-        }
+        RonError::ExpectedMapColon => format!(
+            "expected `:` after a field name in {}, found {value}",
+            place.container()
+        ),
+        _ => return None,
+    })
+}
+
+/// A struct or enum written wrong: a missing or unknown field, a name, the
+/// parentheses. The other errors fall through.
+#[allow(clippy::wildcard_enum_match_arm)]
+fn shape_words(code: &RonError, place: &Place) -> Option<String> {
+    let name = place.name();
+    let value = written(place);
+    Some(match code {
         RonError::ExpectedStructLike => match value.strip_prefix('`') {
             Some(word) if word.starts_with(char::is_uppercase) => {
                 let word = word.trim_end_matches('`');
@@ -423,6 +157,10 @@ fn words(code: &RonError, place: &Place) -> String {
         RonError::ExpectedNamedStructLike(_) => {
             format!("{name} must be written in parentheses, (...), got {value}")
         }
+        RonError::ExpectedDifferentStructName { found, .. } if !place.at_top() => format!(
+            "{name} must be written in parentheses, (...), got `{}`",
+            excerpt(found, VALUE_CHARS)
+        ),
         RonError::ExpectedDifferentStructName { expected, found } => format!(
             "this file holds `{}(...)`, but {} is expected here (it starts with `{expected}(`)",
             excerpt(found, VALUE_CHARS),
@@ -463,8 +201,8 @@ fn words(code: &RonError, place: &Place) -> String {
         RonError::InvalidValueForType { found, .. } => {
             format!("{name} cannot be {}", excerpt(found, VALUE_CHARS))
         }
-        other => syntax(other, place),
-    }
+        _ => return None,
+    })
 }
 
 /// Errors of the text's shape: brackets, commas, stray characters, the end
@@ -472,10 +210,10 @@ fn words(code: &RonError, place: &Place) -> String {
 #[allow(clippy::wildcard_enum_match_arm)]
 fn syntax(code: &RonError, place: &Place) -> String {
     let value = &place.value;
-    let inside = if place.at_top() {
-        String::new()
-    } else {
-        format!(" in {}", place.name())
+    let inside = match place.field() {
+        _ if place.at_top() => String::new(),
+        Some(_) => format!(" in {}", place.name()),
+        None => format!(" in {}", place.container()),
     };
     match code {
         RonError::Eof => format!(
@@ -493,7 +231,10 @@ fn syntax(code: &RonError, place: &Place) -> String {
             format!("this is not a RON data file: it starts with {value}")
         }
         RonError::ExpectedComma => {
-            format!("expected `,` or a closing bracket{inside}, found {value}")
+            format!(
+                "expected `,` or a closing bracket{inside}, found {}",
+                place.next
+            )
         }
         RonError::ExpectedIdentifier => {
             format!(
@@ -507,6 +248,10 @@ fn syntax(code: &RonError, place: &Place) -> String {
             format!("expected `)`{inside}, found {value}")
         }
         RonError::UnexpectedChar(c) => format!("unexpected character {c:?}{inside}"),
+        RonError::SuggestRawIdentifier(word) | RonError::InvalidIdentifier(word) => format!(
+            "`{}` is not a name{inside}: names are letters, digits and `_`",
+            excerpt(word, VALUE_CHARS)
+        ),
         RonError::Message(m) => format!("{}: {}", place.name(), excerpt(m, 120)),
         other => format!(
             "{}{inside} (near {value})",
@@ -520,52 +265,5 @@ fn capitalised(s: &str) -> String {
     match c.next() {
         Some(first) => first.to_uppercase().chain(c).collect(),
         None => String::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn place(text: &str, marker: &str) -> Place {
-        let at = text.find(marker).unwrap();
-        let chars: Vec<char> = text.chars().collect();
-        let at = text[..at].chars().count();
-        Place {
-            levels: levels(&mask(&chars), &chars, token_start(&chars, at)),
-            value: value_at(&chars, at),
-        }
-    }
-
-    #[test]
-    fn names_the_field_variant_and_entry() {
-        let t = "Tournament(\n  concurrency: -2,\n)";
-        assert_eq!(place(t, "2,").name(), "concurrency");
-        let t = "Engine(name: \"x\", limit: Depth(-6))";
-        let p = place(t, "6)");
-        assert_eq!(p.name(), "limit: Depth");
-        assert_eq!(p.range_key(), Some("Depth"));
-        let t = "Features(stages: [(min_empties: 3), (min_empties: 0, mobility: \"x\")])";
-        assert_eq!(place(t, "\"x\"").name(), "stages entry 2, mobility");
-        let t = "W(stages: [(min_empties: 0, squares: [1, 2, 99])])";
-        assert_eq!(place(t, "99").name(), "stages entry 1, squares entry 3");
-    }
-
-    #[test]
-    fn comments_and_strings_do_not_count() {
-        let t = "T(\n  // a (comment: [with brackets\n  name: \"a, (b\", seed: x)";
-        let p = place(t, "x)");
-        assert_eq!(p.name(), "seed");
-        assert_eq!(p.value, "`x`");
-        assert_eq!(place("T(a: \"b\", c: 3)", "3").value, "3");
-    }
-
-    #[test]
-    fn a_long_value_is_cut() {
-        let long = "y".repeat(500);
-        let t = format!("T(name: {long})");
-        let v = place(&t, "yyy").value;
-        assert!(v.chars().count() < 50, "{v}");
-        assert!(v.ends_with("…`"), "{v}");
     }
 }
