@@ -78,9 +78,21 @@ pub enum Error {
         #[source]
         source: AllocError,
     },
-    /// A bad value for a command-line argument that clap cannot check.
+    /// A command-line argument that cannot be used as given, found while
+    /// working (an output folder that already holds a journal, an engine
+    /// file without what the command needs): exit code 1.
     #[error("{argument}: {message}")]
     Argument {
+        /// The argument, as the user typed its name.
+        argument: String,
+        /// What is wrong with the value.
+        message: String,
+    },
+    /// A bad command-line value that clap's parsers cannot check alone (two
+    /// flags that contradict each other, a range written as text): a usage
+    /// error, exit code 2 like clap's own.
+    #[error("{argument}: {message}")]
+    Usage {
         /// The argument, as the user typed its name.
         argument: String,
         /// What is wrong with the value.
@@ -201,10 +213,95 @@ pub fn field_places(text: &str, field: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Reads a whole text file, with the path in the error.
+/// Why a file that could be opened is not text we can read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TextProblem {
+    /// The path names a directory.
+    #[error("is a directory, not a file")]
+    Directory,
+    /// The bytes are not UTF-8 (a binary file, or another encoding).
+    #[error(
+        "is not UTF-8 text (byte {byte:#04x} at line {line}, column {column}); save it as UTF-8"
+    )]
+    NotUtf8 {
+        /// The first byte that is not UTF-8.
+        byte: u8,
+        /// Its line, 1-based.
+        line: usize,
+        /// Its column in characters, 1-based.
+        column: usize,
+    },
+}
+
+/// Reads a whole text file: a directory or bytes that are not UTF-8 are an
+/// [`std::io::Error`] wrapping the [`TextProblem`] (so its message says
+/// which), and a leading UTF-8 byte order mark (as Windows editors write)
+/// is dropped, so a file reads the same with or without one.
+///
+/// # Errors
+/// The I/O error, or the [`TextProblem`] as an I/O error.
+pub fn read_text_file(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error as IoError, ErrorKind};
+    if path.is_dir() {
+        return Err(IoError::new(
+            ErrorKind::InvalidInput,
+            TextProblem::Directory,
+        ));
+    }
+    let bytes = std::fs::read(path)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        // The prefix is valid UTF-8 by construction.
+        let before = std::str::from_utf8(good).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        let byte = e.as_bytes()[good.len()];
+        IoError::new(
+            ErrorKind::InvalidData,
+            TextProblem::NotUtf8 { byte, line, column },
+        )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// The [`TextProblem`] an I/O error of [`read_text_file`] carries, if any.
+pub fn text_problem(e: &std::io::Error) -> Option<TextProblem> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<TextProblem>())
+        .copied()
+}
+
+/// Reads a whole text file (see [`read_text_file`]), with the path in the
+/// error.
 ///
 /// # Errors
 /// [`Error::Io`] naming the file.
-pub fn read_text(path: &std::path::Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
+pub fn read_text(path: &Path) -> Result<String> {
+    read_text_file(path).map_err(|e| Error::io(path, e))
+}
+
+/// A number as an error message shows it: as written for ordinary sizes,
+/// in scientific notation beyond a billion (`1e300`, not 301 digits).
+pub fn short_number(x: f64) -> String {
+    if x.is_finite() && x.abs() >= 1e9 {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
+/// At most `max` characters of `text`, with `…` when it was cut: what an
+/// error message may quote of a value or a line, so that a file that is not
+/// what it should be never floods a log.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let mut chars = text.chars();
+    let shown: String = chars.by_ref().take(max).collect();
+    if chars.next().is_some() {
+        format!("{shown}…")
+    } else {
+        shown
+    }
 }

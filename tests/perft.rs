@@ -315,7 +315,7 @@ fn cli_perft_json_contract() {
 }
 
 #[test]
-fn cli_bad_positions_give_one_line_and_exit_1() {
+fn cli_bad_positions_give_one_line_and_exit_2() {
     let cases: [(&[&str], &str); 4] = [
         (&["perft", "--depth", "2", "--position", "f5d6a1"], "error: --position: illegal move a1 at index 4 of the move list (move 3)\n"),
         (
@@ -333,7 +333,7 @@ fn cli_bad_positions_give_one_line_and_exit_1() {
     ];
     for (args, expected) in cases {
         let out = arena(args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert_eq!(stderr(&out), expected, "{args:?}");
         assert!(stdout(&out).is_empty());
     }
@@ -346,7 +346,7 @@ fn cli_bad_positions_give_one_line_and_exit_1() {
         "--position",
         "XXQ------",
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out), "error: --position: unexpected character 'Q' at index 2 (expected X, O, - or a move like b2)\n");
 }
 

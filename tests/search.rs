@@ -440,7 +440,7 @@ fn search_command_reports_move_score_and_pv() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     for key in [
         "best_move",
-        "score",
+        "score_discs",
         "depth",
         "nodes",
         "seconds",
@@ -461,11 +461,11 @@ fn search_command_reports_move_score_and_pv() {
         "--json",
     ]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(json["score"], 0.0);
+    assert_eq!(json["score_points"], 0.0);
     assert_eq!(json["nodes"], 549_946);
 
     let out = arena(&["search", "--position", "f5d6c3x9"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--position"), "{}", stderr(&out));
 }
 
@@ -521,7 +521,7 @@ fn an_engine_solves_exactly_at_its_endgame_threshold() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(json["score"], 18.0, "FFO #1 is +18");
+    assert_eq!(json["score_discs"], 18.0, "FFO #1 is +18");
     assert_eq!(json["best_move"], "g8");
     assert_eq!(json["depth"], 14);
 }

@@ -257,7 +257,8 @@ fn bad_sprt_options_are_errors() {
         ),
     ] {
         let out = arena(args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        // A bad command-line value is a usage error, found after clap or not.
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).starts_with("error: "), "{}", stderr(&out));
         assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
         assert!(stdout(&out).is_empty());
@@ -269,9 +270,9 @@ fn bad_sprt_options_are_errors() {
         "18446744073709551615",
         "1",
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("W D L: "), "{}", stderr(&out));
-    // Usage errors are clap's: exit code 2.
+    // Usage errors clap finds: exit code 2 as well.
     assert_eq!(arena(&["stats", "wdl", "1", "2"]).status.code(), Some(2));
     assert_eq!(
         arena(&["stats", "penta", "1", "2", "3", "4", "-5"])
@@ -332,7 +333,7 @@ fn ratings_table_and_json() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "Ratings (maximum likelihood, average = 0), 12 games"
+        "Ratings (maximum likelihood, average = 0), 12 games; +/- is the half-width of the 95% interval"
     );
     assert!(lines[1].starts_with("Rank Name "), "{text}");
     assert!(
@@ -435,9 +436,10 @@ fn bad_ratings_files_name_the_file_and_line() {
         "--anchor",
         "nobody",
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    // A bad --anchor is a bad command-line value: exit code 2.
+    assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("anchor `nobody`: no such engine"),
+        stderr(&out).contains("--anchor: no engine named `nobody` in "),
         "{}",
         stderr(&out)
     );

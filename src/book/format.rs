@@ -138,6 +138,15 @@ pub enum BookError {
         #[source]
         source: std::io::Error,
     },
+    /// The file exists but is not text: a directory, or bytes that are not
+    /// UTF-8 (a binary file).
+    #[error("{}: {problem}", path.display())]
+    NotText {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        problem: crate::error::TextProblem,
+    },
     /// Some lines are bad; all of them are listed (the message shows the
     /// first [`SHOWN_ERRORS`]).
     #[error("{}: {}", path.display(), LineList(errors))]
@@ -155,13 +164,18 @@ pub enum BookError {
     },
 }
 
-/// Formats a list of line errors: a count, then one per line, capped.
+/// Formats a list of line errors: a count, then one per line, capped; a
+/// single bad line on the message's own line.
 struct LineList<'a>(&'a [LineError]);
 
 impl fmt::Display for LineList<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0.len();
-        write!(f, "{n} bad line{}", if n == 1 { "" } else { "s" })?;
+        if let [only] = self.0 {
+            // One bad line fits the one line of the message.
+            return write!(f, "{only}");
+        }
+        write!(f, "{n} bad lines")?;
         for e in self.0.iter().take(SHOWN_ERRORS) {
             write!(f, "\n  {e}")?;
         }
@@ -187,11 +201,25 @@ pub(crate) enum Accept {
 /// [`BookError::Io`] when the file cannot be read, [`BookError::BadLines`]
 /// listing every bad line, [`BookError::Empty`] when no line holds an opening.
 pub fn read_book(path: &Path) -> Result<Book, BookError> {
-    let text = std::fs::read_to_string(path).map_err(|source| BookError::Io {
-        path: path.into(),
-        source,
-    })?;
-    parse_book(&text, path)
+    parse_book(&read_book_text(path)?, path)
+}
+
+/// A book file's text (a leading byte order mark dropped).
+///
+/// # Errors
+/// [`BookError::NotText`] for a directory or a file that is not UTF-8,
+/// [`BookError::Io`] for other read errors.
+pub(crate) fn read_book_text(path: &Path) -> Result<String, BookError> {
+    crate::error::read_text_file(path).map_err(|source| match crate::error::text_problem(&source) {
+        Some(problem) => BookError::NotText {
+            path: path.into(),
+            problem,
+        },
+        None => BookError::Io {
+            path: path.into(),
+            source,
+        },
+    })
 }
 
 /// Reads and checks a book from its text; `path` only labels errors.

@@ -4,7 +4,7 @@
 //! lines reported at once); the result is written as normalized move lists
 //! (lower case, no separators, passes explicit) under a header.
 
-use super::format::{parse_with, Accept, Book, BookError};
+use super::format::{parse_with, read_book_text, Accept, Book, BookError};
 use std::path::Path;
 
 /// Reads a list of move lists (one per line; `#` comments and blank lines
@@ -14,9 +14,5 @@ use std::path::Path;
 /// [`BookError::Io`], [`BookError::BadLines`] listing every bad line (an
 /// illegal move, or a position string), or [`BookError::Empty`].
 pub fn import_move_lists(path: &Path) -> Result<Book, BookError> {
-    let text = std::fs::read_to_string(path).map_err(|source| BookError::Io {
-        path: path.into(),
-        source,
-    })?;
-    parse_with(&text, path, Accept::MoveLists)
+    parse_with(&read_book_text(path)?, path, Accept::MoveLists)
 }

@@ -186,7 +186,7 @@ fn generate_options(args: &GenerateArgs) -> anyhow::Result<BookGenerateOptions> 
         let (Some(engine), Some(depth), Some(max_abs)) = (&args.engine, args.depth, args.max_abs)
         else {
             // clap makes --balanced require all three.
-            return Err(Error::Argument {
+            return Err(Error::Usage {
                 argument: "--balanced".into(),
                 message: "needs --engine, --depth and --max-abs".into(),
             }

@@ -82,11 +82,45 @@ pub fn named<T: Copy + Send + Sync + 'static>(
     })
 }
 
-/// Runs a parsed command line and returns the process exit code.
+/// Runs a parsed command line and returns the process exit code. A bad
+/// command-line value found after parsing ([`crate::Error::Usage`], a bad
+/// `--position`) is printed here as one `error: ...` line and exits with 2,
+/// like clap's own usage errors; every other error is returned.
 ///
 /// # Errors
-/// Any error of the command, to be printed by the caller with `{:#}`.
+/// Any other error of the command, to be printed by the caller with `{:#}`
+/// (exit code 1).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match run_command(cli) {
+        Err(err) if is_usage(&err) => {
+            eprintln!("error: {err:#}");
+            Ok(ExitCode::from(2))
+        }
+        other => other,
+    }
+}
+
+/// True when `err` is a bad command-line value: exit code 2.
+pub fn is_usage(err: &anyhow::Error) -> bool {
+    matches!(
+        err.downcast_ref::<crate::Error>(),
+        Some(
+            crate::Error::Usage { .. }
+                | crate::Error::Position { .. }
+                | crate::Error::TicTacToe { .. }
+        )
+    )
+}
+
+/// A usage error (exit code 2) about `argument`.
+pub fn usage(argument: &str, message: impl Into<String>) -> crate::Error {
+    crate::Error::Usage {
+        argument: argument.into(),
+        message: message.into(),
+    }
+}
+
+fn run_command(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Report(args) => run::report(&args),

@@ -2,10 +2,10 @@
 //! engine described with flags; prints the move, score, PV and counters.
 
 use super::{named, print, print_json};
-use crate::engine::config::Stated;
+use crate::engine::config::{Stated, MAX_TT_MIB};
 use crate::engine::{EngineConfig, RawEngine, SearchKind, SearchPlayer};
 use crate::error::read_text;
-use crate::eval::{EvalSpec, UNITS_PER_DISC};
+use crate::eval::{EvalSpec, OthelloEval, UNITS_PER_DISC};
 use crate::game::GameKind;
 
 use crate::game::tictactoe::TicTacToe;
@@ -63,8 +63,8 @@ pub struct SearchArgs {
     /// Iterative deepening (flag-described engine; implied by --nodes and --movetime)
     #[arg(long)]
     pub deepening: bool,
-    /// Transposition table MiB (flag-described engine)
-    #[arg(long)]
+    /// Transposition table MiB, 0 to 16384 (flag-described engine)
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_TT_MIB as u64))]
     pub tt_mib: Option<usize>,
     /// Move ordering, highest priority first, comma-separated (flag-described engine)
     #[arg(long, value_delimiter = ',', value_parser = named(&OrderBy::ALL, OrderBy::name, OrderBy::summary))]
@@ -75,18 +75,67 @@ pub struct SearchArgs {
     /// Weights file for --eval squares|features
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// Print one JSON object: {"best_move","score","depth","nodes","seconds","nps","pv",...}
+    /// Print one JSON object: {"best_move","score_discs" (tic-tac-toe: "score_points"),"depth","nodes","seconds","nps","pv","iterations",...}
     #[arg(long)]
     pub json: bool,
 }
 
-/// Result of `arena search --json`.
+/// A score in its game's unit, which its JSON key names: `score_discs` for
+/// Othello (the final disc difference the search expects, side to move),
+/// `score_points` for tic-tac-toe (a win at ply k scores 10 - k).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub enum Score {
+    /// Discs (evaluation units / 100).
+    #[serde(rename = "score_discs")]
+    Discs(f64),
+    /// Game points.
+    #[serde(rename = "score_points")]
+    Points(f64),
+}
+
+impl Score {
+    /// An Othello score of `value` evaluation units (centidiscs).
+    pub fn discs(value: i32) -> Score {
+        Score::Discs(f64::from(value) / f64::from(UNITS_PER_DISC))
+    }
+
+    /// A score of `value` game points (searches without an evaluation).
+    pub fn points(value: i32) -> Score {
+        Score::Points(f64::from(value))
+    }
+
+    /// `+1.25 discs`, `+8 points`.
+    pub fn text(self) -> String {
+        match self {
+            Score::Discs(d) => format!("{d:+.2} discs"),
+            Score::Points(p) => format!("{p:+} points"),
+        }
+    }
+}
+
+/// One completed iteration in `arena search --json`.
+#[derive(Debug, serde::Serialize)]
+pub struct IterationReport {
+    /// Depth searched.
+    pub depth: u32,
+    /// Its score, in the unit its key names.
+    #[serde(flatten)]
+    pub score: Score,
+    /// Nodes of the whole search so far.
+    pub nodes: u64,
+    /// Seconds since the search started.
+    pub seconds: f64,
+}
+
+/// Result of `arena search --json`. Every score is in one unit, named in
+/// its key (see [`Score`]).
 #[derive(Debug, serde::Serialize)]
 pub struct SearchReport {
     /// The move to play (null when the game is over).
     pub best_move: Option<String>,
-    /// Score for the side to move: discs for Othello, game points otherwise.
-    pub score: f64,
+    /// Score for the side to move.
+    #[serde(flatten)]
+    pub score: Score,
     /// Depth of the last completed iteration.
     pub depth: u32,
     /// Nodes visited.
@@ -100,23 +149,33 @@ pub struct SearchReport {
     /// Every counter of the search.
     pub stats: SearchStats,
     /// Each completed iteration.
-    pub iterations: Vec<crate::search::Iteration>,
+    pub iterations: Vec<IterationReport>,
     /// Share of cutoffs made by the first move searched.
     pub first_move_cutoff_rate: Option<f64>,
 }
 
-fn report<M: Display>(out: &SearchOutcome<M>, units: i32) -> SearchReport {
+/// The report of a search whose scores `score` turns into their unit.
+fn report<M: Display>(out: &SearchOutcome<M>, score: fn(i32) -> Score) -> SearchReport {
     let s = &out.stats;
     SearchReport {
         best_move: out.best_move.as_ref().map(|m| m.to_string()),
-        score: f64::from(out.score) / f64::from(units),
+        score: score(out.score),
         depth: out.depth,
         nodes: s.nodes,
         seconds: out.elapsed.as_secs_f64(),
         nps: out.nps(),
         pv: out.pv.iter().map(|m| m.to_string()).collect(),
         stats: *s,
-        iterations: out.iterations.clone(),
+        iterations: out
+            .iterations
+            .iter()
+            .map(|i| IterationReport {
+                depth: i.depth,
+                score: score(i.score),
+                nodes: i.nodes,
+                seconds: i.seconds,
+            })
+            .collect(),
         first_move_cutoff_rate: (s.beta_cutoffs > 0)
             .then(|| s.first_move_cutoffs as f64 / s.beta_cutoffs as f64),
     }
@@ -162,23 +221,33 @@ fn inline_engine(args: &SearchArgs) -> RawEngine {
     }
 }
 
-/// Checks a flag-described engine, reporting problems as argument errors.
+/// Checks a flag-described engine: a setting the flags got wrong is a
+/// usage error (exit code 2); the weights file is read after, and a file
+/// that cannot be read or is malformed is an error about that file (exit
+/// code 1).
 fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
     if let Some(weights) = raw.eval.weights() {
         if weights.as_os_str().is_empty() {
-            return Err(Error::Argument {
+            return Err(Error::Usage {
                 argument: "--weights".into(),
                 message: "--eval squares, features and patterns need a weights file".into(),
             });
         }
     }
-    EngineConfig::check(raw, "", Path::new("")).map_err(|e| match e {
-        Error::Config { message, .. } => Error::Argument {
+    let settings = RawEngine {
+        eval: EvalSpec::Discs,
+        ..raw.clone()
+    };
+    let mut config = EngineConfig::check(settings, "", Path::new("")).map_err(|e| match e {
+        Error::Config { message, .. } => Error::Usage {
             argument: "engine flags".into(),
             message,
         },
         other => other,
-    })
+    })?;
+    config.eval = OthelloEval::load(&raw.eval, Path::new(""))?;
+    config.raw = raw;
+    Ok(config)
 }
 
 /// The engine file at `path`, its limit replaced by `limit` when one is
@@ -224,13 +293,13 @@ fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
     let spinner = progress::spinner(format!("searching, limit {limit:?}"));
     let outcome = player.analyse(&pos, None);
     spinner.finish_and_clear();
-    Ok(report(&outcome, UNITS_PER_DISC))
+    Ok(report(&outcome, Score::discs))
 }
 
 /// A tic-tac-toe search: flags only, no evaluation, to the end by default.
 fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
     if args.engine.is_some() {
-        return Err(Error::Argument {
+        return Err(Error::Usage {
             argument: "--engine".into(),
             message: "engine files are Othello engines; describe a tic-tac-toe search with flags"
                 .into(),
@@ -245,7 +314,7 @@ fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
     };
     let mut raw = inline_engine(args);
     if raw.eval != EvalSpec::Discs {
-        return Err(Error::Argument {
+        return Err(Error::Usage {
             argument: "--eval".into(),
             message: "tic-tac-toe searches are exhaustive and use no evaluation".into(),
         });
@@ -266,9 +335,9 @@ fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
 /// The text `arena search` prints without `--json`.
 fn report_text(rep: &SearchReport) -> String {
     format!(
-        "best move {}, score {:+.2}, depth {}, {} nodes in {:.3} s ({:.2} M nodes/s)\npv {}\ncutoffs {} (first move {}), tt probes {} hits {} cutoffs {}, re-searches {}",
+        "best move {}, score {}, depth {}, {} nodes in {:.3} s ({:.2} M nodes/s)\npv {}\ncutoffs {} (first move {}), tt probes {} hits {} cutoffs {}, re-searches {}",
         rep.best_move.as_deref().unwrap_or("none (game over)"),
-        rep.score,
+        rep.score.text(),
         rep.depth,
         rep.nodes,
         rep.seconds,
@@ -312,5 +381,5 @@ fn run_generic<G: SearchGame>(
             other => other,
         })?;
     let out = search(&mut s, pos, settings, None, 0);
-    Ok(report(&out, 1))
+    Ok(report(&out, Score::points))
 }

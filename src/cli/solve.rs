@@ -92,7 +92,7 @@ pub fn order_eval() -> OthelloEval {
 fn check_tt_mib(tt_mib: usize) -> crate::Result<()> {
     let max = crate::engine::config::MAX_TT_MIB;
     if tt_mib == 0 || tt_mib > max {
-        return Err(Error::Argument {
+        return Err(Error::Usage {
             argument: "--tt-mib".into(),
             message: format!("{tt_mib}: must be 1 to {max}"),
         });
@@ -109,7 +109,7 @@ fn problems(args: &SolveArgs) -> crate::Result<Vec<obf::Problem>> {
         Some(l) => Some(
             line_range(l)
                 .filter(|(a, b)| a <= b && *a >= 1)
-                .ok_or_else(|| Error::Argument {
+                .ok_or_else(|| Error::Usage {
                     argument: "--lines".into(),
                     message: format!("{l:?}: expected N or A-B with 1 <= A <= B"),
                 })?,
@@ -211,6 +211,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         bar.set_message(format!("line {}: {} empties", p.line, p.board.empties()));
         let line = solve_one(&mut solver, p);
         bar.inc(1);
+        if !line.correct {
+            eprintln!(
+                "{}",
+                p.mismatch(&args.file, line.score, line.best_move.as_deref())
+            );
+        }
         if !args.json {
             bar.suspend(|| print(&line_text(&line)))?;
         }

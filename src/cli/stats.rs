@@ -8,7 +8,8 @@ use crate::stats::format::{
 };
 use crate::stats::summary::{RatingsSummary, Summary};
 use crate::stats::{
-    ratings, Anchor, Crosstable, Model, Ptnml, Sprt, SprtError, SprtState, Verdict, Wdl,
+    ratings, Anchor, Crosstable, Model, Ptnml, RatingsError, Sprt, SprtError, SprtState, Verdict,
+    Wdl,
 };
 use crate::Error;
 use anyhow::Context;
@@ -76,7 +77,7 @@ impl SprtArgs {
     /// The checked test.
     ///
     /// # Errors
-    /// [`Error::Argument`] naming the bad option.
+    /// [`Error::Usage`] naming the bad option.
     pub fn build(&self) -> Result<Sprt, Error> {
         Sprt::new(
             self.elo0,
@@ -93,7 +94,7 @@ impl SprtArgs {
                 }
                 SprtError::ErrorSum { .. } => "--alpha/--beta".to_string(),
             };
-            Error::Argument {
+            Error::Usage {
                 argument,
                 message: e.to_string(),
             }
@@ -202,7 +203,7 @@ const MAX_GAMES: u128 = 1 << 53;
 fn check_total(argument: &str, counts: &[u64], games_per_sample: u128) -> Result<(), Error> {
     let total: u128 = counts.iter().map(|&c| u128::from(c)).sum::<u128>() * games_per_sample;
     if total > MAX_GAMES {
-        return Err(Error::Argument {
+        return Err(Error::Usage {
             argument: argument.to_string(),
             message: format!("{total} games: at most 2^53 are supported"),
         });
@@ -259,7 +260,16 @@ fn run_ratings(args: &RatingsArgs) -> anyhow::Result<()> {
         Some(name) => Anchor::Engine(name.clone()),
         None => Anchor::Average,
     };
-    let rated = ratings(&table, &anchor).with_context(|| path.display().to_string())?;
+    let rated = match ratings(&table, &anchor) {
+        Err(RatingsError::UnknownAnchor(name)) => {
+            return Err(super::usage(
+                "--anchor",
+                format!("no engine named `{name}` in {}", path.display()),
+            )
+            .into())
+        }
+        other => other.with_context(|| path.display().to_string())?,
+    };
     if args.json {
         print_json(&RatingsSummary::new(&rated))
     } else {

@@ -2,7 +2,7 @@
 //! line, `<position string>; <MOVE>:<score>; ...`, the moves best first with
 //! their exact scores; `%` starts a comment.
 
-use crate::error::{Error, Result};
+use crate::error::{excerpt, Error, Result};
 use crate::game::othello::{parse_board_string, Board, Move};
 use std::path::Path;
 
@@ -21,6 +21,32 @@ impl Problem {
     /// The exact score (the best listed), if any move is listed.
     pub fn expected_score(&self) -> Option<i32> {
         self.moves.iter().map(|m| m.1).max()
+    }
+
+    /// The line printed on stderr when a solve disagrees with the file:
+    /// the file and line, then both scores, or the move found and the
+    /// file's best moves when only the move differs. `best_move` is the
+    /// solver's move as text.
+    pub fn mismatch(&self, path: &Path, score: i32, best_move: Option<&str>) -> String {
+        let place = format!("{}:{}", path.display(), self.line);
+        match self.expected_score() {
+            Some(expected) if expected != score => {
+                format!("{place}: the file gives score {expected:+}, the solver finds {score:+}")
+            }
+            expected => {
+                let best: Vec<String> = self
+                    .moves
+                    .iter()
+                    .filter(|&&(_, s)| Some(s) == expected)
+                    .map(|(m, _)| m.to_string())
+                    .collect();
+                format!(
+                    "{place}: score {score:+} agrees, but the solver's move {} is not among the file's best ({})",
+                    best_move.unwrap_or("(none)"),
+                    best.join(" ")
+                )
+            }
+        }
     }
 
     /// True when `mv` is listed with the best score.
@@ -50,14 +76,14 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Problem>> {
             let col = raw.find(part).map_or(0, |c| c + 1);
             let (m, s) = part
                 .split_once(':')
-                .ok_or_else(|| bad(col, format!("{part:?}: expected MOVE:SCORE")))?;
-            let mv =
-                Move::parse(m.trim()).ok_or_else(|| bad(col, format!("{m:?} is not a square")))?;
+                .ok_or_else(|| bad(col, format!("{:?}: expected MOVE:SCORE", excerpt(part, 40))))?;
+            let mv = Move::parse(m.trim())
+                .ok_or_else(|| bad(col, format!("{:?} is not a square", excerpt(m, 40))))?;
             let score: i32 = s
                 .trim()
                 .trim_start_matches('+')
                 .parse()
-                .map_err(|_| bad(col, format!("{s:?} is not a score")))?;
+                .map_err(|_| bad(col, format!("{:?} is not a score", excerpt(s, 40))))?;
             if board.try_play(mv).is_err() {
                 return Err(bad(col, format!("{m} is not legal in this position")));
             }

@@ -156,7 +156,7 @@ impl Features {
                     format!(
                         "stage {}: weight {} is not a finite number of at most {MAX_WEIGHT} in size",
                         at.number(),
-                        w[k]
+                        crate::error::short_number(w[k])
                     ),
                 ));
             }

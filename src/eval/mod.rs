@@ -126,7 +126,10 @@ impl OthelloEval {
                 path,
                 line + 1,
                 1,
-                format!("a weights file starts with WeightedSquares(, Features( or Patterns(, not {kind:?}"),
+                format!(
+                    "a weights file starts with WeightedSquares(, Features( or Patterns(, not {:?}",
+                    crate::error::excerpt(kind, 40)
+                ),
             ))
         }
     }

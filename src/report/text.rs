@@ -1,12 +1,66 @@
-//! The text forms of results: the rating table printed at the end of a
-//! multi-engine run, and `summary.md` (for CI step summaries).
+//! The text forms of results: the header line of a report, the rating
+//! table printed at the end of a multi-engine run, and `summary.md` (for CI
+//! step summaries). Numbers print as [`crate::stats::format`] prints them:
+//! `—` for a value that does not exist yet, `> +800` beyond the shown range,
+//! every `+/-` the half-width of the 95% interval.
 
-use super::results::Results;
-use crate::stats::format::{fixed, name_width};
+use super::results::{EngineResult, Results};
+use crate::stats::format::{elo, elo_error, name_width, NO_VALUE};
 use std::fmt::Write;
 
+/// What the rating table's columns mean, printed under it.
+const TABLE_LEGEND: &str = "Elo: maximum likelihood over all games, average = 0; nElo: from each engine's own game pairs; +/-: half-width of the 95% interval";
+
 impl Results {
-    /// The rating table: `Rank Name Elo +/- nElo +/- Games Score Draw Ptnml(0-2)`.
+    /// The two engines of a head-to-head, the one whose point of view the
+    /// block takes first: an SPRT's candidate (its second engine, as the
+    /// config documents), the first engine of any other two-engine run.
+    /// Read from the counts, so it always agrees with the block; when the
+    /// counts cannot tell (no games yet, or perfectly symmetric results)
+    /// the rule above decides.
+    pub fn sides(&self) -> Option<(&str, &str)> {
+        let (wdl, pairs, _) = self.head_to_head_wdl.as_ref()?;
+        let [a, b] = self.engines.as_slice() else {
+            return None;
+        };
+        let seen_by = |e: &EngineResult| {
+            e.wins == wdl.wins
+                && e.draws == wdl.draws
+                && e.losses == wdl.losses
+                && e.pairs == *pairs
+        };
+        let sprt =
+            self.verdict.is_some() || self.head_to_head.as_ref().is_some_and(|h| h.sprt.is_some());
+        let (first, second) = match (seen_by(a), seen_by(b)) {
+            (true, false) => (a, b),
+            (false, true) => (b, a),
+            (true, true) | (false, false) if sprt => (b, a),
+            (true, true) | (false, false) => (a, b),
+        };
+        Some((&first.name, &second.name))
+    }
+
+    /// The first line of a report, in fastchess's shape: `Results of A vs
+    /// B (name, N games):` for a head-to-head, from A's point of view;
+    /// `Results of name (N games):` for more engines; `Final results` once
+    /// every game is in.
+    pub fn header(&self) -> String {
+        let state = if self.complete {
+            "Final results"
+        } else {
+            "Results"
+        };
+        match self.sides() {
+            Some((a, b)) => format!(
+                "{state} of {a} vs {b} ({}, {} games):",
+                self.name, self.games
+            ),
+            None => format!("{state} of {} ({} games):", self.name, self.games),
+        }
+    }
+
+    /// The rating table: `Rank Name Elo +/- nElo +/- Games Score Draw
+    /// Ptnml(0-2)`, then a line saying what the columns mean.
     pub fn rating_table(&self) -> String {
         let width = name_width(self.engines.iter().map(|e| e.name.as_str()));
         let mut out = format!(
@@ -27,26 +81,26 @@ impl Results {
         });
         for (rank, &i) in order.iter().enumerate() {
             let e = &self.engines[i];
-            let (elo, err) = rating(&e.name).map_or(("-".into(), "-".into()), |(x, y)| {
-                (fixed(x, 1), fixed(y, 1))
-            });
+            let (rated, rated_err) = rating(&e.name)
+                .map_or((NO_VALUE.into(), NO_VALUE.into()), |(x, y)| {
+                    (elo(x, 1), elo_error(x, y, 1))
+                });
             let est = e.pairs.ptnml().estimate();
-            let (nelo, nerr) =
-                if e.pairs.pairs() > 0 && est.nelo.is_finite() && est.nelo_error.is_finite() {
-                    (fixed(est.nelo, 1), fixed(est.nelo_error, 1))
-                } else {
-                    ("-".into(), "-".into())
-                };
+            let (nelo, nerr) = if e.pairs.pairs() > 0 {
+                (elo(est.nelo, 1), elo_error(est.nelo, est.nelo_error, 1))
+            } else {
+                (NO_VALUE.into(), NO_VALUE.into())
+            };
             let score = percent(e.points, e.games);
             let draw = percent(e.draws as f64, e.games);
             let p = e.pairs.ptnml().0;
             let _ = write!(
                 out,
-                "\n{:>4}  {:<width$}  {:>8} {:>7}  {:>8} {:>7}  {:>6}  {:>6.1}%  {:>5.1}%  [{}, {}, {}, {}, {}]",
+                "\n{:>4}  {:<width$}  {:>8} {:>7}  {:>8} {:>7}  {:>6}  {:>7}  {:>6}  [{}, {}, {}, {}, {}]",
                 rank + 1,
                 e.name,
-                elo,
-                err,
+                rated,
+                rated_err,
                 nelo,
                 nerr,
                 e.games,
@@ -59,6 +113,8 @@ impl Results {
                 p[4]
             );
         }
+        out.push('\n');
+        out.push_str(TABLE_LEGEND);
         out
     }
 
@@ -83,7 +139,7 @@ impl Results {
             let _ = writeln!(md, "**SPRT verdict: {v}**\n");
         }
         if let Some(block) = self.block() {
-            let _ = writeln!(md, "```\n{block}\n```\n");
+            let _ = writeln!(md, "```\n{}\n{block}\n```\n", self.header());
         }
         let _ = writeln!(md, "## Ratings\n\n```\n{}\n```\n", self.rating_table());
         let _ = writeln!(md, "## Crosstable\n");
@@ -99,7 +155,7 @@ impl Results {
             let score = percent(m.a_wins as f64 + 0.5 * m.draws as f64, m.games);
             let _ = writeln!(
                 md,
-                "| {} | {} | {} | {} | {} | {} | {:.1}% | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
                 m.a,
                 m.b,
                 m.games,
@@ -107,7 +163,8 @@ impl Results {
                 m.draws,
                 m.b_wins,
                 score,
-                m.avg_disc_diff.map_or("-".into(), |d| format!("{d:+.2}"))
+                m.avg_disc_diff
+                    .map_or(NO_VALUE.into(), |d| format!("{d:+.2}"))
             );
         }
         if self.forfeits > 0 {
@@ -124,11 +181,12 @@ impl Results {
     }
 }
 
-/// `part` as a percentage of `games` (0 when there are no games).
-fn percent(part: f64, games: u64) -> f64 {
+/// `part` as a percentage of `games`, `57.5%` ([`NO_VALUE`] when there are
+/// no games).
+fn percent(part: f64, games: u64) -> String {
     if games > 0 {
-        100.0 * part / games as f64
+        format!("{:.1}%", 100.0 * part / games as f64)
     } else {
-        0.0
+        NO_VALUE.into()
     }
 }

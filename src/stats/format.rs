@@ -1,7 +1,13 @@
 //! Text output: the head-to-head result block in fastchess's layout (so
 //! scripts written for fastchess and fishtest can read it), and the rating
-//! table. Non-finite numbers print as `inf`, `-inf` or `nan`, as fastchess
-//! prints them.
+//! table. Every `+/-` is the half-width of the 95% interval.
+//!
+//! Unlike fastchess, the screen never shows `nan`, `inf` or `-inf`: a value
+//! that does not exist (no games yet, a ratio with nothing to divide by)
+//! prints as [`NO_VALUE`], and an Elo difference beyond ±[`ELO_SHOWN`]
+//! (a score above 99% or below 1%, where Elo runs off to infinity) prints
+//! as `> +800` or `< -800`, its error as [`NO_VALUE`]. The JSON outputs
+//! keep such values as `null` with a note (see `summary`).
 //!
 //! The block, for pentanomial statistics:
 //! ```text
@@ -17,15 +23,55 @@ use super::pentanomial::{PairTally, Ptnml};
 use super::ratings::{Anchor, Method, Ratings};
 use super::sprt::SprtState;
 
-/// `x` with `decimals` digits after the point; `inf`, `-inf`, `nan` for
-/// non-finite values.
+/// What the text outputs print for a value that does not exist.
+pub const NO_VALUE: &str = "—";
+
+/// Largest Elo difference (and normalized Elo) printed as a number.
+pub const ELO_SHOWN: f64 = 800.0;
+
+/// `x` with `decimals` digits after the point ([`NO_VALUE`] for a
+/// non-finite value; never `-0.00`).
 pub fn fixed(x: f64, decimals: usize) -> String {
+    if !x.is_finite() {
+        return NO_VALUE.to_string();
+    }
+    let text = format!("{x:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+        _ => text,
+    }
+}
+
+/// An Elo difference: [`fixed`] within ±[`ELO_SHOWN`], `> +800` or
+/// `< -800` beyond (infinities included), [`NO_VALUE`] when undefined.
+pub fn elo(x: f64, decimals: usize) -> String {
     if x.is_nan() {
-        "nan".to_string()
-    } else if x.is_infinite() {
-        if x > 0.0 { "inf" } else { "-inf" }.to_string()
+        NO_VALUE.to_string()
+    } else if x > ELO_SHOWN {
+        format!("> +{ELO_SHOWN:.0}")
+    } else if x < -ELO_SHOWN {
+        format!("< -{ELO_SHOWN:.0}")
     } else {
-        format!("{x:.decimals$}")
+        fixed(x, decimals)
+    }
+}
+
+/// The `+/-` of Elo `x`: [`NO_VALUE`] when `x` itself is not printed as a
+/// number or the error does not exist.
+pub fn elo_error(x: f64, error: f64, decimals: usize) -> String {
+    if x.is_nan() || x.abs() > ELO_SHOWN {
+        NO_VALUE.to_string()
+    } else {
+        fixed(error, decimals)
+    }
+}
+
+/// A fraction as a percentage, `57.50 %`, or [`NO_VALUE`].
+pub fn percent(fraction: f64, decimals: usize) -> String {
+    if fraction.is_finite() {
+        format!("{} %", fixed(fraction * 100.0, decimals))
+    } else {
+        NO_VALUE.to_string()
     }
 }
 
@@ -33,10 +79,10 @@ pub fn fixed(x: f64, decimals: usize) -> String {
 pub fn elo_line(e: &EloEstimate) -> String {
     format!(
         "Elo: {} +/- {}, nElo: {} +/- {}",
-        fixed(e.elo, 2),
-        fixed(e.elo_error, 2),
-        fixed(e.nelo, 2),
-        fixed(e.nelo_error, 2)
+        elo(e.elo, 2),
+        elo_error(e.elo, e.elo_error, 2),
+        elo(e.nelo, 2),
+        elo_error(e.nelo, e.nelo_error, 2)
     )
 }
 
@@ -44,9 +90,9 @@ pub fn elo_line(e: &EloEstimate) -> String {
 /// `los` and `draw_ratio` are fractions.
 pub fn los_line(los: f64, draw_ratio: f64, pairs_ratio: Option<f64>) -> String {
     let mut line = format!(
-        "LOS: {} %, DrawRatio: {} %",
-        fixed(los * 100.0, 2),
-        fixed(draw_ratio * 100.0, 2)
+        "LOS: {}, DrawRatio: {}",
+        percent(los, 2),
+        percent(draw_ratio, 2)
     );
     if let Some(ratio) = pairs_ratio {
         line += &format!(", PairsRatio: {}", fixed(ratio, 2));
@@ -57,13 +103,13 @@ pub fn los_line(los: f64, draw_ratio: f64, pairs_ratio: Option<f64>) -> String {
 /// `Games: 1000, Wins: 400, Losses: 300, Draws: 300, Points: 550.0 (55.00 %)`
 pub fn games_line(wdl: &Wdl) -> String {
     format!(
-        "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {} ({} %)",
+        "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {} ({})",
         wdl.games(),
         wdl.wins,
         wdl.losses,
         wdl.draws,
         fixed(wdl.points(), 1),
-        fixed(wdl.score() * 100.0, 2)
+        percent(wdl.score(), 2)
     )
 }
 
@@ -71,11 +117,11 @@ pub fn games_line(wdl: &Wdl) -> String {
 /// counts without the game-by-game results.
 pub fn pairs_line(ptnml: &Ptnml) -> String {
     format!(
-        "Pairs: {}, Games: {}, Points: {} ({} %)",
+        "Pairs: {}, Games: {}, Points: {} ({})",
         ptnml.pairs(),
         ptnml.games(),
         fixed(ptnml.points(), 1),
-        fixed(ptnml.score() * 100.0, 2)
+        percent(ptnml.score(), 2)
     )
 }
 
@@ -163,7 +209,10 @@ pub fn ratings_table(r: &Ratings) -> String {
             format!("prior of {virtual_draws} virtual draws per pair")
         }
     };
-    let mut lines = vec![format!("Ratings ({method}, {anchor}), {} games", r.games)];
+    let mut lines = vec![format!(
+        "Ratings ({method}, {anchor}), {} games; +/- is the half-width of the 95% interval",
+        r.games
+    )];
     if let Method::Prior {
         virtual_draws,
         reason,
@@ -183,8 +232,8 @@ pub fn ratings_table(r: &Ratings) -> String {
             "{:>4} {:<width$} {:>8} {:>7} {:>7} {:>8} {:>6}%",
             rank + 1,
             e.name,
-            fixed(e.elo, 1),
-            fixed(e.error, 1),
+            elo(e.elo, 1),
+            elo_error(e.elo, e.error, 1),
             e.games,
             fixed(e.points, 1),
             fixed(e.score() * 100.0, 1)
@@ -221,11 +270,39 @@ mod tests {
     use crate::stats::sprt::{Model, Sprt};
 
     #[test]
-    fn fixed_prints_non_finite_like_fastchess() {
+    fn values_that_do_not_exist_print_as_a_dash() {
         assert_eq!(fixed(1.005, 1), "1.0");
-        assert_eq!(fixed(f64::INFINITY, 2), "inf");
-        assert_eq!(fixed(f64::NEG_INFINITY, 2), "-inf");
-        assert_eq!(fixed(f64::NAN, 2), "nan");
+        assert_eq!(fixed(f64::INFINITY, 2), "—");
+        assert_eq!(fixed(f64::NEG_INFINITY, 2), "—");
+        assert_eq!(fixed(f64::NAN, 2), "—");
+        assert_eq!(fixed(-0.001, 2), "0.00");
+        assert_eq!(fixed(-0.01, 2), "-0.01");
+        assert_eq!(percent(f64::NAN, 2), "—");
+        assert_eq!(percent(0.575, 2), "57.50 %");
+    }
+
+    #[test]
+    fn extreme_elo_is_capped() {
+        assert_eq!(elo(1320.5, 2), "> +800");
+        assert_eq!(elo(f64::INFINITY, 2), "> +800");
+        assert_eq!(elo(f64::NEG_INFINITY, 2), "< -800");
+        assert_eq!(elo(-800.0, 1), "-800.0");
+        assert_eq!(elo(f64::NAN, 2), "—");
+        assert_eq!(elo_error(1320.5, 30.0, 2), "—");
+        assert_eq!(elo_error(12.0, f64::INFINITY, 2), "—");
+        assert_eq!(elo_error(12.0, 3.456, 2), "3.46");
+        let e = Wdl::new(1000, 1, 0).estimate();
+        assert_eq!(elo_line(&e), "Elo: > +800 +/- —, nElo: > +800 +/- —");
+        let none = Wdl::new(0, 0, 0);
+        assert_eq!(elo_line(&none.estimate()), "Elo: — +/- —, nElo: — +/- —");
+        assert_eq!(
+            games_line(&none),
+            "Games: 0, Wins: 0, Losses: 0, Draws: 0, Points: 0.0 (—)"
+        );
+        assert_eq!(
+            los_line(f64::NAN, f64::NAN, Some(f64::INFINITY)),
+            "LOS: —, DrawRatio: —, PairsRatio: —"
+        );
     }
 
     #[test]

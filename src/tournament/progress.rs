@@ -4,6 +4,7 @@
 //! end), nothing with `--quiet`.
 
 use crate::report::Results;
+use crate::stats::format::{elo, elo_error, fixed, ELO_SHOWN};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -69,7 +70,7 @@ impl Progress {
             let pairs = results.games / 2;
             if pairs >= self.last_report + EVERY_PAIRS && !results.complete {
                 self.last_report = pairs;
-                println!("{}\n", report_text(results));
+                say(&format!("{}\n", report_text(results)));
             }
         }
     }
@@ -80,7 +81,7 @@ impl Progress {
             Some(bar) => bar.println(text),
             None => {
                 if self.plain {
-                    println!("{text}");
+                    say(text);
                 }
             }
         }
@@ -94,47 +95,63 @@ impl Progress {
     }
 }
 
-/// One line for the bar: Elo ± error, and the LLR of an SPRT.
+/// Prints `text` and a newline on stdout; a closed pipe (`arena run … |
+/// head`) or another write error only loses the display, never the run.
+fn say(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+}
+
+/// One line for the bar: both sides, the first one's Elo ± the half-width
+/// of its 95% interval, and the LLR of an SPRT; the leader of a
+/// multi-engine run. `—` until the first pair is in.
 fn short_line(r: &Results) -> String {
-    match &r.head_to_head {
-        Some(h) => {
-            let mut s = format!("Elo {:+.1} ± {:.1}", h.elo, h.elo_error);
+    match (&r.head_to_head, r.sides()) {
+        (Some(h), Some((a, b))) => {
+            let mut s = format!(
+                "{a} vs {b}: Elo {} ± {}",
+                signed(h.elo),
+                elo_error(h.elo, h.elo_error, 1)
+            );
             if let Some(sprt) = &h.sprt {
                 s.push_str(&format!(
-                    "  LLR {:.2} ({:.2}, {:.2})",
-                    sprt.llr, sprt.lower_bound, sprt.upper_bound
+                    "  LLR {} ({}, {})",
+                    fixed(sprt.llr, 2),
+                    fixed(sprt.lower_bound, 2),
+                    fixed(sprt.upper_bound, 2)
                 ));
             }
             s
         }
-        None => match &r.ratings {
+        _ => match &r.ratings {
             Some(rt) => rt.engines.first().map_or(String::new(), |e| {
-                format!("leader {} {:+.1}", e.name, e.elo)
+                format!("leader {} {}", e.name, signed(e.elo))
             }),
             None => String::new(),
         },
     }
 }
 
-/// The report printed every 10 pairs and at the end: the head-to-head
-/// block for two engines, the rating table for more.
-pub fn report_text(r: &Results) -> String {
-    let state = if r.complete {
-        "Final results"
+/// An Elo difference with its sign, as the bar shows it (`+12.3`).
+fn signed(x: f64) -> String {
+    let text = elo(x, 1);
+    if x > 0.0 && x <= ELO_SHOWN {
+        format!("+{text}")
     } else {
-        "Results"
-    };
-    let mut s = format!("{state} of {} ({} games):", r.name, r.games);
-    match r.block() {
-        Some(b) => {
-            s.push('\n');
-            s.push_str(&b);
-        }
-        None => {
-            s.push('\n');
-            s.push_str(&r.rating_table());
-        }
+        text
     }
+}
+
+/// The report printed every 10 pairs and at the end: the header naming
+/// both sides (see [`Results::header`]), then the head-to-head block for
+/// two engines, the rating table for more.
+pub fn report_text(r: &Results) -> String {
+    let body = match r.block() {
+        Some(b) => b,
+        None => r.rating_table(),
+    };
+    let mut s = format!("{}\n{body}", r.header());
     if let Some(note) = &r.status_note {
         s.push('\n');
         s.push_str(note);

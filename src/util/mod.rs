@@ -12,6 +12,8 @@ pub mod par;
 pub mod progress;
 pub mod rng;
 pub mod ron;
+mod ron_explain;
+mod ron_place;
 
 pub use self::ron::{check_stages, parse_ron, stage_of, Source, Sourced};
 pub use fs::{write_atomic, write_durable, FolderLock, LockError};

@@ -5,21 +5,29 @@
 use crate::error::{Error, Result};
 use std::path::Path;
 
-/// Parses a RON weights file into `T`, with the file, line and column of a
-/// syntax or shape error.
+/// Parses a RON data file (a tournament, an engine, weights, ProbCut) into
+/// `T`, with the file, line and column of a syntax or shape error, and a
+/// message in the user's words: the field, the value written and what is
+/// accepted (see [`super::ron_explain`]). A leading byte order mark is
+/// ignored.
 ///
 /// # Errors
 /// [`Error::Config`] naming the place.
 pub fn parse_ron<T: serde::de::DeserializeOwned>(text: &str, path: &Path) -> Result<T> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     ron::Options::default()
         .from_str(text)
         .map_err(|e: ron::error::SpannedError| {
-            Error::config_at(
-                path,
-                e.span.start.line,
-                e.span.start.col,
-                e.code.to_string(),
-            )
+            // Trailing text is reported from the end of the value before
+            // it; the text itself starts at the span's end.
+            let at = if matches!(e.code, ron::Error::TrailingCharacters) {
+                &e.span.end
+            } else {
+                &e.span.start
+            };
+            let (line, column) = (at.line, at.col);
+            let message = super::ron_explain::explain(&e.code, text, line, column);
+            Error::config_at(path, line, column, message)
         })
 }
 

@@ -63,7 +63,8 @@ fn stage_weights(s: &RawStage, at: &StageAt) -> Result<StageWeights> {
             return Err(at.error(
                 field,
                 format!(
-                    "stage {stage}: {v} is not a finite number of at most {MAX_SCALAR} in size"
+                    "stage {stage}: {} is not a finite number of at most {MAX_SCALAR} in size",
+                    crate::error::short_number(v)
                 ),
             ));
         }
@@ -122,8 +123,9 @@ fn read_table(p: &Pattern, entries: &[(u64, f64)], at: &StageAt, table: &mut [i1
         }
         if !w.is_finite() || w.abs() > MAX_TABLE_WEIGHT || w.fract() != 0.0 {
             return bad(format!(
-                "stage {stage}, pattern {:?}, index {index}: weight {w} is not a whole number of at most {MAX_TABLE_WEIGHT} in size",
-                p.name
+                "stage {stage}, pattern {:?}, index {index}: weight {} is not a whole number of at most {MAX_TABLE_WEIGHT} in size",
+                p.name,
+                crate::error::short_number(w)
             ));
         }
         set[index as usize] = true;
