@@ -217,7 +217,7 @@ fn probcut_errors_name_the_file_and_field() {
         "--out",
         dir.join("o.ron").to_str().unwrap(),
     ]);
-    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(r.status.code(), Some(2), "a bad command-line value");
     assert!(stderr(&r).contains("--pairs"), "{}", stderr(&r));
 }
 

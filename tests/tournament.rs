@@ -477,9 +477,9 @@ fn regression_absurd_sizes_are_errors_not_aborts() {
 
     let (valid, _) = config(&dir, "RoundRobin(rounds: 1)", &three_engines(), "");
     let out = arena(&["run", valid.to_str().unwrap(), "--concurrency", "100000"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "a bad command-line value");
     assert!(
-        stderr(&out).contains("must be 1 to 256"),
+        stderr(&out).contains("--concurrency") && stderr(&out).contains("1..=256"),
         "{}",
         stderr(&out)
     );

@@ -97,7 +97,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         return fit(f);
     }
     let Some(engine) = &args.engine else {
-        return Err(crate::Error::Argument {
+        return Err(crate::Error::Usage {
             argument: "--engine".into(),
             message: "name the engine whose evaluation to show (or use `arena eval fit`)".into(),
         }

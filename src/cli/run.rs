@@ -11,8 +11,8 @@ use std::process::ExitCode;
 pub struct RunArgs {
     /// The tournament config (RON)
     pub config: PathBuf,
-    /// Worker threads (games at once), instead of the config's
-    #[arg(long)]
+    /// Worker threads (games at once), 1 to 256, instead of the config's
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub concurrency: Option<usize>,
     /// Output folder, instead of the config's
     #[arg(long)]
@@ -66,7 +66,7 @@ fn code(c: u8) -> ExitCode {
 /// A bad config, an output folder of another run, I/O.
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let shard = match &args.shard {
-        Some(s) => Shard::parse(s).map_err(|message| Error::Argument {
+        Some(s) => Shard::parse(s).map_err(|message| Error::Usage {
             argument: "--shard".into(),
             message,
         })?,

@@ -75,6 +75,14 @@ enum Target<'a> {
     Patterns(&'a Patterns),
 }
 
+/// A bad command-line value the command found (exit code 2).
+fn usage(argument: &str, message: String) -> Error {
+    Error::Usage {
+        argument: argument.into(),
+        message,
+    }
+}
+
 fn argument(argument: &str, message: String) -> Error {
     Error::Argument {
         argument: argument.into(),
@@ -100,7 +108,7 @@ fn ridge(opts: &EvalFitOptions, base: &OthelloEval) -> Result<f64> {
     if ridge.is_finite() && ridge >= 0.0 {
         Ok(ridge)
     } else {
-        Err(argument("--ridge", format!("{ridge} is not a number >= 0")))
+        Err(usage("--ridge", format!("{ridge} is not a number >= 0")))
     }
 }
 
@@ -309,10 +317,10 @@ mod tests {
     }
 
     fn argument_of(e: Error) -> String {
-        if let Error::Argument { argument, .. } = &e {
-            return argument.clone();
+        match &e {
+            Error::Argument { argument, .. } | Error::Usage { argument, .. } => argument.clone(),
+            _ => panic!("not an argument error: {e}"),
         }
-        panic!("not an argument error: {e}")
     }
 
     #[test]
@@ -328,6 +336,10 @@ mod tests {
         let e = fit_eval(&options(features, features, None)).unwrap_err();
         assert_eq!(argument_of(e), "--out");
         let e = fit_eval(&options(features, "x.ron", Some(-1.0))).unwrap_err();
+        assert!(
+            matches!(e, Error::Usage { .. }),
+            "a bad value is exit 2: {e}"
+        );
         assert_eq!(argument_of(e), "--ridge");
         let e = fit_eval(&options(squares, "x.ron", None)).unwrap_err();
         assert_eq!(argument_of(e), "--base");

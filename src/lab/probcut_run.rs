@@ -74,6 +74,14 @@ pub struct ProbCutCheckOptions {
     pub threads: usize,
 }
 
+/// A bad command-line value the command found (exit code 2).
+fn usage(argument: &str, message: String) -> Error {
+    Error::Usage {
+        argument: argument.into(),
+        message,
+    }
+}
+
 fn argument(argument: &str, message: String) -> Error {
     Error::Argument {
         argument: argument.into(),
@@ -151,7 +159,7 @@ fn pairs(texts: &[String], max_depth: u32) -> Result<Vec<(u32, u32)>> {
             });
             match parsed {
                 Some((d, s)) if (1..=20).contains(&d) && s < d => Ok((d, s)),
-                _ => Err(argument(
+                _ => Err(usage(
                     "--pairs",
                     format!("{p:?} is not deep:shallow with 1 <= deep <= 20 and shallow < deep"),
                 )),
@@ -166,7 +174,7 @@ fn check_fit_options(opts: &ProbCutFitOptions) -> Result<()> {
         || opts.stages.windows(2).any(|w| w[0] <= w[1])
         || *opts.stages.last().unwrap_or(&1) != 0
     {
-        return Err(argument(
+        return Err(usage(
             "--stages",
             format!(
                 "{:?}: give empties bounds strictly decreasing and ending at 0",
@@ -175,7 +183,7 @@ fn check_fit_options(opts: &ProbCutFitOptions) -> Result<()> {
         ));
     }
     if !(opts.confidence.is_finite() && (0.0..=10.0).contains(&opts.confidence)) {
-        return Err(argument(
+        return Err(usage(
             "--confidence",
             format!("{} is not a number from 0 to 10", opts.confidence),
         ));
@@ -273,7 +281,7 @@ pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
     let mut config = searching_engine(&opts.engine)?;
     if let (Some(c), Some(pc)) = (opts.confidence, config.probcut.as_mut()) {
         if !(c.is_finite() && (0.0..=10.0).contains(&c)) {
-            return Err(argument(
+            return Err(usage(
                 "--confidence",
                 format!("{c} is not a number from 0 to 10"),
             ));
@@ -316,7 +324,7 @@ mod tests {
         for bad in ["5:7", "abc", "21:3", "0:0"] {
             let e = pairs(&[bad.into()], 6).unwrap_err();
             assert!(
-                matches!(&e, Error::Argument { argument, .. } if argument == "--pairs"),
+                matches!(&e, Error::Usage { argument, .. } if argument == "--pairs"),
                 "{bad}: {e}"
             );
         }

@@ -274,7 +274,7 @@ fn load_engines(
         let (config, weights_base) = match e {
             EngineRef::Path(p) => {
                 let full = src.base().join(p);
-                if !full.is_file() {
+                if !full.exists() {
                     return Err(Error::config_field_nth(
                         src.path,
                         src.text,
@@ -398,7 +398,7 @@ fn check_policy(src: &Source<'_>, raw: &RawTournament, is_sprt: bool) -> Result<
     if raw.concurrency == 0 || raw.concurrency > 256 {
         return Err(src.field(
             "concurrency",
-            format!("{} threads: must be 1 to 256", raw.concurrency),
+            format!("must be 1 to 256, got {}", raw.concurrency),
         ));
     }
     Ok(())

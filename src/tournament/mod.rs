@@ -152,7 +152,7 @@ pub fn run_with(
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
     let concurrency = opts.concurrency.unwrap_or(t.concurrency);
     if concurrency == 0 || concurrency > 256 {
-        return Err(Error::Argument {
+        return Err(Error::Usage {
             argument: "--concurrency".into(),
             message: format!("{concurrency} threads: must be 1 to 256"),
         });
@@ -197,13 +197,16 @@ pub fn run_with(
     drop(folder.lock);
     if !opts.quiet {
         if existing == Existing::Show && played > 0 {
-            println!("{} already holds this run, finished:", out.display());
+            progress::say(&format!(
+                "{} already holds this run, finished:",
+                out.display()
+            ));
         }
-        println!("{}", progress::report_text(&results));
+        progress::say(&progress::report_text(&results));
         if let Some(v) = results.verdict {
-            println!("SPRT verdict: {v}");
+            progress::say(&format!("SPRT verdict: {v}"));
         }
-        println!("Results written to {}", out.display());
+        progress::say(&format!("Results written to {}", out.display()));
     }
     let code = if results.status == Status::Stopped {
         EXIT_STOPPED

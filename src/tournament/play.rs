@@ -115,7 +115,6 @@ pub fn play<G: Game>(
 ) -> Played<G> {
     let [first, second] = players;
     let mut players = [first, second];
-    let mut pos = setups[0].start.clone();
     let mut times = [0, 1].map(|i| SideTime {
         clock: setups[i].clock,
         move_time: setups[i].move_time,
@@ -136,6 +135,7 @@ pub fn play<G: Game>(
             return played;
         }
     }
+    let mut pos = setups[0].start.clone();
     let mut moves = MoveList::new();
     while !pos.is_over() {
         if let Some((first_score, how)) = adjudicator.as_mut().and_then(|a| a.adjudicate(&pos)) {
@@ -145,62 +145,64 @@ pub fn play<G: Game>(
         let side = usize::from(!pos.first_player_to_move());
         moves.clear();
         pos.generate_moves(&mut moves);
-        if moves.len() == 1 && G::pass_move() == Some(moves.get(0)) {
-            pos = pos.play(moves.get(0));
-            played.record(
-                &MoveInfo::bare(moves.get(0), Duration::ZERO),
-                Duration::ZERO,
-            );
-            continue;
-        }
-        let allowed = times[side].allowed();
-        let start = Instant::now();
-        let clock = Clock {
-            game: times[side].clock,
-            deadline: allowed.map(|a| start + a),
-        };
-        let answer = guarded(|| players[side].choose(&pos, &clock));
-        let elapsed = start.elapsed();
-        let info: MoveInfo<G::Move> = match answer {
-            Ok(info) => info,
-            Err(why) => {
-                let why = timed(why, elapsed, allowed);
-                played.ending = Ending::Forfeit { loser: side, why };
-                return played;
+        let (info, elapsed) = if moves.len() == 1 && G::pass_move() == Some(moves.get(0)) {
+            (MoveInfo::bare(moves.get(0), Duration::ZERO), Duration::ZERO)
+        } else {
+            match ask(&mut *players[side], &pos, &moves, &mut times[side]) {
+                Ok(answer) => answer,
+                Err(why) => {
+                    played.ending = Ending::Forfeit { loser: side, why };
+                    return played;
+                }
             }
         };
-        if let Some(a) = allowed.filter(|&a| elapsed > a) {
-            played.ending = Ending::Forfeit {
-                loser: side,
-                why: Forfeit::Time {
-                    used: elapsed,
-                    allowed: a,
-                },
-            };
-            return played;
-        }
-        if let Some(c) = &mut times[side].clock {
-            c.remaining = c.remaining - elapsed + c.increment;
-        }
-        if !moves.iter().any(|m| m == info.mv) {
-            played.ending = Ending::Forfeit {
-                loser: side,
-                why: Forfeit::Illegal(info.mv),
-            };
-            return played;
-        }
         pos = pos.play(info.mv);
         played.record(&info, elapsed);
     }
     let score = pos.final_score();
-    played.ending = Ending::Over {
-        first_score: if pos.first_player_to_move() {
-            score
-        } else {
-            -score
-        },
+    let first_score = if pos.first_player_to_move() {
+        score
+    } else {
+        -score
     };
+    played.ending = Ending::Over { first_score };
     played
+}
+
+/// A move as a player gave it, and the time it took.
+type Answer<M> = (MoveInfo<M>, Duration);
+
+/// Asks `player` for a move in `pos` (whose legal moves are `moves`) under
+/// its time, then charges its clock: the move and the time it took, or why
+/// it loses (an error, a panic, the time, an illegal move).
+fn ask<G: Game>(
+    player: &mut dyn Player<G>,
+    pos: &G,
+    moves: &MoveList<G::Move>,
+    time: &mut SideTime,
+) -> Result<Answer<G::Move>, Forfeit<G::Move>> {
+    let allowed = time.allowed();
+    let start = Instant::now();
+    let clock = Clock {
+        game: time.clock,
+        deadline: allowed.map(|a| start + a),
+    };
+    let answer = guarded(|| player.choose(pos, &clock));
+    let elapsed = start.elapsed();
+    let info = answer.map_err(|why| timed(why, elapsed, allowed))?;
+    if let Some(a) = allowed.filter(|&a| elapsed > a) {
+        return Err(Forfeit::Time {
+            used: elapsed,
+            allowed: a,
+        });
+    }
+    if let Some(c) = &mut time.clock {
+        c.remaining = c.remaining - elapsed + c.increment;
+    }
+    if !moves.iter().any(|m| m == info.mv) {
+        return Err(Forfeit::Illegal(info.mv));
+    }
+    Ok((info, elapsed))
 }
 
 impl<G: Game> Played<G> {

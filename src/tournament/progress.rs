@@ -97,7 +97,7 @@ impl Progress {
 
 /// Prints `text` and a newline on stdout; a closed pipe (`arena run … |
 /// head`) or another write error only loses the display, never the run.
-fn say(text: &str) {
+pub fn say(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
