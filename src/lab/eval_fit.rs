@@ -317,10 +317,10 @@ mod tests {
     }
 
     fn argument_of(e: Error) -> String {
-        match &e {
-            Error::Argument { argument, .. } | Error::Usage { argument, .. } => argument.clone(),
-            _ => panic!("not an argument error: {e}"),
+        if let Error::Argument { argument, .. } | Error::Usage { argument, .. } = &e {
+            return argument.clone();
         }
+        panic!("not an argument error: {e}")
     }
 
     #[test]

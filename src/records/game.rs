@@ -46,9 +46,15 @@ pub struct GameRecord {
     /// Score of each move after the opening, in centidiscs from the mover's
     /// point of view, as its engine reported it (`null` when it reported
     /// none: random movers, forced passes). Absent from journals written
-    /// before this field existed.
-    #[serde(default)]
+    /// before this field existed, and from games in which no engine gave a
+    /// score (random movers).
+    #[serde(default, skip_serializing_if = "no_scores")]
     pub scores: Vec<Option<i32>>,
+}
+
+/// True when no move has a score (nothing to write).
+fn no_scores(scores: &[Option<i32>]) -> bool {
+    scores.iter().all(Option::is_none)
 }
 
 impl GameRecord {
@@ -82,21 +88,13 @@ fn ggf_board(b: &Board) -> String {
 }
 
 /// GGF's `/eval/time` after move `i` of a record (discs for the mover,
-/// seconds), for moves played after the opening; nothing for the opening.
-fn move_data(rec: &GameRecord, i: usize) -> String {
-    let Some(k) = i.checked_sub(rec.opening_plies) else {
-        return String::new();
-    };
-    let Some(&ms) = rec.times_ms.get(k) else {
-        return String::new();
-    };
-    let eval = rec
-        .scores
-        .get(k)
-        .copied()
-        .flatten()
-        .map_or(String::new(), |cd| format!("{:.2}", f64::from(cd) / 100.0));
-    format!("/{eval}/{:.3}", ms / 1000.0)
+/// seconds), for the moves after the opening whose engine gave a score;
+/// nothing for the others (the opening, forced passes, random movers).
+fn move_data(rec: &GameRecord, i: usize) -> Option<(f64, f64)> {
+    let k = i.checked_sub(rec.opening_plies)?;
+    let ms = *rec.times_ms.get(k)?;
+    let cd = rec.scores.get(k).copied().flatten()?;
+    Some((f64::from(cd) / 100.0, ms / 1000.0))
 }
 
 /// The game in GGF (Generic Game Format, as used by GGS and Edax):
@@ -139,7 +137,10 @@ pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
             Some(sq) => sq.to_string().to_uppercase(),
             None => "PA".into(),
         };
-        let _ = write!(out, "{tag}[{name}{}]", move_data(rec, i));
+        let _ = match move_data(rec, i) {
+            Some((eval, secs)) => write!(out, "{tag}[{name}/{eval:.2}/{secs:.3}]"),
+            None => write!(out, "{tag}[{name}]"),
+        };
         match board.try_play(mv) {
             Ok(b) => board = b,
             Err(_) => break,

@@ -1,7 +1,8 @@
 //! The worker pool: threads that play the scheduler's games, fed one game
 //! at a time over a channel, their results collected on the main thread.
-//! The main thread waits on three things at once: a result, a stop request
-//! (Ctrl-C, SIGTERM) and the journal's sync deadline; it never polls.
+//! The main thread waits on one channel (results, and stop requests
+//! forwarded from Ctrl-C and SIGTERM) until the journal's sync deadline; it
+//! never polls.
 //!
 //! A first stop request stops scheduling and lets the games in flight
 //! finish; a second abandons them: the pool returns at once, and the
@@ -13,7 +14,7 @@ use super::schedule::{Finished, Next, Pairing, Scheduler};
 use super::worker::{self, BuildPlayer};
 use crate::error::{Error, Result};
 use crate::records::GameRecord;
-use crossbeam_channel::{after, bounded, never, select, unbounded, Receiver};
+use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender};
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -62,8 +63,12 @@ impl Pool<'_> {
     ) -> Result<Ended> {
         let resumed: HashSet<u64> = collector.games().iter().map(|g| g.game_id).collect();
         let (job_tx, job_rx) = bounded::<Pairing>(self.workers);
-        let (res_tx, res_rx) = unbounded::<std::result::Result<GameRecord, String>>();
-        let mut stop_rx = self.stop.clone().unwrap_or_else(never);
+        let (res_tx, res_rx) = unbounded::<Message>();
+        // Dropped when this returns: the stop forwarder then ends.
+        let (_running, done) = bounded::<()>(0);
+        if let Some(stop) = &self.stop {
+            forward_stops(stop.clone(), res_tx.clone(), done);
+        }
         let (mut spawned, mut in_flight) = (0usize, 0usize);
         let (mut done, mut stopping) = (false, false);
         loop {
@@ -80,7 +85,11 @@ impl Pool<'_> {
                             let (t, build) =
                                 (Arc::clone(&self.tournament), Arc::clone(&self.build));
                             let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
-                            std::thread::spawn(move || worker::serve(&t, &build, &job_rx, &res_tx));
+                            std::thread::spawn(move || {
+                                worker::serve(&t, &build, &job_rx, |answer| {
+                                    res_tx.send(Message::Game(answer)).is_ok()
+                                });
+                            });
                             spawned += 1;
                         }
                         job_tx.send(p).expect("the workers hold the job channel");
@@ -93,26 +102,28 @@ impl Pool<'_> {
             if in_flight == 0 {
                 break;
             }
-            let sync = collector.sync_due().map_or_else(never, after);
-            select! {
-                recv(res_rx) -> answer => {
-                    in_flight -= 1;
-                    collector.take(answer.expect("the pool holds a result sender"));
-                }
-                recv(stop_rx) -> request => {
-                    if request.is_err() {
-                        // The sender is gone: no more requests can come.
-                        stop_rx = never();
-                    } else if stopping {
-                        return Ok(Ended::Abandoned);
-                    } else {
-                        stopping = true;
-                        collector.progress().note(&format!(
-                            "stopping: finishing the {in_flight} games in flight (Ctrl-C again abandons them)"
-                        ));
+            let message = match collector.sync_due() {
+                Some(due) => match res_rx.recv_timeout(due) {
+                    Ok(m) => m,
+                    Err(_) => {
+                        collector.sync();
+                        continue;
                     }
+                },
+                None => res_rx.recv().expect("the pool holds a sender"),
+            };
+            match message {
+                Message::Game(answer) => {
+                    in_flight -= 1;
+                    collector.take(answer);
                 }
-                recv(sync) -> _ => collector.sync(),
+                Message::Stop if stopping => return Ok(Ended::Abandoned),
+                Message::Stop => {
+                    stopping = true;
+                    collector.progress().note(&format!(
+                        "stopping: finishing the {in_flight} games in flight (Ctrl-C again abandons them)"
+                    ));
+                }
             }
         }
         if stopping {
@@ -136,6 +147,38 @@ impl Pool<'_> {
             ))),
         }
     }
+}
+
+/// A worker's answer: a game's record, or the message of a game that failed.
+type WorkerAnswer = std::result::Result<GameRecord, String>;
+
+/// What the main thread waits for, on one channel: a worker's answer, or a
+/// stop request (forwarded by [`forward_stops`]). One channel keeps the wait
+/// a plain `recv`: games of random movers last microseconds, and a wait on
+/// several channels costs more than the game. (The record travels by
+/// value, as it always did: a stop request is rare, so the size of the
+/// small variant does not matter.)
+#[allow(clippy::large_enum_variant)]
+enum Message {
+    /// A worker's answer.
+    Game(WorkerAnswer),
+    /// Ctrl-C or SIGTERM.
+    Stop,
+}
+
+/// Forwards stop requests to the main thread's channel until the run ends
+/// (`done` disconnects) or no more requests can come.
+fn forward_stops(stop: Receiver<()>, to: Sender<Message>, done: Receiver<()>) {
+    std::thread::spawn(move || loop {
+        select! {
+            recv(stop) -> request => {
+                if request.is_err() || to.send(Message::Stop).is_err() {
+                    return;
+                }
+            }
+            recv(done) -> _ => return,
+        }
+    });
 }
 
 /// The scheduler's next answer, past the games a resumed journal holds.

@@ -21,7 +21,7 @@ use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
 use crate::util::panic::guard;
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -295,13 +295,13 @@ pub fn serve(
     t: &Tournament,
     build: &Arc<BuildPlayer>,
     jobs: &Receiver<Pairing>,
-    results: &Sender<std::result::Result<GameRecord, String>>,
+    send: impl Fn(std::result::Result<GameRecord, String>) -> bool,
 ) {
     let mut players = Players::new(t, Arc::clone(build));
     for job in jobs.iter() {
         let rec = guard(|| play_game(&mut players, &job))
             .map_err(|msg| format!("the worker playing game {} failed: {msg}", job.game_id));
-        if results.send(rec).is_err() {
+        if !send(rec) {
             break;
         }
     }
