@@ -142,6 +142,27 @@ impl Results {
             let _ = writeln!(md, "```\n{}\n{block}\n```\n", self.header());
         }
         let _ = writeln!(md, "## Ratings\n\n```\n{}\n```\n", self.rating_table());
+        md.push_str(&self.crosstable_markdown());
+        md.push_str(&self.engines_markdown());
+        if self.forfeits > 0 {
+            let _ = writeln!(
+                md,
+                "\n{} games ended by forfeit (time, crash or illegal move); see journal.jsonl.",
+                self.forfeits
+            );
+        }
+        for n in &self.notes {
+            let _ = writeln!(md, "\nNote: {n}");
+        }
+        md
+    }
+}
+
+impl Results {
+    /// `summary.md`'s crosstable: each meeting's games, wins, draws,
+    /// losses, score and average disc difference.
+    fn crosstable_markdown(&self) -> String {
+        let mut md = String::new();
         let _ = writeln!(md, "## Crosstable\n");
         let _ = writeln!(
             md,
@@ -167,16 +188,38 @@ impl Results {
                     .map_or(NO_VALUE.into(), |d| format!("{d:+.2}"))
             );
         }
-        if self.forfeits > 0 {
+        md
+    }
+
+    /// `summary.md`'s per-engine move costs and the ways games ended.
+    fn engines_markdown(&self) -> String {
+        let mut md = String::from(
+            "\n## Engines (all games played)\n\n| engine | moves | avg depth | nodes/s | ms/move | forfeits |\n| --- | ---: | ---: | ---: | ---: | --- |\n",
+        );
+        for e in &self.engine_moves {
+            let forfeits: Vec<String> =
+                e.forfeits.iter().map(|(k, n)| format!("{n} {k}")).collect();
             let _ = writeln!(
                 md,
-                "\n{} games ended by forfeit (time, crash or illegal move); see journal.jsonl.",
-                self.forfeits
+                "| {} | {} | {} | {} | {} | {} |",
+                e.name,
+                e.moves,
+                e.avg_depth.map_or(NO_VALUE.into(), |d| format!("{d:.1}")),
+                e.nps.map_or(NO_VALUE.into(), |n| format!("{:.0}", n)),
+                e.avg_time_ms.map_or(NO_VALUE.into(), |t| format!("{t:.2}")),
+                if forfeits.is_empty() {
+                    "none".into()
+                } else {
+                    forfeits.join(", ")
+                }
             );
         }
-        for n in &self.notes {
-            let _ = writeln!(md, "\nNote: {n}");
-        }
+        let ends: Vec<String> = self
+            .terminations
+            .iter()
+            .map(|(k, n)| format!("{k}: {n}"))
+            .collect();
+        let _ = writeln!(md, "\nHow games ended: {}.", ends.join(", "));
         md
     }
 }
