@@ -114,6 +114,21 @@ impl EngineSpec {
         }
     }
 
+    /// Makes this engine play with `limit` instead of its own (`arena match
+    /// --depth`, a tournament's `limit`); the random mover has none.
+    pub fn force_limit(&mut self, limit: Limit) {
+        match self {
+            EngineSpec::Engine(e) => {
+                if let Some(search) = e.search.as_mut() {
+                    e.raw.set_limit(limit);
+                    search.limit = limit;
+                    search.deepening = e.raw.deepening;
+                }
+            }
+            EngineSpec::External(e) => e.raw.limit = Some(limit),
+        }
+    }
+
     /// The in-process engine, if it is one.
     pub fn in_process(&self) -> Option<&EngineConfig> {
         match self {

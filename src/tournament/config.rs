@@ -75,6 +75,11 @@ pub struct RawTournament {
     /// Ending games early with their exact result (off by default).
     #[serde(default)]
     pub adjudicate: Adjudicate,
+    /// A limit every engine plays with instead of its own (the random
+    /// mover aside): `Some(Depth(6))`, `Some(MoveTime(500))`,
+    /// `Some(Clock(10000, 100))`.
+    #[serde(default)]
+    pub limit: Option<Limit>,
 }
 
 /// How games may end early.
@@ -89,6 +94,40 @@ pub struct Adjudicate {
 
 /// Most empties adjudication solves (each more costs 2-3x the time).
 pub const MAX_ADJUDICATE_EMPTIES: u32 = 30;
+
+/// What the command line may change in a config before it is checked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// `--rounds`: the rounds of a round-robin or gauntlet.
+    pub rounds: Option<u64>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+}
+
+impl Overrides {
+    /// Applies the overrides to a raw config.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for `--rounds` with an SPRT (which has `max_pairs`).
+    pub fn apply(&self, raw: &mut RawTournament) -> Result<()> {
+        if let Some(seed) = self.seed {
+            raw.seed = seed;
+        }
+        if let Some(r) = self.rounds {
+            match &mut raw.format {
+                Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => *rounds = r,
+                Format::Sprt { .. } => {
+                    return Err(Error::Usage {
+                        argument: "--rounds".into(),
+                        message: "an SPRT plays pairs until it decides (max_pairs), not rounds"
+                            .into(),
+                    })
+                }
+            }
+        }
+        Ok(())
+    }
+}
 
 /// A tournament's time control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -177,7 +216,26 @@ impl Tournament {
     /// # Errors
     /// As [`Tournament::load`].
     pub fn parse(text: &str, path: &Path) -> Result<Tournament> {
-        let raw: RawTournament = crate::util::parse_ron(text, path)?;
+        Tournament::parse_with(text, path, &Overrides::default())
+    }
+
+    /// As [`Tournament::load`], with the command line's `overrides` applied
+    /// to the config before it is checked.
+    ///
+    /// # Errors
+    /// As [`Tournament::load`]; [`Error::Usage`] for `--rounds` with an SPRT.
+    pub fn load_with(path: &Path, overrides: &Overrides) -> Result<Tournament> {
+        let text = read_text(path)?;
+        Tournament::parse_with(&text, path, overrides)
+    }
+
+    /// As [`Tournament::parse`], with `overrides` applied first.
+    ///
+    /// # Errors
+    /// As [`Tournament::load_with`].
+    pub fn parse_with(text: &str, path: &Path, overrides: &Overrides) -> Result<Tournament> {
+        let mut raw: RawTournament = crate::util::parse_ron(text, path)?;
+        overrides.apply(&mut raw)?;
         Tournament::try_from(Sourced {
             raw,
             source: Source::new(path, text),
@@ -202,10 +260,11 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             return Err(src.field("name", "a tournament needs a non-empty name"));
         }
         let tc = raw.time_control.map(TimeControl::limit);
-        let (engines, fingerprints) = load_engines(&src, &raw.engines, tc)?;
+        let (engines, fingerprints) = load_engines(&src, &raw.engines, tc, raw.limit)?;
         let sprt = check_format(&src, &raw.format, engines.len())?;
         check_size(&src, &raw.format, engines.len())?;
         check_policy(&src, &raw, sprt.is_some())?;
+        check_forced_limit(&src, raw.limit, &engines)?;
         if let Some(n) = raw.adjudicate.solve_at_empties {
             if n == 0 || n > MAX_ADJUDICATE_EMPTIES {
                 return Err(src.field(
@@ -261,7 +320,10 @@ fn load_engines(
     src: &Source<'_>,
     refs: &[EngineRef],
     time_control: Option<Limit>,
+    forced: Option<Limit>,
 ) -> Result<(Vec<EngineSpec>, Vec<serde_json::Value>)> {
+    // A forced limit stands in for a missing one too.
+    let time_control = forced.or(time_control);
     if refs.len() < 2 {
         return Err(src.field(
             "engines",
@@ -304,6 +366,10 @@ fn load_engines(
                     config.name()
                 ),
             ));
+        }
+        let mut config = config;
+        if let Some(l) = forced {
+            config.force_limit(l);
         }
         fingerprints.push(engine_fingerprint(&config, &weights_base));
         engines.push(config);
@@ -388,6 +454,40 @@ fn check_size(src: &Source<'_>, format: &Format, n: usize) -> Result<()> {
             super::schedule::MAX_PAIRS
         ),
     ))
+}
+
+/// A limit forced on every engine: something to play by, within what a
+/// search accepts, and one an external engine can be told.
+fn check_forced_limit(
+    src: &Source<'_>,
+    limit: Option<Limit>,
+    engines: &[EngineSpec],
+) -> Result<()> {
+    use crate::search::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
+    let Some(l) = limit else { return Ok(()) };
+    let ok = match l {
+        Limit::Depth(d) => (1..=MAX_DEPTH).contains(&d),
+        Limit::Nodes(n) => (1..=MAX_NODES).contains(&n),
+        Limit::MoveTime(ms) => (1..=MAX_TIME_MS).contains(&ms),
+        Limit::Clock(base, inc) => base + inc > 0 && base <= MAX_TIME_MS && inc <= MAX_TIME_MS,
+    };
+    if !ok {
+        return Err(src.field(
+            "limit",
+            format!("{l:?} is out of range (depth 1 to {MAX_DEPTH}, nodes 1 to {MAX_NODES}, times 1 ms to {MAX_TIME_MS} ms)"),
+        ));
+    }
+    let external = engines.iter().find(|e| e.in_process().is_none());
+    match (l, external) {
+        (Limit::Nodes(_), Some(e)) => Err(src.field(
+            "limit",
+            format!(
+                "Nodes(n) cannot be sent to the external engine {:?}",
+                e.name()
+            ),
+        )),
+        (Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) | Limit::Clock(..), _) => Ok(()),
+    }
 }
 
 /// The exit policy and the worker count.
