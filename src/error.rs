@@ -78,6 +78,18 @@ pub enum Error {
         #[source]
         source: AllocError,
     },
+    /// An external engine's program that could not be started (not found,
+    /// not executable): the engine and the program, then the cause.
+    #[error("engine {engine:?}: cannot start {}", program.display())]
+    Start {
+        /// The engine's name.
+        engine: String,
+        /// The program.
+        program: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// A bad value for a command-line argument that clap cannot check.
     #[error("{argument}: {message}")]
     Argument {

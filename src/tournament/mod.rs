@@ -158,6 +158,11 @@ pub fn run_with(
         });
     }
     check_tables(t, concurrency)?;
+    for e in &t.engines {
+        if let EngineSpec::External(x) = e {
+            x.check_starts()?;
+        }
+    }
     let info = info(t, opts.shard);
     let existing = match (opts.resume, opts.overwrite) {
         (true, _) => Existing::Resume,
@@ -188,6 +193,7 @@ pub fn run_with(
         workers,
         stop: opts.stop.clone(),
         build: Arc::clone(&opts.players.0),
+        logs: out.join("logs"),
         must_be_finished: folder
             .must_be_finished
             .then_some((played as u64, total, &out)),

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::records::GameRecord;
 use crossbeam_channel::{after, bounded, never, select, unbounded, Receiver};
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// How play ended.
@@ -39,6 +39,8 @@ pub struct Pool<'a> {
     pub stop: Option<Receiver<()>>,
     /// How players are built.
     pub build: Arc<BuildPlayer>,
+    /// The folder of external engines' transcripts.
+    pub logs: PathBuf,
     /// Set when the folder held this run and no `--resume` was given: the
     /// games played, the total and the folder; any game left to play is
     /// then an error.
@@ -80,7 +82,10 @@ impl Pool<'_> {
                             let (t, build) =
                                 (Arc::clone(&self.tournament), Arc::clone(&self.build));
                             let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
-                            std::thread::spawn(move || worker::serve(&t, &build, &job_rx, &res_tx));
+                            let logs = (self.logs.clone(), spawned);
+                            std::thread::spawn(move || {
+                                worker::serve(&t, &build, &job_rx, &res_tx, logs);
+                            });
                             spawned += 1;
                         }
                         job_tx.send(p).expect("the workers hold the job channel");
