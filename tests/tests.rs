@@ -7,6 +7,7 @@ mod book_files;
 mod book_generate;
 mod engine_fields;
 mod eval;
+mod external;
 mod layers;
 mod limits;
 mod perft;

@@ -86,7 +86,7 @@ impl Nboard {
         self.pings += 1;
         let pong = format!("pong {}", self.pings);
         p.send(&format!("ping {}", self.pings))?;
-        let awaited = format!("`{pong}`");
+        let awaited = format!("the answer to `ping {}`", self.pings);
         while p.line(deadline, &awaited)?.trim() != pong {}
         Ok(())
     }
@@ -147,7 +147,7 @@ impl Nboard {
         p.send("go")?;
         let (mut nodes, mut depth) = (0, 0);
         loop {
-            match said(&p.line(deadline, "the answer to `go` (`=== move`)")?) {
+            match said(&p.line(deadline, "the answer to `go`")?) {
                 Said::Move(text, score) => {
                     let mv = Move::parse(&text)
                         .ok_or_else(|| PlayerError::Protocol(format!("not a move: '{text}'")))?;

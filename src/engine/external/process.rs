@@ -249,19 +249,19 @@ impl Process {
     /// The error of a missed deadline; the engine is killed.
     fn late(&mut self, deadline: &Deadline, awaited: &str) -> PlayerError {
         let waited = deadline.since.elapsed();
+        let secs = waited.as_secs_f64();
         self.log.line(
             Dir::Note,
-            &format!("no {awaited} after {:.3} s", waited.as_secs_f64()),
+            &format!("timeout: {secs:.3} s waiting for {awaited}"),
         );
         self.kill();
-        let secs = waited.as_secs_f64();
         match deadline.wait {
             Wait::Clock => PlayerError::Timeout(waited),
             Wait::Reply(ms) => PlayerError::Protocol(format!(
-                "timeout after {secs:.1} s waiting for {awaited} (reply_timeout_ms {ms})"
+                "timeout after {secs:.1} s waiting for {awaited}; reply_timeout_ms is {ms}"
             )),
             Wait::Ready(ms) => PlayerError::Protocol(format!(
-                "timeout after {secs:.1} s waiting for {awaited} (ready_timeout_ms {ms})"
+                "timeout after {secs:.1} s waiting for {awaited}; ready_timeout_ms is {ms}"
             )),
         }
     }
