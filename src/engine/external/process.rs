@@ -181,9 +181,11 @@ impl Process {
             match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
                 (Some(i), Some(o), Some(e)) => (i, o, e),
                 _ => {
+                    kill_group(&mut child);
+                    let _ = child.wait();
                     return Err(std::io::Error::other(
                         "the engine's standard streams were not opened",
-                    ))
+                    ));
                 }
             };
         for (out, stream) in [
