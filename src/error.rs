@@ -78,6 +78,18 @@ pub enum Error {
         #[source]
         source: AllocError,
     },
+    /// An external engine's program that could not be started (not found,
+    /// not executable): the engine and the program, then the cause.
+    #[error("engine {engine:?}: cannot start {}", program.display())]
+    Start {
+        /// The engine's name.
+        engine: String,
+        /// The program.
+        program: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// A command-line argument that cannot be used as given, found while
     /// working (an output folder that already holds a journal, an engine
     /// file without what the command needs): exit code 1.

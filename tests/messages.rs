@@ -74,7 +74,7 @@ fn tournament_config_errors_name_the_field_and_value() {
         ("seed: 1,", "seed: -1,", "32:12: seed must be at least 0, got -1"),
         ("name: \"quick\"", "name: 5", "7:10: name must be text in double quotes, got 5"),
         ("rounds: 30", "rounds: -1", "25:33: rounds must be at least 1, got -1"),
-        ("fail_on_h0: false,", "fail_on_h0: false, colour: 1,", "36:24: `colour` is not a field of a tournament config; the fields are name, engines, format, book, concurrency, seed, out, fail_on_h0, time_control or adjudicate"),
+        ("fail_on_h0: false,", "fail_on_h0: false, colour: 1,", "36:24: `colour` is not a field of a tournament config; the fields are name, engines, format, book, concurrency, seed, out, fail_on_h0, time_control, adjudicate or limit"),
         ("order: Random, ", "", "28:62: book needs the field `order:`, which is missing"),
         ("RoundRobin(rounds: 30)", "Swiss(rounds: 30)", "25:13: format: unknown value `Swiss`; expected RoundRobin, Gauntlet or Sprt"),
         ("tt_mib: 4,", "tt_mib: -4,", "18:22: engines entry 3, tt_mib must be at least 0, got -4"),

@@ -9,6 +9,7 @@ mod book_generate;
 mod display;
 mod engine_fields;
 mod eval;
+mod external;
 mod layers;
 mod limits;
 mod messages;

@@ -9,6 +9,7 @@ pub mod perft;
 pub mod probcut;
 pub mod run;
 pub mod search;
+pub mod serve;
 pub mod solve;
 pub mod stats;
 pub mod tree;
@@ -49,6 +50,8 @@ pub enum Command {
     Tree(tree::TreeArgs),
     /// Elo, error bars, LOS and SPRT from match results
     Stats(stats::StatsArgs),
+    /// Serve an engine over the NBoard protocol or GTP on standard input and output
+    Serve(serve::ServeArgs),
     /// Opening books: check, generate, import
     #[command(subcommand)]
     Book(book::BookArgs),
@@ -132,6 +135,7 @@ fn run_command(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Stats(args) => stats::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Probcut(args) => probcut::run(&args),
         Command::InternalPanicCheck => panic!("a deliberate panic\nwith a second line"),

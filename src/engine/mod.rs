@@ -6,6 +6,7 @@ pub mod config;
 pub mod external;
 pub mod hosted;
 pub mod player;
+pub mod serve;
 pub mod spec;
 
 pub use config::{EngineConfig, RawEngine, SearchKind};

@@ -1,7 +1,8 @@
 //! Finished games: the record a worker sends back and the journal stores
 //! (one JSON line each), and their GGF form (`games.ggf`).
 
-use crate::game::othello::{board_string, Board, Color, Move};
+use super::ggf::{ggf_board, write_moves};
+use crate::game::othello::{Board, Move};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -70,23 +71,6 @@ impl GameRecord {
     }
 }
 
-/// GGF's board: `8 ` then 64 squares row by row (`*` black, `O` white,
-/// `-` empty), then the side to move.
-fn ggf_board(b: &Board) -> String {
-    let s = board_string(b);
-    let (squares, side) = s.split_at(64);
-    let squares: String = squares
-        .chars()
-        .map(|c| match c {
-            'X' => '*',
-            'O' => 'O',
-            _ => '-',
-        })
-        .collect();
-    let side = if side.trim() == "X" { '*' } else { 'O' };
-    format!("8 {squares} {side}")
-}
-
 /// GGF's `/eval/time` after move `i` of a record (discs for the mover,
 /// seconds), for the moves after the opening whose engine gave a score;
 /// nothing for the others (the opening, forced passes, random movers).
@@ -127,25 +111,16 @@ pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
         suffix,
         ggf_board(&start)
     );
-    let mut board = start;
-    for (i, pair) in rec.moves.as_bytes().chunks_exact(2).enumerate() {
-        let Some(mv) = std::str::from_utf8(pair).ok().and_then(Move::parse) else {
-            break;
-        };
-        let tag = if board.side == Color::Black { 'B' } else { 'W' };
-        let name = match mv.to_square() {
-            Some(sq) => sq.to_string().to_uppercase(),
-            None => "PA".into(),
-        };
-        let _ = match move_data(rec, i) {
-            Some((eval, secs)) => write!(out, "{tag}[{name}/{eval:.2}/{secs:.3}]"),
-            None => write!(out, "{tag}[{name}]"),
-        };
-        match board.try_play(mv) {
-            Ok(b) => board = b,
-            Err(_) => break,
-        }
-    }
+    let moves = rec
+        .moves
+        .as_bytes()
+        .chunks_exact(2)
+        .map_while(|pair| std::str::from_utf8(pair).ok().and_then(Move::parse));
+    write_moves(&mut out, &start, moves, |i| {
+        move_data(rec, i).map_or(String::new(), |(eval, secs)| {
+            format!("/{eval:.2}/{secs:.3}")
+        })
+    });
     out.push_str(";)");
     out
 }

@@ -1,6 +1,7 @@
 //! The records a run leaves behind, read by both the runner and the report:
 //! finished games ([`GameRecord`], and their GGF form), the journal format
-//! (one JSON line per game after a header), and what `tournament.json` says
+//! (one JSON line per game after a header), GGF games in progress
+//! ([`ggf_of`], [`parse_ggf`]), and what `tournament.json` says
 //! about the run ([`TournamentInfo`], [`Format`], [`Shard`]).
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
@@ -9,9 +10,11 @@
 
 pub mod check;
 pub mod game;
+pub mod ggf;
 pub mod info;
 pub mod journal;
 
 pub use game::{ggf, GameRecord};
+pub use ggf::{ggf_of, parse_ggf, GgfError};
 pub use info::{BookInfo, Format, Shard, TournamentInfo};
 pub use journal::{Header, Journal};

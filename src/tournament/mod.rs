@@ -128,6 +128,19 @@ fn check_tables(t: &Tournament, workers: usize) -> Result<()> {
     Ok(())
 }
 
+/// Checks, before any game, that every external engine's program starts.
+///
+/// # Errors
+/// [`Error::Start`] naming the engine and the program.
+fn check_programs(t: &Tournament) -> Result<()> {
+    for e in &t.engines {
+        if let EngineSpec::External(x) = e {
+            x.check_starts()?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs (or resumes) a tournament and writes its outputs.
 ///
 /// # Errors
@@ -158,6 +171,7 @@ pub fn run_with(
         });
     }
     check_tables(t, concurrency)?;
+    check_programs(t)?;
     let info = info(t, opts.shard);
     let existing = match (opts.resume, opts.overwrite) {
         (true, _) => Existing::Resume,
@@ -188,6 +202,7 @@ pub fn run_with(
         workers,
         stop: opts.stop.clone(),
         build: Arc::clone(&opts.players.0),
+        logs: out.join("logs"),
         must_be_finished: folder
             .must_be_finished
             .then_some((played as u64, total, &out)),

@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::records::GameRecord;
 use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender};
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// How play ended.
@@ -40,6 +40,8 @@ pub struct Pool<'a> {
     pub stop: Option<Receiver<()>>,
     /// How players are built.
     pub build: Arc<BuildPlayer>,
+    /// The folder of external engines' transcripts.
+    pub logs: PathBuf,
     /// Set when the folder held this run and no `--resume` was given: the
     /// games played, the total and the folder; any game left to play is
     /// then an error.
@@ -85,10 +87,10 @@ impl Pool<'_> {
                             let (t, build) =
                                 (Arc::clone(&self.tournament), Arc::clone(&self.build));
                             let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
+                            let logs = (self.logs.clone(), spawned);
                             std::thread::spawn(move || {
-                                worker::serve(&t, &build, &job_rx, |answer| {
-                                    res_tx.send(Message::Game(answer)).is_ok()
-                                });
+                                let send = |answer| res_tx.send(Message::Game(answer)).is_ok();
+                                worker::serve(&t, &build, &job_rx, send, logs);
                             });
                             spawned += 1;
                         }

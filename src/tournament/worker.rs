@@ -12,6 +12,7 @@ use super::play::{play, Adjudicator, Ending, Forfeit, Played};
 use super::schedule::Pairing;
 use crate::endgame::builtin::order_eval;
 use crate::endgame::Solver;
+use crate::engine::external::ExternalPlayer;
 use crate::engine::hosted::Hosted;
 use crate::engine::{EngineSpec, GameSetup, Player};
 use crate::game::othello::notation::move_list_string;
@@ -22,6 +23,7 @@ use crate::search::limits::ClockState;
 use crate::search::Limit;
 use crate::util::panic::guard;
 use crossbeam_channel::Receiver;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -61,13 +63,17 @@ impl std::fmt::Debug for PlayerFactory {
 /// [`Player::new_game`] before every game, so a game depends only on its
 /// inputs, never on what the worker played before. An engine whose games
 /// have a clock is [`Hosted`] on a thread of its own, so its deadline holds
-/// even if it hangs. A player that panics while being built forfeits.
+/// even if it hangs. A player that panics while being built forfeits. An
+/// external engine's player (a process, which keeps its own deadlines)
+/// writes its transcript to `logs/ENGINE-WORKER.log`.
 pub struct Players<'t> {
     tournament: &'t Tournament,
     build: Arc<BuildPlayer>,
     built: Vec<Option<Box<dyn Player<Board>>>>,
     /// The worker's adjudicator, made on first use.
     adjudicator: Option<SolveAt>,
+    /// The transcripts' folder and this worker's index.
+    logs: (PathBuf, usize),
 }
 
 /// Adjudication by the solver: a game that reaches `empties` empty squares
@@ -103,13 +109,19 @@ impl Adjudicator<Board> for SolveAt {
 }
 
 impl<'t> Players<'t> {
-    /// No players built yet; `build` makes them.
-    pub fn new(tournament: &'t Tournament, build: Arc<BuildPlayer>) -> Players<'t> {
+    /// No players built yet; `build` makes them, external ones log to
+    /// `logs.0` as worker `logs.1`.
+    pub fn new(
+        tournament: &'t Tournament,
+        build: Arc<BuildPlayer>,
+        logs: (PathBuf, usize),
+    ) -> Players<'t> {
         Players {
             tournament,
             build,
             built: (0..tournament.engines.len()).map(|_| None).collect(),
             adjudicator: None,
+            logs,
         }
     }
 
@@ -124,7 +136,9 @@ impl<'t> Players<'t> {
         let config = &self.tournament.engines[i];
         let (clock, move_time) = time_of(config);
         let timed = clock.is_some() || move_time.is_some();
-        let player: Box<dyn Player<Board>> = if timed && config.in_process().is_some() {
+        let player: Box<dyn Player<Board>> = if let EngineSpec::External(e) = config {
+            Box::new(ExternalPlayer::with_log(e, &self.logs.0, self.logs.1))
+        } else if timed {
             let (build, config) = (Arc::clone(&self.build), config.clone());
             let name = config.name().to_string();
             Box::new(Hosted::new(&name, Arc::new(move || build(&config))))
@@ -290,14 +304,16 @@ fn unbuilt(loser: usize, msg: String) -> Played<Board> {
 
 /// A worker thread: plays the games it receives with its own players and
 /// sends each record back (or the message of a game that failed outside
-/// the players' guard) until the jobs end or the results are not wanted.
+/// the players' guard) until the jobs end or the results are not wanted;
+/// `logs` is the transcripts' folder and the worker's index.
 pub fn serve(
     t: &Tournament,
     build: &Arc<BuildPlayer>,
     jobs: &Receiver<Pairing>,
     send: impl Fn(std::result::Result<GameRecord, String>) -> bool,
+    logs: (PathBuf, usize),
 ) {
-    let mut players = Players::new(t, Arc::clone(build));
+    let mut players = Players::new(t, Arc::clone(build), logs);
     for job in jobs.iter() {
         let rec = guard(|| play_game(&mut players, &job))
             .map_err(|msg| format!("the worker playing game {} failed: {msg}", job.game_id));

@@ -1,20 +1,150 @@
-//! An external engine as a [`Player`]: a process speaking NBoard or GTP.
+//! An external engine as a [`Player`]: a process speaking NBoard or GTP,
+//! started with the first game and kept for the next ones. Every answer has
+//! a deadline: the start and a new game `ready_timeout_ms`, a move the
+//! clock's deadline when there is one, else `reply_timeout_ms`. A crash, a
+//! missed deadline or an answer that is not a move is the player's error
+//! (the runner's forfeit); the process is killed then, and the next game
+//! starts a new one. Each process's transcript goes to
+//! `OUT/logs/ENGINE-WORKER.log` when the runner gives a log folder.
 
-use super::spec::ExternalConfig;
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
+use super::gtp::Gtp;
+use super::nboard::Nboard;
+use super::process::{Deadline, Process, Wait};
+use super::record::Record;
+use super::spec::{ExternalConfig, Protocol};
+use super::transcript::{log_path, Transcript};
 use crate::engine::player::{Clock, GameSetup, MoveInfo, Player, PlayerError};
+use crate::error::{Error, Result};
 use crate::game::othello::{Board, Move};
+use std::path::{Path, PathBuf};
+
+/// The protocol state of a running engine.
+enum Dialect {
+    Nboard(Nboard),
+    Gtp(Gtp),
+}
+
+/// A running engine and its protocol.
+struct Session {
+    process: Process,
+    dialect: Dialect,
+}
 
 /// A player that is an external process.
 pub struct ExternalPlayer {
     config: ExternalConfig,
+    /// Where the transcript goes (`None`: nowhere).
+    log_path: Option<PathBuf>,
+    /// The transcript, opened with the first process.
+    transcript: Option<Transcript>,
+    session: Option<Session>,
+    record: Option<Record>,
 }
 
 impl ExternalPlayer {
-    /// The player of `config`; its process starts with the first game.
+    /// The player of `config`, keeping no transcript; its process starts
+    /// with the first game.
     pub fn new(config: &ExternalConfig) -> ExternalPlayer {
         ExternalPlayer {
             config: config.clone(),
+            log_path: None,
+            transcript: None,
+            session: None,
+            record: None,
         }
+    }
+
+    /// The player of `config` on worker `worker`, writing its transcript to
+    /// `logs/ENGINE-WORKER.log`.
+    pub fn with_log(config: &ExternalConfig, logs: &Path, worker: usize) -> ExternalPlayer {
+        ExternalPlayer {
+            log_path: Some(log_path(logs, &config.name, worker)),
+            ..ExternalPlayer::new(config)
+        }
+    }
+
+    /// The transcript, opened on first use.
+    fn transcript(&mut self) -> Result<Transcript, PlayerError> {
+        if let Some(t) = &self.transcript {
+            return Ok(t.clone());
+        }
+        let t = match &self.log_path {
+            None => Transcript::none(),
+            Some(path) => Transcript::open(path).map_err(|e| {
+                PlayerError::Crashed(format!(
+                    "cannot write the transcript {}: {e}",
+                    path.display()
+                ))
+            })?,
+        };
+        Ok(self.transcript.insert(t).clone())
+    }
+
+    /// Starts the process and shakes hands with it.
+    fn start(&mut self) -> Result<Session, PlayerError> {
+        let log = self.transcript()?;
+        let deadline = Deadline::after_ms(
+            self.config.raw.ready_timeout_ms,
+            Wait::Ready(self.config.raw.ready_timeout_ms),
+        );
+        let mut process = Process::spawn(&self.config, log).map_err(|e| {
+            PlayerError::Crashed(format!(
+                "cannot start {}: {e}",
+                self.config.program.display()
+            ))
+        })?;
+        let dialect = match self.config.raw.protocol {
+            Protocol::Nboard => {
+                let mut n = Nboard::default();
+                n.handshake(&mut process, &self.config, &deadline)?;
+                Dialect::Nboard(n)
+            }
+            Protocol::Gtp => {
+                let mut g = Gtp::default();
+                g.handshake(&mut process, &self.config, &deadline)?;
+                Dialect::Gtp(g)
+            }
+        };
+        Ok(Session { process, dialect })
+    }
+
+    /// A new game on the running process, or on a new one.
+    fn begin(&mut self, setup: &GameSetup<Board>) -> Result<(), PlayerError> {
+        let mut session = match self.session.take() {
+            Some(s) => s,
+            None => self.start()?,
+        };
+        let mut record = Record::new(setup);
+        let ms = self.config.raw.ready_timeout_ms;
+        let deadline = Deadline::after_ms(ms, Wait::Ready(ms));
+        let names = if setup.first {
+            [self.config.name.as_str(), "?"]
+        } else {
+            ["?", self.config.name.as_str()]
+        };
+        let p = &mut session.process;
+        let result = match &mut session.dialect {
+            Dialect::Nboard(n) => n.new_game(p, &mut record, names, &deadline),
+            Dialect::Gtp(g) => g.new_game(p, &mut record, self.config.raw.limit, &deadline),
+        };
+        self.record = Some(record);
+        self.keep(session, result)
+    }
+
+    /// Keeps the session after a success; drops (kills) it after an error.
+    fn keep<T>(
+        &mut self,
+        session: Session,
+        result: Result<T, PlayerError>,
+    ) -> Result<T, PlayerError> {
+        if result.is_ok() {
+            self.session = Some(session);
+        }
+        result
     }
 }
 
@@ -23,11 +153,58 @@ impl Player<Board> for ExternalPlayer {
         &self.config.name
     }
 
-    fn new_game(&mut self, _: &GameSetup<Board>) -> Result<(), PlayerError> {
-        Err(PlayerError::Crashed("WIP".into()))
+    /// Starts the process when none runs, then tells it the new game. A
+    /// process that died since its last game is started again once.
+    fn new_game(&mut self, setup: &GameSetup<Board>) -> Result<(), PlayerError> {
+        let had = self.session.is_some();
+        match self.begin(setup) {
+            Err(PlayerError::Crashed(_)) if had => self.begin(setup),
+            other => other,
+        }
     }
 
-    fn choose(&mut self, _: &Board, _: &Clock) -> Result<MoveInfo<Move>, PlayerError> {
-        Err(PlayerError::Crashed("WIP".into()))
+    fn choose(&mut self, pos: &Board, clock: &Clock) -> Result<MoveInfo<Move>, PlayerError> {
+        let (Some(mut session), Some(record)) = (self.session.take(), self.record.as_mut()) else {
+            return Err(PlayerError::Crashed(
+                "asked for a move before a new game".into(),
+            ));
+        };
+        let deadline = match clock.deadline {
+            Some(at) => Deadline::clock(at),
+            None => {
+                let ms = self.config.raw.reply_timeout_ms;
+                Deadline::after_ms(ms, Wait::Reply(ms))
+            }
+        };
+        let p = &mut session.process;
+        let result = record
+            .catch_up(pos)
+            .and_then(|()| match &mut session.dialect {
+                Dialect::Nboard(n) => n.choose(p, record, &deadline),
+                Dialect::Gtp(g) => g.choose(p, record, clock, &deadline),
+            });
+        self.keep(session, result)
+    }
+}
+
+impl ExternalConfig {
+    /// Checks that the program starts (then stops it at once): a missing
+    /// or unrunnable program is an error before any game. How it answers
+    /// is each game's business.
+    ///
+    /// # Errors
+    /// [`Error::Start`] naming the engine and the program.
+    pub fn check_starts(&self) -> Result<()> {
+        match Process::spawn(self, Transcript::none()) {
+            Ok(mut p) => {
+                p.kill();
+                Ok(())
+            }
+            Err(source) => Err(Error::Start {
+                engine: self.name.clone(),
+                program: self.program.clone(),
+                source,
+            }),
+        }
     }
 }

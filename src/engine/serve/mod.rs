@@ -1,0 +1,150 @@
+//! `arena serve`: one of our engines behind a text protocol (NBoard or
+//! GTP), reading commands from any input and answering on any output, so
+//! an NBoard GUI, another tournament tool or `arena` itself can play it.
+//! [`serve`] is generic over the streams, so tests drive it in-process.
+//!
+//! A new game (NBoard's `set game`, GTP's `clear_board`) resets the engine
+//! fully (a fresh table and history), as the tournament runner does before
+//! every game: a depth-limited engine served this way plays the same games
+//! as in-process.
+
+// Dispatch over our own enums is exhaustive: a new variant is a compile
+// error wherever it matters, never a silent `_` arm.
+#![deny(clippy::wildcard_enum_match_arm)]
+
+pub mod gtp;
+pub mod nboard;
+
+use super::config::EngineConfig;
+use super::external::Protocol;
+use super::player::{build_player, Clock, GameSetup, MoveInfo, Player, PlayerError};
+use crate::game::othello::{Board, Move};
+use crate::game::{Game, MoveList};
+use crate::search::Limit;
+use std::io::{BufRead, Write};
+
+/// The served engine and the game it is in.
+pub struct Served {
+    config: EngineConfig,
+    player: Box<dyn Player<Board>>,
+    /// The current position.
+    pub board: Board,
+    games: u64,
+}
+
+impl Served {
+    /// `config`'s engine at the start position.
+    pub fn new(config: &EngineConfig) -> Served {
+        let mut served = Served {
+            player: build_player(config),
+            config: config.clone(),
+            board: Board::start(),
+            games: 0,
+        };
+        served.new_game(Board::start());
+        served
+    }
+
+    /// The engine's name.
+    pub fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    /// A new game from `start`: the engine forgets everything.
+    pub fn new_game(&mut self, start: Board) {
+        self.board = start;
+        let setup = GameSetup {
+            game_id: self.games,
+            start,
+            opening: Vec::new(),
+            first: start.side == crate::game::othello::Color::Black,
+            clock: None,
+            move_time: None,
+            seed: 0,
+        };
+        self.games += 1;
+        // Our players' new_game cannot fail; a fresh one would be the same.
+        if self.player.new_game(&setup).is_err() {
+            self.player = build_player(&self.config);
+        }
+    }
+
+    /// Searches to depth `depth` from now on (NBoard's `set depth`); false
+    /// for a depth out of 1..=60 or an engine that does not search.
+    pub fn set_depth(&mut self, depth: u32) -> bool {
+        let Some(search) = self.config.search.as_mut() else {
+            return false;
+        };
+        if !(1..=60).contains(&depth) {
+            return false;
+        }
+        search.limit = Limit::Depth(depth);
+        self.config.raw.limit = Limit::Depth(depth);
+        self.player = build_player(&self.config);
+        self.new_game(self.board);
+        true
+    }
+
+    /// Plays `mv` if it is legal; a square move when the side to move must
+    /// pass is played after the pass.
+    pub fn play(&mut self, mv: Move) -> bool {
+        let board = if !mv.is_pass() && self.board.must_pass() {
+            self.board.passed()
+        } else {
+            self.board
+        };
+        match board.try_play(mv) {
+            Ok(b) => {
+                self.board = b;
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The engine's move here: the pass when it must pass, `None` when the
+    /// game is over.
+    ///
+    /// # Errors
+    /// The engine's own failure.
+    pub fn think(&mut self) -> Result<Option<MoveInfo<Move>>, PlayerError> {
+        let mut moves = MoveList::new();
+        self.board.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return Ok(None);
+        }
+        if moves.len() == 1 && moves.get(0).is_pass() {
+            return Ok(Some(MoveInfo::bare(Move::PASS, std::time::Duration::ZERO)));
+        }
+        self.player.choose(&self.board, &Clock::default()).map(Some)
+    }
+}
+
+/// Answers `protocol` commands read from `input` on `output`, flushing
+/// after each answer, until `quit` or the end of the input.
+///
+/// # Errors
+/// Reading or writing fails.
+pub fn serve(
+    config: &EngineConfig,
+    protocol: Protocol,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> std::io::Result<()> {
+    let mut served = Served::new(config);
+    for line in input.lines() {
+        let line = line?;
+        let (answer, go_on) = match protocol {
+            Protocol::Nboard => nboard::answer(&mut served, &line),
+            Protocol::Gtp => gtp::answer(&mut served, &line),
+        };
+        if !answer.is_empty() {
+            output.write_all(answer.as_bytes())?;
+            output.flush()?;
+        }
+        if !go_on {
+            break;
+        }
+    }
+    Ok(())
+}
