@@ -12,6 +12,7 @@ mod eval;
 mod external;
 mod layers;
 mod limits;
+mod matchup;
 mod messages;
 mod perft;
 mod probcut;

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod book;
 pub mod eval;
+pub mod matchup;
 pub mod perft;
 pub mod probcut;
 pub mod run;
@@ -32,6 +33,8 @@ pub struct Cli {
 pub enum Command {
     /// Run a tournament from a config: games on worker threads, journal, results, SPRT verdict
     Run(run::RunArgs),
+    /// A quick match of two engine files, without a config (cutechess-cli style)
+    Match(matchup::MatchArgs),
     /// Recompute results.json, summary.md and games.ggf of a results folder from its journal
     Report(run::ReportArgs),
     /// Combine the results folders of shards into one
@@ -126,6 +129,7 @@ pub fn usage(argument: &str, message: impl Into<String>) -> crate::Error {
 fn run_command(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run::run(&args),
+        Command::Match(args) => matchup::run(&args),
         Command::Report(args) => run::report(&args),
         Command::Merge(args) => run::merge(&args),
         Command::Perft(args) => perft::run(&args),

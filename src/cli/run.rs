@@ -1,6 +1,7 @@
 //! `arena run`, `arena report` and `arena merge`: tournaments.
 
 use super::print;
+use crate::tournament::config::Overrides;
 use crate::tournament::{self, RunOptions, Shard, Tournament};
 use crate::Error;
 use std::path::PathBuf;
@@ -29,6 +30,12 @@ pub struct RunArgs {
     /// Print nothing but errors
     #[arg(long)]
     pub quiet: bool,
+    /// Rounds of a round-robin or gauntlet, instead of the config's
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub rounds: Option<u64>,
+    /// Seed, instead of the config's
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
 
 /// Arguments of `arena report`.
@@ -56,7 +63,8 @@ pub struct MergeArgs {
     pub allow_partial: bool,
 }
 
-fn code(c: u8) -> ExitCode {
+/// The process exit code `c`.
+pub fn code(c: u8) -> ExitCode {
     ExitCode::from(c)
 }
 
@@ -72,7 +80,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         })?,
         None => Shard::ALL,
     };
-    let t = Tournament::load(&args.config)?;
+    let overrides = Overrides {
+        rounds: args.rounds,
+        seed: args.seed,
+    };
+    let t = Tournament::load_with(&args.config, &overrides)?;
     let outcome = tournament::run(
         &t,
         &RunOptions {
@@ -91,7 +103,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
 
 /// Ctrl-C and SIGTERM as a channel of stop requests (`None` when the
 /// handler cannot be installed: then they end the process as usual).
-fn stop_requests() -> Option<crossbeam_channel::Receiver<()>> {
+pub fn stop_requests() -> Option<crossbeam_channel::Receiver<()>> {
     let (tx, rx) = crossbeam_channel::unbounded();
     ctrlc::set_handler(move || {
         let _ = tx.send(());

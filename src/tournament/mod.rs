@@ -14,6 +14,7 @@
 pub mod collector;
 pub mod config;
 pub mod folder;
+pub mod matchup;
 pub mod merge;
 pub mod play;
 pub mod pool;

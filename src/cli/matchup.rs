@@ -1,0 +1,156 @@
+//! `arena match A.ron B.ron`: a quick two-engine match without a config
+//! file (cutechess-cli style), played and reported exactly like `arena run`.
+
+use super::run::{code, stop_requests};
+use crate::search::Limit;
+use crate::tournament::matchup::{match_tournament, MatchOptions};
+use crate::tournament::{self, RunOptions};
+use crate::Error;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The book `arena match` plays when none is named.
+const DEFAULT_BOOK: &str = "openings/balanced-8ply.txt";
+
+/// Arguments of `arena match`.
+#[derive(Debug, clap::Args)]
+pub struct MatchArgs {
+    /// The first engine file (its statistics are shown)
+    pub first: PathBuf,
+    /// The second engine file
+    pub second: PathBuf,
+    /// Games, an even number (each opening is played both ways round)
+    #[arg(long, conflicts_with = "pairs", value_parser = clap::value_parser!(u64).range(2..=20_000_000))]
+    pub games: Option<u64>,
+    /// Pairs of games (default 50)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub pairs: Option<u64>,
+    /// Both engines on a clock, seconds for the game plus seconds per move: 10+0.1
+    #[arg(long, value_name = "BASE+INC", value_parser = parse_tc, conflicts_with_all = ["movetime", "depth"])]
+    pub tc: Option<Limit>,
+    /// Both engines with this many milliseconds per move
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400_000), conflicts_with = "depth")]
+    pub movetime: Option<u64>,
+    /// Both engines searching to this depth
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// The opening book (default openings/balanced-8ply.txt in this folder)
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// Games at once (default: the number of cores), 1 to 256
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    pub concurrency: Option<usize>,
+    /// Seed of the book order and every random choice
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output folder (default results/A-vs-B)
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the match in the output folder
+    #[arg(long, conflicts_with = "overwrite")]
+    pub resume: bool,
+    /// Replace the match in the output folder
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Print nothing but errors
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `10+0.1` (seconds, as cutechess-cli writes it) as a clock limit.
+fn parse_tc(text: &str) -> Result<Limit, String> {
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |s: &str| -> Result<u64, String> {
+        let x: f64 = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+        if !(0.0..=86_400.0).contains(&x) {
+            return Err(format!("{x} s is not 0 to 86400 seconds"));
+        }
+        Ok((x * 1000.0).round() as u64)
+    };
+    let (base, inc) = (seconds(base)?, seconds(inc)?);
+    if base + inc == 0 {
+        return Err("the clock needs time: give BASE+INC in seconds, e.g. 10+0.1".into());
+    }
+    Ok(Limit::Clock(base, inc))
+}
+
+/// The match's options from the arguments.
+///
+/// # Errors
+/// [`Error::Usage`] for an odd `--games` or a missing book.
+fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
+    let pairs = match (args.games, args.pairs) {
+        (Some(g), _) if g % 2 == 1 => {
+            return Err(Error::Usage {
+                argument: "--games".into(),
+                message: format!(
+                    "{g}: games come in pairs (each opening both ways round); give an even number"
+                ),
+            })
+        }
+        (Some(g), _) => g / 2,
+        (None, Some(p)) => p,
+        (None, None) => 50,
+    };
+    let book = args
+        .book
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_BOOK));
+    if !book.is_file() {
+        return Err(Error::Usage {
+            argument: "--book".into(),
+            message: format!("{} is not a file; name an opening book", book.display()),
+        });
+    }
+    let limit = args
+        .tc
+        .or(args.movetime.map(Limit::MoveTime))
+        .or(args.depth.map(Limit::Depth));
+    Ok(MatchOptions {
+        pairs,
+        limit,
+        book,
+        concurrency: args
+            .concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        seed: args.seed,
+        out: args.out.clone(),
+    })
+}
+
+/// Runs `arena match`.
+///
+/// # Errors
+/// Bad engine files or book, bad values, the output folder's state, I/O.
+pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
+    let options = options(args)?;
+    let t = match_tournament(&args.first, &args.second, &options)?;
+    let outcome = tournament::run(
+        &t,
+        &RunOptions {
+            resume: args.resume,
+            overwrite: args.overwrite,
+            quiet: args.quiet,
+            stop: stop_requests(),
+            ..RunOptions::default()
+        },
+    )?;
+    Ok(code(outcome.exit_code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_read_as_cutechess_writes_them() {
+        assert_eq!(parse_tc("10+0.1"), Ok(Limit::Clock(10_000, 100)));
+        assert_eq!(parse_tc("0.5"), Ok(Limit::Clock(500, 0)));
+        for bad in ["x", "10+y", "-1+0", "0+0", "100000+0"] {
+            assert!(parse_tc(bad).is_err(), "{bad}");
+        }
+    }
+}

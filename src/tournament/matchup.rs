@@ -1,0 +1,105 @@
+//! `arena match`: a two-engine match without a config file, as
+//! cutechess-cli and fastchess run one from the command line. The match is
+//! written as the config a user would write (so it is checked, hashed,
+//! journaled and resumed exactly like one) and loaded from that text.
+
+use super::config::Tournament;
+use crate::error::{Error, Result};
+use crate::search::Limit;
+use std::path::{Path, PathBuf};
+
+/// What `arena match` was asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchOptions {
+    /// Pairs of games (each opening both ways round).
+    pub pairs: u64,
+    /// The limit both engines play with, instead of their own.
+    pub limit: Option<Limit>,
+    /// The opening book.
+    pub book: PathBuf,
+    /// Games at once.
+    pub concurrency: usize,
+    /// Seed of the book order and every random choice.
+    pub seed: u64,
+    /// Output folder (default `results/A-vs-B`).
+    pub out: Option<PathBuf>,
+}
+
+/// A file's name without its extension, for display.
+fn stem(path: &Path) -> String {
+    path.file_stem().map_or_else(
+        || path.display().to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    )
+}
+
+/// `path` made absolute (so the generated config needs no base folder).
+fn absolute(path: &Path) -> Result<PathBuf> {
+    std::path::absolute(path).map_err(|e| Error::io(path, e))
+}
+
+/// The config text of a match between engine files `a` and `b`.
+///
+/// # Errors
+/// A path that cannot be made absolute.
+pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
+    let out = o
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(format!("{}-vs-{}", stem(a), stem(b))));
+    let limit = match o.limit {
+        Some(l) => format!("Some({})", ron::to_string(&l).expect("limits serialize")),
+        None => "None".into(),
+    };
+    Ok(format!(
+        "// arena match {} {}\nTournament(\n    name: {:?},\n    engines: [Path({:?}), Path({:?})],\n    format: RoundRobin(rounds: {}),\n    book: (file: {:?}, order: Random, start: 0),\n    concurrency: {},\n    seed: {},\n    out: {:?},\n    limit: {limit},\n)\n",
+        a.display(),
+        b.display(),
+        format!("{} vs {}", stem(a), stem(b)),
+        absolute(a)?.display().to_string(),
+        absolute(b)?.display().to_string(),
+        o.pairs,
+        absolute(&o.book)?.display().to_string(),
+        o.concurrency,
+        o.seed,
+        out.display().to_string(),
+    ))
+}
+
+/// The tournament of a match: its config (see [`match_config`]) loaded as
+/// if it were a file named `arena-match.ron` in the current folder.
+///
+/// # Errors
+/// Bad engine files (naming their own file, line and field), a bad book.
+pub fn match_tournament(a: &Path, b: &Path, o: &MatchOptions) -> Result<Tournament> {
+    let text = match_config(a, b, o)?;
+    Tournament::parse(&text, Path::new("arena-match.ron"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_match_is_the_config_a_user_would_write() {
+        let o = MatchOptions {
+            pairs: 5,
+            limit: Some(Limit::Clock(10_000, 100)),
+            book: PathBuf::from("/b/book.txt"),
+            concurrency: 2,
+            seed: 3,
+            out: None,
+        };
+        let text = match_config(Path::new("/e/a.ron"), Path::new("/e/b.ron"), &o).unwrap();
+        for part in [
+            "name: \"a vs b\"",
+            "engines: [Path(\"/e/a.ron\"), Path(\"/e/b.ron\")]",
+            "format: RoundRobin(rounds: 5)",
+            "book: (file: \"/b/book.txt\", order: Random, start: 0)",
+            "out: \"results/a-vs-b\"",
+            "limit: Some(Clock(10000,100))",
+        ] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+    }
+}

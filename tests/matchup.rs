@@ -1,0 +1,82 @@
+//! `arena match` (a match without a config) and the `arena run` overrides.
+
+use crate::tournament::{games, tmp};
+use crate::util::{arena, repo, stderr};
+
+fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_match_from_the_command_line_plays_like_a_config() {
+    let dir = tmp("match");
+    let (a, b) = (
+        repo("engines/squares-classic.ron"),
+        repo("engines/random.ron"),
+    );
+    let book = repo("openings/all-4ply.txt");
+    let out = dir.join("m");
+    let args = [
+        "match",
+        s(&a),
+        s(&b),
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--book",
+        s(&book),
+        "--concurrency",
+        "2",
+        "--out",
+        s(&out),
+        "--quiet",
+    ];
+    let r = arena(&args);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let g = games(&out);
+    assert_eq!(g.len(), 6);
+    assert!(g
+        .iter()
+        .all(|r| [r.black.as_str(), r.white.as_str()].contains(&"squares-classic")));
+    // --depth replaced the preset's own depth (4): every searched move is 2 deep.
+    assert!(g.iter().flat_map(|r| r.depths.iter()).all(|&d| d <= 2));
+    // The same command again shows the finished match.
+    let again = arena(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(games(&out), g);
+
+    let odd = arena(&["match", s(&a), s(&b), "--games", "7", "--book", s(&book)]);
+    assert_eq!(odd.status.code(), Some(2));
+    assert!(
+        stderr(&odd).contains("--games: 7: games come in pairs"),
+        "{}",
+        stderr(&odd)
+    );
+    let tc = arena(&["match", s(&a), s(&b), "--tc", "fast", "--book", s(&book)]);
+    assert_eq!(tc.status.code(), Some(2));
+}
+
+#[test]
+fn run_overrides_rounds_and_seed() {
+    let dir = tmp("run-overrides");
+    let cfg = repo("configs/quick.ron");
+    let out = dir.join("o");
+    let r = arena(&[
+        "run",
+        s(&cfg),
+        "--rounds",
+        "1",
+        "--seed",
+        "9",
+        "--out",
+        s(&out),
+        "--quiet",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(games(&out).len(), 6, "3 meetings, 1 round, 2 games each");
+    let sprt = repo("configs/sprt-eval.ron");
+    let r = arena(&["run", s(&sprt), "--rounds", "2", "--out", s(&dir.join("x"))]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(stderr(&r).contains("--rounds"), "{}", stderr(&r));
+}
