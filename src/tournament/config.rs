@@ -7,6 +7,8 @@
 //! Paths of engines and the book are relative to the config file; `out` is
 //! relative to the directory `arena` runs in (like any output path).
 
+use super::options::check_forced_limit;
+pub use super::options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
 use crate::book::{read_book, Book, BookError, OpeningOrder, Order};
 use crate::engine::{EngineConfig, EngineSpec, RawEngine};
 use crate::error::{read_text, Error, Result};
@@ -80,78 +82,6 @@ pub struct RawTournament {
     /// `Some(Clock(10000, 100))`.
     #[serde(default)]
     pub limit: Option<Limit>,
-}
-
-/// How games may end early.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Adjudicate {
-    /// End a game once it reaches this many empty squares, with the exact
-    /// result of perfect play from there (the solver's).
-    #[serde(default)]
-    pub solve_at_empties: Option<u32>,
-}
-
-/// Most empties adjudication solves (each more costs 2-3x the time).
-pub const MAX_ADJUDICATE_EMPTIES: u32 = 30;
-
-/// What the command line may change in a config before it is checked.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Overrides {
-    /// `--rounds`: the rounds of a round-robin or gauntlet.
-    pub rounds: Option<u64>,
-    /// `--seed`.
-    pub seed: Option<u64>,
-}
-
-impl Overrides {
-    /// Applies the overrides to a raw config.
-    ///
-    /// # Errors
-    /// [`Error::Usage`] for `--rounds` with an SPRT (which has `max_pairs`).
-    pub fn apply(&self, raw: &mut RawTournament) -> Result<()> {
-        if let Some(seed) = self.seed {
-            raw.seed = seed;
-        }
-        if let Some(r) = self.rounds {
-            match &mut raw.format {
-                Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => *rounds = r,
-                Format::Sprt { .. } => {
-                    return Err(Error::Usage {
-                        argument: "--rounds".into(),
-                        message: "an SPRT plays pairs until it decides (max_pairs), not rounds"
-                            .into(),
-                    })
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// A tournament's time control.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub enum TimeControl {
-    /// A game clock: base milliseconds and an increment per move.
-    Clock {
-        /// Milliseconds for the whole game.
-        base_ms: u64,
-        /// Milliseconds added after each move.
-        inc_ms: u64,
-    },
-    /// Milliseconds per move.
-    MoveTime(u64),
-}
-
-impl TimeControl {
-    /// The engine limit it stands for.
-    pub fn limit(self) -> Limit {
-        match self {
-            TimeControl::Clock { base_ms, inc_ms } => Limit::Clock(base_ms, inc_ms),
-            TimeControl::MoveTime(ms) => Limit::MoveTime(ms),
-        }
-    }
 }
 
 /// A checked tournament, ready to run.
@@ -454,40 +384,6 @@ fn check_size(src: &Source<'_>, format: &Format, n: usize) -> Result<()> {
             super::schedule::MAX_PAIRS
         ),
     ))
-}
-
-/// A limit forced on every engine: something to play by, within what a
-/// search accepts, and one an external engine can be told.
-fn check_forced_limit(
-    src: &Source<'_>,
-    limit: Option<Limit>,
-    engines: &[EngineSpec],
-) -> Result<()> {
-    use crate::search::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
-    let Some(l) = limit else { return Ok(()) };
-    let ok = match l {
-        Limit::Depth(d) => (1..=MAX_DEPTH).contains(&d),
-        Limit::Nodes(n) => (1..=MAX_NODES).contains(&n),
-        Limit::MoveTime(ms) => (1..=MAX_TIME_MS).contains(&ms),
-        Limit::Clock(base, inc) => base + inc > 0 && base <= MAX_TIME_MS && inc <= MAX_TIME_MS,
-    };
-    if !ok {
-        return Err(src.field(
-            "limit",
-            format!("{l:?} is out of range (depth 1 to {MAX_DEPTH}, nodes 1 to {MAX_NODES}, times 1 ms to {MAX_TIME_MS} ms)"),
-        ));
-    }
-    let external = engines.iter().find(|e| e.in_process().is_none());
-    match (l, external) {
-        (Limit::Nodes(_), Some(e)) => Err(src.field(
-            "limit",
-            format!(
-                "Nodes(n) cannot be sent to the external engine {:?}",
-                e.name()
-            ),
-        )),
-        (Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) | Limit::Clock(..), _) => Ok(()),
-    }
 }
 
 /// The exit policy and the worker count.

@@ -16,6 +16,7 @@ pub mod config;
 pub mod folder;
 pub mod matchup;
 pub mod merge;
+pub mod options;
 pub mod play;
 pub mod pool;
 pub mod progress;
