@@ -20,6 +20,7 @@ mod scheduler;
 mod search;
 mod solve;
 mod stats;
+mod tictactoe;
 mod tournament;
 mod trees;
 mod trust;

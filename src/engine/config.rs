@@ -322,13 +322,29 @@ fn check_name(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
     Ok(())
 }
 
+/// A tic-tac-toe engine searches to the end of the game: it has no
+/// evaluation, no endgame solver and no ProbCut.
 fn check_game(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
     match raw.game {
         GameKind::Othello => Ok(()),
-        GameKind::TicTacToe => Err(src.field(
-            "game",
-            "engine files describe Othello engines; tic-tac-toe is searched with `arena search --game tictactoe`",
-        )),
+        GameKind::TicTacToe => {
+            let wrong = if raw.stated.eval && raw.eval != EvalSpec::Discs {
+                Some((
+                    "eval",
+                    "tic-tac-toe searches use no evaluation; leave eval out",
+                ))
+            } else if raw.endgame_exact_at > 0 {
+                Some(("endgame_exact_at", "the endgame solver is Othello's; use 0"))
+            } else if raw.probcut.is_some() {
+                Some(("probcut", "ProbCut models are Othello's; use None"))
+            } else {
+                None
+            };
+            match wrong {
+                Some((field, msg)) => Err(src.field(field, msg)),
+                None => Ok(()),
+            }
+        }
     }
 }
 
@@ -340,7 +356,9 @@ fn check_stated(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
         Stated { limit: false, .. } => {
             Some(("limit", "how long it searches (e.g. limit: Depth(6))"))
         }
-        Stated { eval: false, .. } => Some(("eval", "its evaluation (e.g. eval: Discs)")),
+        Stated { eval: false, .. } if raw.game == GameKind::Othello => {
+            Some(("eval", "its evaluation (e.g. eval: Discs)"))
+        }
         Stated { .. } => None,
     };
     let Some((field, what)) = missing else {

@@ -3,6 +3,7 @@
 //! by [`Player::new_game`] before every game).
 
 pub mod config;
+pub mod exhaustive;
 pub mod external;
 pub mod hosted;
 pub mod player;

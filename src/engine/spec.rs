@@ -7,11 +7,14 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use super::config::EngineConfig;
+use super::exhaustive::ExhaustivePlayer;
 use super::external::ExternalPlayer;
 use super::external::{ExternalConfig, RawExternal};
-use super::player::{build_player, Player};
+use super::player::{build_player, Player, RandomPlayer};
 use crate::error::{read_text, Result};
 use crate::game::othello::Board;
+use crate::game::tictactoe::TicTacToe;
+use crate::game::GameKind;
 use crate::search::Limit;
 use crate::util::{Source, Sourced};
 use std::path::Path;
@@ -127,6 +130,26 @@ impl EngineSpec {
             }
             EngineSpec::External(e) => e.raw.limit = Some(limit),
         }
+    }
+
+    /// The game it plays (external engines speak Othello protocols).
+    pub fn game(&self) -> GameKind {
+        match self {
+            EngineSpec::Engine(e) => e.raw.game,
+            EngineSpec::External(_) => GameKind::Othello,
+        }
+    }
+
+    /// A tic-tac-toe player of this engine (`None` for an engine of
+    /// another game).
+    pub fn tictactoe_player(&self) -> Option<Box<dyn Player<TicTacToe>>> {
+        let e = self
+            .in_process()
+            .filter(|e| e.raw.game == GameKind::TicTacToe)?;
+        Some(match e.search {
+            None => Box::new(RandomPlayer::new(&e.name, e.raw.seed)),
+            Some(_) => Box::new(ExhaustivePlayer::<TicTacToe>::new(e)),
+        })
     }
 
     /// The in-process engine, if it is one.

@@ -8,7 +8,8 @@
 use super::game::GameRecord;
 use super::info::TournamentInfo;
 use crate::game::othello::{parse_position, play_move_list, Board};
-use crate::game::Game;
+use crate::game::tictactoe::{Cell, TicTacToe};
+use crate::game::{Game, GameKind, MoveList};
 
 /// What is wrong with a game line: the field and the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +31,7 @@ fn bad(field: &'static str, message: String) -> BadGame {
 ///
 /// # Errors
 /// The first problem found.
-pub fn check_game(rec: &GameRecord) -> Result<(), BadGame> {
+pub fn check_game(rec: &GameRecord, game: GameKind) -> Result<(), BadGame> {
     if ![0.0, 0.5, 1.0].contains(&rec.result) {
         return Err(bad(
             "result",
@@ -48,13 +49,48 @@ pub fn check_game(rec: &GameRecord) -> Result<(), BadGame> {
             ),
         ));
     }
-    let start = match &rec.start {
-        Some(p) => parse_position(p).map_err(|e| bad("start", e.to_string()))?,
-        None => Board::start(),
-    };
-    let (end, _) = play_move_list(start, &rec.moves).map_err(|e| bad("moves", e.to_string()))?;
+    match game {
+        GameKind::Othello => {
+            let start = match &rec.start {
+                Some(p) => parse_position(p).map_err(|e| bad("start", e.to_string()))?,
+                None => Board::start(),
+            };
+            let (end, _) =
+                play_move_list(start, &rec.moves).map_err(|e| bad("moves", e.to_string()))?;
+            check_result(rec, &end)
+        }
+        GameKind::TicTacToe => check_result(rec, &replay_tictactoe(&rec.moves)?),
+    }
+}
+
+/// A tic-tac-toe game's moves (`a1b2…`) replayed from the empty board.
+fn replay_tictactoe(moves: &str) -> Result<TicTacToe, BadGame> {
+    let mut pos = TicTacToe::new();
+    let mut legal = MoveList::new();
+    for (i, pair) in moves.as_bytes().chunks(2).enumerate() {
+        let text = String::from_utf8_lossy(pair);
+        let cell = Cell::parse(&text).ok_or_else(|| {
+            bad(
+                "moves",
+                format!("move {}: {text:?} is not a cell a1 to c3", i + 1),
+            )
+        })?;
+        legal.clear();
+        pos.generate_moves(&mut legal);
+        if !legal.iter().any(|m| m == cell) {
+            return Err(bad("moves", format!("move {}: {cell} is not legal", i + 1)));
+        }
+        pos = pos.play(cell);
+    }
+    Ok(pos)
+}
+
+/// A game's result against its end: a game played out is over with that
+/// score; an adjudicated one has a result its score gives; a forfeit is a
+/// win or a loss.
+fn check_result<G: Game>(rec: &GameRecord, end: &G) -> Result<(), BadGame> {
     if rec.reason == "game over" {
-        check_ending(rec, &end)
+        check_ending(rec, end)
     } else if rec.reason.starts_with("adjudicated") {
         check_adjudicated(rec)
     } else if rec.result == 0.5 {
@@ -94,7 +130,7 @@ fn check_adjudicated(rec: &GameRecord) -> Result<(), BadGame> {
 }
 
 /// A game that ended normally: over, with its final position's score.
-fn check_ending(rec: &GameRecord, end: &Board) -> Result<(), BadGame> {
+fn check_ending<G: Game>(rec: &GameRecord, end: &G) -> Result<(), BadGame> {
     if !end.is_over() {
         return Err(bad(
             "moves",
@@ -202,14 +238,23 @@ mod tests {
 
     #[test]
     fn a_true_game_passes_and_each_lie_is_named() {
-        assert_eq!(check_game(&record(SHORTEST, 1.0, 64, "game over")), Ok(()));
-        let field = |r: GameRecord| check_game(&r).unwrap_err().field;
+        let check = |r: &GameRecord| check_game(r, GameKind::Othello);
+        assert_eq!(check(&record(SHORTEST, 1.0, 64, "game over")), Ok(()));
+        let field = |r: GameRecord| check(&r).unwrap_err().field;
         assert_eq!(field(record(SHORTEST, 7.0, 64, "game over")), "result");
         assert_eq!(field(record(SHORTEST, 0.0, 64, "game over")), "result");
         assert_eq!(field(record(SHORTEST, 1.0, 13, "game over")), "disc_diff");
         assert_eq!(field(record("e6f4e3f6", 1.0, 64, "game over")), "moves");
         assert_eq!(field(record("e6e6", 1.0, 64, "crash: a (x)")), "moves");
         assert_eq!(field(record("e6", 0.5, 0, "crash: a (x)")), "result");
-        assert_eq!(check_game(&record("e6", 0.0, -64, "crash: a (x)")), Ok(()));
+        assert_eq!(check(&record("e6", 0.0, -64, "crash: a (x)")), Ok(()));
+        // Tic-tac-toe: X takes the top row in five moves and scores 10 - 5.
+        let ttt = |m: &str, r: f64, d: i32| {
+            check_game(&record(m, r, d, "game over"), GameKind::TicTacToe)
+        };
+        assert_eq!(ttt("a1a2b1b2c1", 1.0, 5), Ok(()));
+        assert_eq!(ttt("a1a2b1b2c1", 1.0, 4).unwrap_err().field, "disc_diff");
+        assert_eq!(ttt("a1a1", 1.0, 5).unwrap_err().field, "moves");
+        assert_eq!(ttt("a1d9", 1.0, 5).unwrap_err().field, "moves");
     }
 }

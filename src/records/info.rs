@@ -3,6 +3,7 @@
 //! read it.
 
 use crate::book::Order;
+use crate::game::GameKind;
 use crate::stats::{Model, Sprt};
 use serde::{Deserialize, Serialize};
 
@@ -122,6 +123,16 @@ pub struct TournamentInfo {
     /// shards); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partial: Option<String>,
+    /// The game (absent: Othello).
+    #[serde(
+        default = "othello",
+        skip_serializing_if = "super::journal::is_othello"
+    )]
+    pub game: GameKind,
+}
+
+fn othello() -> GameKind {
+    GameKind::Othello
 }
 
 /// The book of a tournament, as recorded.
@@ -137,7 +148,32 @@ pub struct BookInfo {
     pub start: usize,
 }
 
+impl BookInfo {
+    /// A tournament without a book: every pair starts from the start
+    /// position (the file is empty).
+    pub fn none() -> BookInfo {
+        BookInfo {
+            file: String::new(),
+            openings: 1,
+            order: Order::Sequential,
+            start: 0,
+        }
+    }
+}
+
 impl TournamentInfo {
+    /// What results should say about the openings: no book, or a book the
+    /// run uses up and starts again.
+    pub fn book_note(&self) -> Option<String> {
+        match (self.book.file.is_empty(), self.game) {
+            (true, GameKind::Othello) => Some(
+                "no book: every pair starts from the start position, so engines that play deterministically repeat their games".into(),
+            ),
+            (true, GameKind::TicTacToe) => None,
+            (false, _) => crate::book::wrap_notice(self.book.openings, self.total_pairs),
+        }
+    }
+
     /// True when these results may decide an SPRT: a whole run, or a merge
     /// of every shard. A shard, or a partial merge, never decides.
     pub fn decides(&self) -> bool {

@@ -10,6 +10,7 @@ use super::check::{check_game, check_in_run, BadGame};
 use super::game::GameRecord;
 use super::info::TournamentInfo;
 use crate::error::{Error, Result};
+use crate::game::GameKind;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
@@ -26,6 +27,18 @@ pub struct Header {
     pub name: String,
     /// `K/N`, or `merged`.
     pub shard: String,
+    /// The game its moves are of (absent: Othello).
+    #[serde(default = "othello", skip_serializing_if = "is_othello")]
+    pub game: GameKind,
+}
+
+fn othello() -> GameKind {
+    GameKind::Othello
+}
+
+/// True for Othello, which journals do not name (as before tic-tac-toe).
+pub fn is_othello(game: &GameKind) -> bool {
+    *game == GameKind::Othello
 }
 
 /// A journal open for appending.
@@ -95,7 +108,8 @@ pub fn read(path: &Path) -> Result<Contents> {
                     if !complete {
                         break; // written in full but not terminated: replay it
                     }
-                    check_game(&rec).map_err(|b| bad_field(path, n, &line, &b))?;
+                    let game = header.as_ref().map_or(GameKind::Othello, |h| h.game);
+                    check_game(&rec, game).map_err(|b| bad_field(path, n, &line, &b))?;
                     if !seen.insert(rec.game_id) {
                         let b = BadGame {
                             field: "game_id",

@@ -16,12 +16,13 @@ pub use pairs::PairCounter;
 pub use results::{analyse, EngineResult, MeetingResult, Results, Status};
 
 use crate::error::Result;
+use crate::game::GameKind;
 use crate::records::{ggf, GameRecord};
 use crate::util::write_atomic;
 use std::path::Path;
 
-/// Writes `results.json`, `summary.md` and `games.ggf` (games in game_id
-/// order) into `dir`, each atomically.
+/// Writes `results.json`, `summary.md` and, for Othello, `games.ggf` (games
+/// in game_id order) into `dir`, each atomically.
 ///
 /// # Errors
 /// I/O errors, naming the file.
@@ -29,6 +30,10 @@ pub fn write_outputs(dir: &Path, results: &Results, games: &[GameRecord]) -> Res
     let json = serde_json::to_string_pretty(results).expect("results serialize");
     write_atomic(&dir.join("results.json"), &(json + "\n"))?;
     write_atomic(&dir.join("summary.md"), &results.markdown())?;
+    if results.game != GameKind::Othello {
+        // GGF is an Othello format.
+        return Ok(());
+    }
     let mut sorted: Vec<&GameRecord> = games.iter().collect();
     sorted.sort_by_key(|g| g.game_id);
     sorted.dedup_by_key(|g| g.game_id);

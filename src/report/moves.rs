@@ -138,6 +138,7 @@ mod tests {
             fail_on_h0: false,
             shard: "1/1".into(),
             partial: None,
+            game: crate::game::GameKind::Othello,
         };
         // One opening ply (black's f5), then white (b) d6, black (a) c3,
         // white passes, black c4; b then loses on time.

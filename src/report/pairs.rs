@@ -135,6 +135,7 @@ mod tests {
             fail_on_h0: false,
             shard: shard.into(),
             partial: None,
+            game: crate::game::GameKind::Othello,
         }
     }
 

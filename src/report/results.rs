@@ -12,6 +12,7 @@
 
 use super::moves::{engine_moves, EngineMoves};
 use super::pairs::PairCounter;
+use crate::game::GameKind;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::stats::format::match_block;
 use crate::stats::{
@@ -98,6 +99,9 @@ pub struct Results {
     pub config_hash: String,
     /// Shard (`K/N`) or `merged`.
     pub shard: String,
+    /// The game (absent: Othello).
+    #[serde(skip_serializing_if = "crate::records::journal::is_othello")]
+    pub game: GameKind,
     /// True when every game of the run is in (or the SPRT has decided).
     pub complete: bool,
     /// Where the run stands.
@@ -322,7 +326,7 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
     let tallies = Tallies::of(info, &index, &by_id, &counted, counter.as_ref());
 
     let mut notes = Vec::new();
-    if let Some(msg) = crate::book::wrap_notice(info.book.openings, info.total_pairs) {
+    if let Some(msg) = info.book_note() {
         notes.push(msg);
     }
     let ratings = rating_summary(&tallies.table, !counted.is_empty(), &mut notes);
@@ -340,6 +344,7 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
         name: info.name.clone(),
         config_hash: info.config_hash.clone(),
         shard: info.shard.clone(),
+        game: info.game,
         complete,
         status,
         status_note,

@@ -9,9 +9,11 @@
 
 use super::options::check_forced_limit;
 pub use super::options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
-use crate::book::{read_book, Book, BookError, OpeningOrder, Order};
+use crate::book::{read_book, Book, BookError, Opening, OpeningOrder, Order};
 use crate::engine::{EngineConfig, EngineSpec, RawEngine};
 use crate::error::{read_text, Error, Result};
+use crate::game::othello::Board;
+use crate::game::GameKind;
 use crate::records::Format;
 use crate::search::Limit;
 use crate::stats::{Sprt, SprtError};
@@ -57,8 +59,9 @@ pub struct RawTournament {
     pub engines: Vec<EngineRef>,
     /// Which games.
     pub format: Format,
-    /// The openings.
-    pub book: RawBook,
+    /// The openings (absent: every pair starts from the start position).
+    #[serde(default, deserialize_with = "present")]
+    pub book: Option<RawBook>,
     /// Worker threads (games played at once).
     #[serde(default = "one")]
     pub concurrency: usize,
@@ -103,8 +106,10 @@ pub struct Tournament {
     pub book: Book,
     /// Its order.
     pub order: OpeningOrder,
-    /// The raw book settings.
-    pub book_settings: RawBook,
+    /// The raw book settings (`None`: no book).
+    pub book_settings: Option<RawBook>,
+    /// The game every engine plays.
+    pub game: GameKind,
     /// Worker threads.
     pub concurrency: usize,
     /// Seed.
@@ -203,27 +208,18 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
                 ));
             }
         }
-        let (book, order, book_hash) = load_book(&src, &raw.book, raw.seed)?;
-        let normalized = serde_json::json!({
-            "name": raw.name,
-            "engines": fingerprints,
-            "format": raw.format,
-            "book": {
-                "fnv1a": book_hash,
-                "order": raw.book.order,
-                "start": raw.book.start,
-            },
-            "seed": raw.seed,
-        });
-        let mut normalized = normalized;
-        // Only when set, so configs without them hash as before.
-        if let Some(tc) = raw.time_control {
-            normalized["time_control"] = serde_json::json!(tc);
-        }
-        if raw.adjudicate != Adjudicate::default() {
-            normalized["adjudicate"] = serde_json::json!(raw.adjudicate);
-        }
-        let hash = format!("{:016x}", fnv1a(normalized.to_string().as_bytes()));
+        let game = check_one_game(&src, &engines)?;
+        let (book, order, book_hash) = match (&raw.book, game) {
+            (Some(b), GameKind::Othello) => load_book(&src, b, raw.seed)?,
+            (Some(_), GameKind::TicTacToe) => {
+                return Err(src.field(
+                    "book",
+                    "opening books are Othello's; a tic-tac-toe tournament starts every game from the empty board (leave book out)",
+                ))
+            }
+            (None, _) => start_only(raw.seed),
+        };
+        let hash = config_hash(&raw, &fingerprints, &book_hash, game);
         Ok(Tournament {
             name: raw.name,
             engines,
@@ -234,6 +230,7 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             book,
             order,
             book_settings: raw.book,
+            game,
             concurrency: raw.concurrency,
             seed: raw.seed,
             out: raw.out,
@@ -398,6 +395,79 @@ fn check_policy(src: &Source<'_>, raw: &RawTournament, is_sprt: bool) -> Result<
         ));
     }
     Ok(())
+}
+
+/// A field written as its plain value (`book: (file: …)`), held as present.
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> std::result::Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// The game every engine plays; engines of two games cannot meet.
+fn check_one_game(src: &Source<'_>, engines: &[EngineSpec]) -> Result<GameKind> {
+    let game = engines[0].game();
+    match engines.iter().find(|e| e.game() != game) {
+        Some(other) => Err(src.field(
+            "engines",
+            format!(
+                "{:?} plays {} but {:?} plays {}: engines of one tournament play one game",
+                engines[0].name(),
+                game.name(),
+                other.name(),
+                other.game().name()
+            ),
+        )),
+        None => Ok(game),
+    }
+}
+
+/// No book: one "opening", the start position, for every pair.
+fn start_only(seed: u64) -> (Book, OpeningOrder, String) {
+    let book = Book {
+        path: PathBuf::new(),
+        openings: vec![Opening {
+            line: 0,
+            text: "start".into(),
+            board: Board::start(),
+            moves: Some(Vec::new()),
+        }],
+    };
+    let order = OpeningOrder::new(1, Order::Sequential, seed, 0).expect("one opening, start 0");
+    (book, order, String::new())
+}
+
+/// Hash of everything that decides the games: the name, each engine's
+/// fingerprint, the format, the book (its bytes, order and start), the seed,
+/// and what is set of the time control, adjudication and game (only when
+/// set, so older configs hash as before).
+fn config_hash(
+    raw: &RawTournament,
+    fingerprints: &[serde_json::Value],
+    book_hash: &str,
+    game: GameKind,
+) -> String {
+    let book = raw.book.as_ref().map_or(
+        serde_json::Value::Null,
+        |b| serde_json::json!({ "fnv1a": book_hash, "order": b.order, "start": b.start }),
+    );
+    let mut normalized = serde_json::json!({
+        "name": raw.name,
+        "engines": fingerprints,
+        "format": raw.format,
+        "book": book,
+        "seed": raw.seed,
+    });
+    if let Some(tc) = raw.time_control {
+        normalized["time_control"] = serde_json::json!(tc);
+    }
+    if raw.adjudicate != Adjudicate::default() {
+        normalized["adjudicate"] = serde_json::json!(raw.adjudicate);
+    }
+    if game != GameKind::Othello {
+        normalized["game"] = serde_json::json!(game);
+    }
+    format!("{:016x}", fnv1a(normalized.to_string().as_bytes()))
 }
 
 /// The book (relative to the config), its order from the seed, and the

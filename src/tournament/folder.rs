@@ -112,6 +112,7 @@ pub fn header(info: &TournamentInfo) -> Header {
         config_hash: info.config_hash.clone(),
         name: info.name.clone(),
         shard: info.shard.clone(),
+        game: info.game,
     }
 }
 

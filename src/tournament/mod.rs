@@ -90,16 +90,20 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         engines: t.engine_names(),
         format: t.format,
         total_pairs: schedule::total_pairs(&t.format, t.engines.len()),
-        book: BookInfo {
-            file: t.book_settings.file.display().to_string(),
-            openings: t.book.len(),
-            order: t.book_settings.order,
-            start: t.book_settings.start,
+        book: match &t.book_settings {
+            Some(b) => BookInfo {
+                file: b.file.display().to_string(),
+                openings: t.book.len(),
+                order: b.order,
+                start: b.start,
+            },
+            None => BookInfo::none(),
         },
         seed: t.seed,
         fail_on_h0: t.fail_on_h0,
         shard: shard.to_string(),
         partial: None,
+        game: t.game,
     }
 }
 
@@ -183,7 +187,7 @@ pub fn run_with(
     let folder = open_run(&out, &info, existing)?;
     let total = scheduler.total();
     let progress = Progress::new(total, folder.games.len() as u64, opts.quiet);
-    if let Some(msg) = crate::book::wrap_notice(t.book.len(), info.total_pairs) {
+    if let Some(msg) = info.book_note() {
         progress.note(&format!("note: {msg}"));
     }
     if !folder.games.is_empty() && opts.resume {

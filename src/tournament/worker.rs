@@ -17,7 +17,8 @@ use crate::engine::hosted::Hosted;
 use crate::engine::{EngineSpec, GameSetup, Player};
 use crate::game::othello::notation::move_list_string;
 use crate::game::othello::{board_string, Board, Move};
-use crate::game::Game;
+use crate::game::tictactoe::TicTacToe;
+use crate::game::{Game, GameKind};
 use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
@@ -70,6 +71,8 @@ pub struct Players<'t> {
     tournament: &'t Tournament,
     build: Arc<BuildPlayer>,
     built: Vec<Option<Box<dyn Player<Board>>>>,
+    /// The players of a tic-tac-toe tournament.
+    tictactoe: Vec<Option<Box<dyn Player<TicTacToe>>>>,
     /// The worker's adjudicator, made on first use.
     adjudicator: Option<SolveAt>,
     /// The transcripts' folder and this worker's index.
@@ -120,6 +123,7 @@ impl<'t> Players<'t> {
             tournament,
             build,
             built: (0..tournament.engines.len()).map(|_| None).collect(),
+            tictactoe: (0..tournament.engines.len()).map(|_| None).collect(),
             adjudicator: None,
             logs,
         }
@@ -150,6 +154,31 @@ impl<'t> Players<'t> {
         Ok(())
     }
 
+    /// Builds engine `i`'s tic-tac-toe player if it is not built yet (on a
+    /// thread of its own when its games have a clock).
+    ///
+    /// # Errors
+    /// The message of a panic while building it.
+    fn ensure_tictactoe(&mut self, i: usize) -> Result<(), String> {
+        if self.tictactoe[i].is_some() {
+            return Ok(());
+        }
+        let spec = self.tournament.engines[i].clone();
+        let (clock, move_time) = time_of(&spec);
+        let build = move || {
+            spec.tictactoe_player()
+                .expect("the config checked the game")
+        };
+        let player: Box<dyn Player<TicTacToe>> = if clock.is_some() || move_time.is_some() {
+            let name = self.tournament.engines[i].name().to_string();
+            Box::new(Hosted::new(&name, Arc::new(build)))
+        } else {
+            guard(build)?
+        };
+        self.tictactoe[i] = Some(player);
+        Ok(())
+    }
+
     /// The two players of a game, black first (built by [`Players::ensure`]),
     /// and the adjudicator when the tournament adjudicates.
     fn pair(
@@ -170,11 +199,11 @@ impl<'t> Players<'t> {
 }
 
 /// Two distinct built players of `built`, black's first.
-fn pair_of(
-    built: &mut [Option<Box<dyn Player<Board>>>],
+fn pair_of<G: Game>(
+    built: &mut [Option<Box<dyn Player<G>>>],
     black: usize,
     white: usize,
-) -> [&mut dyn Player<Board>; 2] {
+) -> [&mut dyn Player<G>; 2] {
     {
         let (lo, hi) = built.split_at_mut(black.max(white));
         let (a, b) = (lo[black.min(white)].as_deref_mut(), hi[0].as_deref_mut());
@@ -207,18 +236,37 @@ fn time_of(engine: &EngineSpec) -> (Option<ClockState>, Option<Duration>) {
 
 /// Plays the game `p` of tournament `t` with a worker's `players`.
 pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
-    let t = players.tournament;
-    let opening = &t.book.openings[p.opening_id];
+    match players.tournament.game {
+        GameKind::Othello => play_othello(players, p),
+        GameKind::TicTacToe => play_tictactoe(players, p),
+    }
+}
+
+/// The setups of a game's two sides.
+fn setups<G: Game>(
+    t: &Tournament,
+    p: &Pairing,
+    start: G,
+    opening: Vec<G::Move>,
+) -> [GameSetup<G>; 2] {
     let engines = [&t.engines[p.black], &t.engines[p.white]];
-    let setups = [0, 1].map(|colour| GameSetup {
+    [0, 1].map(|colour| GameSetup {
         game_id: p.game_id,
-        start: opening.board,
-        opening: opening.moves.clone().unwrap_or_default(),
+        start: start.clone(),
+        opening: opening.clone(),
         first: colour == 0,
         clock: time_of(engines[colour]).0,
         move_time: time_of(engines[colour]).1,
         seed: game_seed(t.seed, p.game_id, colour as u64),
-    });
+    })
+}
+
+/// An Othello game from the pair's opening.
+fn play_othello(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
+    let t = players.tournament;
+    let opening = &t.book.openings[p.opening_id];
+    let opening_moves = opening.moves.clone().unwrap_or_default();
+    let setups = setups(t, p, opening.board, opening_moves.clone());
     let played = match [p.black, p.white].map(|i| players.ensure(i)) {
         [Ok(()), Ok(())] => {
             let (pair, adjudicator) = players.pair(p.black, p.white);
@@ -227,9 +275,48 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
         [Err(msg), _] => unbuilt(0, msg),
         [Ok(()), Err(msg)] => unbuilt(1, msg),
     };
-    let mut moves: Vec<Move> = opening.moves.clone().unwrap_or_default();
+    let mut moves: Vec<Move> = opening_moves;
     let opening_plies = moves.len();
     moves.extend_from_slice(&played.moves);
+    let mut rec = record(t, p, played, 64);
+    rec.start = opening
+        .moves
+        .is_none()
+        .then(|| board_string(&opening.board));
+    rec.opening_plies = opening_plies;
+    rec.moves = move_list_string(&moves);
+    rec
+}
+
+/// A tic-tac-toe game from the empty board.
+fn play_tictactoe(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
+    let t = players.tournament;
+    let setups = setups(t, p, TicTacToe::new(), Vec::new());
+    let played = match [p.black, p.white].map(|i| players.ensure_tictactoe(i)) {
+        [Ok(()), Ok(())] => play(
+            pair_of(&mut players.tictactoe, p.black, p.white),
+            setups,
+            None,
+        ),
+        [Err(msg), _] => unbuilt(0, msg),
+        [Ok(()), Err(msg)] => unbuilt(1, msg),
+    };
+    let moves: String = played.moves.iter().map(ToString::to_string).collect();
+    let mut rec = record(t, p, played, 10);
+    rec.moves = moves;
+    rec
+}
+
+/// The record of a played game (moves, start and opening filled in by the
+/// caller): its result, score and reason; a forfeit scores `forfeit_score`
+/// (the game's largest) for the winner.
+fn record<G: Game>(
+    t: &Tournament,
+    p: &Pairing,
+    played: Played<G>,
+    forfeit_score: i32,
+) -> GameRecord {
+    let engines = [&t.engines[p.black], &t.engines[p.white]];
     let (result, disc_diff, reason) = match played.ending {
         Ending::Over { first_score } => (points(first_score), first_score, "game over".into()),
         Ending::Adjudicated { first_score, how } => (
@@ -249,9 +336,9 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
                 Forfeit::Illegal(mv) => format!("illegal move: {name} ({mv})"),
             };
             if loser == 0 {
-                (0.0, -64, reason)
+                (0.0, -forfeit_score, reason)
             } else {
-                (1.0, 64, reason)
+                (1.0, forfeit_score, reason)
             }
         }
     };
@@ -262,12 +349,9 @@ pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
         opening_id: p.opening_id,
         black: engines[0].name().to_string(),
         white: engines[1].name().to_string(),
-        start: opening
-            .moves
-            .is_none()
-            .then(|| board_string(&opening.board)),
-        opening_plies,
-        moves: move_list_string(&moves),
+        start: None,
+        opening_plies: 0,
+        moves: String::new(),
         result,
         disc_diff,
         reason,
@@ -288,7 +372,7 @@ fn points(first_score: i32) -> f64 {
 }
 
 /// The game of a player that could not be built: lost before it started.
-fn unbuilt(loser: usize, msg: String) -> Played<Board> {
+fn unbuilt<G: Game>(loser: usize, msg: String) -> Played<G> {
     Played {
         moves: Vec::new(),
         nodes: Vec::new(),

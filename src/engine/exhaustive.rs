@@ -1,0 +1,70 @@
+//! A search player for games without an evaluation (tic-tac-toe): the
+//! engine file's search variant, limit, ordering and table over the game's
+//! own final scores, reset for every game.
+
+use super::config::EngineConfig;
+use super::player::{Clock, GameSetup, MoveInfo, Player, PlayerError};
+use crate::game::MoveList;
+use crate::search::deepening::SearchSettings;
+use crate::search::{search, SearchGame, Searcher, ZeroEval};
+
+/// Searches `G` with the settings of an engine file and no evaluation.
+pub struct ExhaustivePlayer<G: SearchGame> {
+    name: String,
+    settings: SearchSettings,
+    config: EngineConfig,
+    searcher: Searcher<G, ZeroEval>,
+}
+
+impl<G: SearchGame> ExhaustivePlayer<G> {
+    /// The player of `config`, which must search (not the random mover).
+    ///
+    /// # Panics
+    /// For the random mover's config, and when the allocator refuses the
+    /// table (tournaments check tables before they start).
+    pub fn new(config: &EngineConfig) -> ExhaustivePlayer<G> {
+        ExhaustivePlayer {
+            name: config.name.clone(),
+            settings: config.search.expect("a searching engine"),
+            config: config.clone(),
+            searcher: Searcher::new(ZeroEval, config.raw.tt_mib, config.raw.ordering.clone()),
+        }
+    }
+}
+
+impl<G: SearchGame> Player<G> for ExhaustivePlayer<G> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A fresh searcher (table, killers, history): a game never depends on
+    /// the games before it.
+    fn new_game(&mut self, _setup: &GameSetup<G>) -> Result<(), PlayerError> {
+        *self = ExhaustivePlayer::new(&self.config);
+        Ok(())
+    }
+
+    fn choose(&mut self, pos: &G, clock: &Clock) -> Result<MoveInfo<G::Move>, PlayerError> {
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        let left = u32::try_from(moves.len().div_ceil(2)).unwrap_or(1);
+        let out = search(&mut self.searcher, pos, &self.settings, clock.game, left);
+        let mv = match out.best_move {
+            Some(mv) => mv,
+            None if !moves.is_empty() => moves.get(0),
+            None => {
+                return Err(PlayerError::Protocol(
+                    "asked to move in a finished game".into(),
+                ))
+            }
+        };
+        Ok(MoveInfo {
+            mv,
+            score: Some(out.score),
+            depth: out.depth,
+            nodes: out.stats.nodes,
+            time: out.elapsed,
+            pv: out.pv,
+        })
+    }
+}
