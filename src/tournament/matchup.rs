@@ -55,7 +55,7 @@ pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
         "// arena match {} {}\nTournament(\n    name: {:?},\n    engines: [Path({:?}), Path({:?})],\n    format: RoundRobin(rounds: {}),\n    book: (file: {:?}, order: Random, start: 0),\n    concurrency: {},\n    seed: {},\n    out: {:?},\n    limit: {limit},\n)\n",
         a.display(),
         b.display(),
-        format!("{} vs {}", stem(a), stem(b)),
+        "match",
         absolute(a)?.display().to_string(),
         absolute(b)?.display().to_string(),
         o.pairs,
@@ -92,7 +92,7 @@ mod tests {
         };
         let text = match_config(Path::new("/e/a.ron"), Path::new("/e/b.ron"), &o).unwrap();
         for part in [
-            "name: \"a vs b\"",
+            "name: \"match\"",
             "engines: [Path(\"/e/a.ron\"), Path(\"/e/b.ron\")]",
             "format: RoundRobin(rounds: 5)",
             "book: (file: \"/b/book.txt\", order: Random, start: 0)",
