@@ -140,6 +140,23 @@ pub fn size_text(bytes: usize) -> String {
 }
 
 impl Error {
+    /// A bad command-line value found while working (exit code 2).
+    pub fn usage(argument: &str, message: impl Into<String>) -> Error {
+        Error::Usage {
+            argument: argument.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A command-line argument that cannot be used as given, found while
+    /// working (exit code 1).
+    pub fn argument(argument: &str, message: impl Into<String>) -> Error {
+        Error::Argument {
+            argument: argument.into(),
+            message: message.into(),
+        }
+    }
+
     /// The allocation `source` asked for by `setting` was refused.
     pub fn alloc(setting: impl Into<String>, source: AllocError) -> Error {
         Error::Alloc {

@@ -1,10 +1,10 @@
 //! `arena match A.ron B.ron`: a quick two-engine match without a config
 //! file (cutechess-cli style), played and reported exactly like `arena run`.
 
-use super::run::{code, stop_requests};
+use super::run::{code, FolderArgs};
 use crate::search::Limit;
+use crate::tournament;
 use crate::tournament::matchup::{match_tournament, MatchOptions};
-use crate::tournament::{self, RunOptions};
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,15 +46,9 @@ pub struct MatchArgs {
     /// Output folder (default results/A-vs-B)
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Continue the match in the output folder
-    #[arg(long, conflicts_with = "overwrite")]
-    pub resume: bool,
-    /// Replace the match in the output folder
-    #[arg(long)]
-    pub overwrite: bool,
-    /// Print nothing but errors
-    #[arg(long)]
-    pub quiet: bool,
+    /// Resume, overwrite, quiet.
+    #[command(flatten)]
+    pub folder: FolderArgs,
 }
 
 /// `10+0.1` (seconds, as cutechess-cli writes it) as a clock limit.
@@ -128,16 +122,7 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
 pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
     let options = options(args)?;
     let t = match_tournament(&args.first, &args.second, &options)?;
-    let outcome = tournament::run(
-        &t,
-        &RunOptions {
-            resume: args.resume,
-            overwrite: args.overwrite,
-            quiet: args.quiet,
-            stop: stop_requests(),
-            ..RunOptions::default()
-        },
-    )?;
+    let outcome = tournament::run(&t, &args.folder.run_options())?;
     Ok(code(outcome.exit_code))
 }
 

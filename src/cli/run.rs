@@ -21,6 +21,21 @@ pub struct RunArgs {
     /// Play only slice K of N (pairs p with p % N == K - 1); merge slices with `arena merge`
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Resume, overwrite, quiet.
+    #[command(flatten)]
+    pub folder: FolderArgs,
+    /// Rounds of a round-robin or gauntlet, instead of the config's
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub rounds: Option<u64>,
+    /// Seed, instead of the config's
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// What to do with an output folder that holds a run, and how much to say:
+/// shared by `arena run` and `arena match`.
+#[derive(Debug, clap::Args)]
+pub struct FolderArgs {
     /// Continue the journal in the output folder (after a kill or Ctrl-C)
     #[arg(long, conflicts_with = "overwrite")]
     pub resume: bool,
@@ -30,12 +45,20 @@ pub struct RunArgs {
     /// Print nothing but errors
     #[arg(long)]
     pub quiet: bool,
-    /// Rounds of a round-robin or gauntlet, instead of the config's
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub rounds: Option<u64>,
-    /// Seed, instead of the config's
-    #[arg(long)]
-    pub seed: Option<u64>,
+}
+
+impl FolderArgs {
+    /// The run options these flags give (with Ctrl-C and SIGTERM as stop
+    /// requests).
+    pub fn run_options(&self) -> RunOptions {
+        RunOptions {
+            resume: self.resume,
+            overwrite: self.overwrite,
+            quiet: self.quiet,
+            stop: stop_requests(),
+            ..RunOptions::default()
+        }
+    }
 }
 
 /// Arguments of `arena report`.
@@ -91,11 +114,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             concurrency: args.concurrency,
             out: args.out.clone(),
             shard,
-            resume: args.resume,
-            overwrite: args.overwrite,
-            quiet: args.quiet,
-            stop: stop_requests(),
-            ..RunOptions::default()
+            ..args.folder.run_options()
         },
     )?;
     Ok(code(outcome.exit_code))

@@ -58,13 +58,6 @@ impl<G: SearchGame> Player<G> for ExhaustivePlayer<G> {
                 ))
             }
         };
-        Ok(MoveInfo {
-            mv,
-            score: Some(out.score),
-            depth: out.depth,
-            nodes: out.stats.nodes,
-            time: out.elapsed,
-            pv: out.pv,
-        })
+        Ok(MoveInfo::of_search(mv, out))
     }
 }

@@ -80,6 +80,18 @@ pub struct MoveInfo<M> {
 }
 
 impl<M> MoveInfo<M> {
+    /// Move `mv` and what the search `out` that found it saw.
+    pub fn of_search(mv: M, out: SearchOutcome<M>) -> MoveInfo<M> {
+        MoveInfo {
+            mv,
+            score: Some(out.score),
+            depth: out.depth,
+            nodes: out.stats.nodes,
+            time: out.elapsed,
+            pv: out.pv,
+        }
+    }
+
     /// A move with nothing known about how it was found.
     pub fn bare(mv: M, time: Duration) -> MoveInfo<M> {
         MoveInfo {
@@ -301,14 +313,7 @@ impl Player<Board> for SearchPlayer {
                 moves.get(0)
             }
         };
-        Ok(MoveInfo {
-            mv,
-            score: Some(out.score),
-            depth: out.depth,
-            nodes: out.stats.nodes,
-            time: out.elapsed,
-            pv: out.pv,
-        })
+        Ok(MoveInfo::of_search(mv, out))
     }
 }
 

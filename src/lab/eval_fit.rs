@@ -75,21 +75,6 @@ enum Target<'a> {
     Patterns(&'a Patterns),
 }
 
-/// A bad command-line value the command found (exit code 2).
-fn usage(argument: &str, message: String) -> Error {
-    Error::Usage {
-        argument: argument.into(),
-        message,
-    }
-}
-
-fn argument(argument: &str, message: String) -> Error {
-    Error::Argument {
-        argument: argument.into(),
-        message,
-    }
-}
-
 /// Whether two paths name the same file (equal, or equal once resolved).
 fn same_file(a: &Path, b: &Path) -> bool {
     a == b
@@ -108,7 +93,10 @@ fn ridge(opts: &EvalFitOptions, base: &OthelloEval) -> Result<f64> {
     if ridge.is_finite() && ridge >= 0.0 {
         Ok(ridge)
     } else {
-        Err(usage("--ridge", format!("{ridge} is not a number >= 0")))
+        Err(Error::usage(
+            "--ridge",
+            format!("{ridge} is not a number >= 0"),
+        ))
     }
 }
 
@@ -117,7 +105,7 @@ fn target<'a>(base: &'a OthelloEval, path: &Path) -> Result<Target<'a>> {
     match base {
         OthelloEval::Features(f) => Ok(Target::Features(f)),
         OthelloEval::Patterns(p) => Ok(Target::Patterns(p)),
-        OthelloEval::Discs | OthelloEval::Squares(_) => Err(argument(
+        OthelloEval::Discs | OthelloEval::Squares(_) => Err(Error::argument(
             "--base",
             format!(
                 "{} is not a Features or Patterns weights file (only those are fitted)",
@@ -156,14 +144,13 @@ fn samples<'a>(
         }
     };
     if samples.is_empty() {
-        return Err(argument(
+        return Err(Error::argument(
             if read_from.is_some() {
                 "--samples"
             } else {
                 "--games"
             },
-            "no samples to fit (an empty samples file, or games without a position from ply 8)"
-                .into(),
+            "no samples to fit (an empty samples file, or games without a position from ply 8)",
         ));
     }
     Ok((samples, read_from))
@@ -264,9 +251,9 @@ fn fit_text(
 /// I/O.
 pub fn fit_eval(opts: &EvalFitOptions) -> Result<EvalFitReport> {
     if same_file(&opts.out, &opts.base) {
-        return Err(argument(
+        return Err(Error::argument(
             "--out",
-            "would overwrite the base weights; write the fit to a new file".into(),
+            "would overwrite the base weights; write the fit to a new file",
         ));
     }
     let base = OthelloEval::from_weights_file(&opts.base)?;

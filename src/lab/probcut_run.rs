@@ -74,21 +74,6 @@ pub struct ProbCutCheckOptions {
     pub threads: usize,
 }
 
-/// A bad command-line value the command found (exit code 2).
-fn usage(argument: &str, message: String) -> Error {
-    Error::Usage {
-        argument: argument.into(),
-        message,
-    }
-}
-
-fn argument(argument: &str, message: String) -> Error {
-    Error::Argument {
-        argument: argument.into(),
-        message,
-    }
-}
-
 fn threads(asked: usize) -> usize {
     match asked {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -132,7 +117,7 @@ fn draw(
 fn searching_engine(path: &Path) -> Result<EngineConfig> {
     let config = EngineConfig::load(path)?;
     if config.search.is_none() {
-        return Err(argument(
+        return Err(Error::argument(
             "--engine",
             format!(
                 "{} is the random mover; ProbCut needs a searching engine",
@@ -159,7 +144,7 @@ fn pairs(texts: &[String], max_depth: u32) -> Result<Vec<(u32, u32)>> {
             });
             match parsed {
                 Some((d, s)) if (1..=20).contains(&d) && s < d => Ok((d, s)),
-                _ => Err(usage(
+                _ => Err(Error::usage(
                     "--pairs",
                     format!("{p:?} is not deep:shallow with 1 <= deep <= 20 and shallow < deep"),
                 )),
@@ -174,7 +159,7 @@ fn check_fit_options(opts: &ProbCutFitOptions) -> Result<()> {
         || opts.stages.windows(2).any(|w| w[0] <= w[1])
         || *opts.stages.last().unwrap_or(&1) != 0
     {
-        return Err(usage(
+        return Err(Error::usage(
             "--stages",
             format!(
                 "{:?}: give empties bounds strictly decreasing and ending at 0",
@@ -183,7 +168,7 @@ fn check_fit_options(opts: &ProbCutFitOptions) -> Result<()> {
         ));
     }
     if !(opts.confidence.is_finite() && (0.0..=10.0).contains(&opts.confidence)) {
-        return Err(usage(
+        return Err(Error::usage(
             "--confidence",
             format!("{} is not a number from 0 to 10", opts.confidence),
         ));
@@ -244,7 +229,7 @@ pub fn fit_probcut(opts: &ProbCutFitOptions) -> Result<ProbCutFitReport> {
         threads,
     );
     if positions.len() < 10 {
-        return Err(argument(
+        return Err(Error::argument(
             "--games",
             format!(
                 "only {} positions with more than {min_empties} empties came from {} games; play more games",
@@ -281,7 +266,7 @@ pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
     let mut config = searching_engine(&opts.engine)?;
     if let (Some(c), Some(pc)) = (opts.confidence, config.probcut.as_mut()) {
         if !(c.is_finite() && (0.0..=10.0).contains(&c)) {
-            return Err(usage(
+            return Err(Error::usage(
                 "--confidence",
                 format!("{c} is not a number from 0 to 10"),
             ));
@@ -289,7 +274,7 @@ pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
         pc.confidence = c;
     }
     if config.probcut.is_none() {
-        return Err(argument(
+        return Err(Error::argument(
             "--engine",
             format!(
                 "{} has no ProbCut file (probcut: None)",

@@ -5,7 +5,7 @@
 //! it claims to belong to (game id in the schedule and the shard, engines
 //! of the run).
 
-use super::game::GameRecord;
+use super::game::{points_for, GameRecord};
 use super::info::TournamentInfo;
 use crate::game::othello::{parse_position, play_move_list, Board};
 use crate::game::tictactoe::{Cell, TicTacToe};
@@ -112,12 +112,7 @@ fn check_adjudicated(rec: &GameRecord) -> Result<(), BadGame> {
             format!("{} is not a final score (-64 to 64)", rec.disc_diff),
         ));
     }
-    let result = match rec.disc_diff.signum() {
-        1 => 1.0,
-        -1 => 0.0,
-        _ => 0.5,
-    };
-    if rec.result != result {
+    if rec.result != points_for(rec.disc_diff) {
         return Err(bad(
             "result",
             format!(
@@ -152,12 +147,7 @@ fn check_ending<G: Game>(rec: &GameRecord, end: &G) -> Result<(), BadGame> {
             ),
         ));
     }
-    let result = match black.signum() {
-        1 => 1.0,
-        -1 => 0.0,
-        _ => 0.5,
-    };
-    if rec.result != result {
+    if rec.result != points_for(black) {
         return Err(bad(
             "result",
             format!(

@@ -53,6 +53,15 @@ pub struct GameRecord {
     pub scores: Vec<Option<i32>>,
 }
 
+/// Black's points (1, 0.5 or 0) for black's final score.
+pub fn points_for(black_score: i32) -> f64 {
+    match black_score.signum() {
+        1 => 1.0,
+        -1 => 0.0,
+        _ => 0.5,
+    }
+}
+
 /// True when no move has a score (nothing to write).
 fn no_scores(scores: &[Option<i32>]) -> bool {
     scores.iter().all(Option::is_none)

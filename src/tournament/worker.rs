@@ -19,6 +19,7 @@ use crate::game::othello::notation::move_list_string;
 use crate::game::othello::{board_string, Board, Move};
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, GameKind};
+use crate::records::game::points_for;
 use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
@@ -318,9 +319,9 @@ fn record<G: Game>(
 ) -> GameRecord {
     let engines = [&t.engines[p.black], &t.engines[p.white]];
     let (result, disc_diff, reason) = match played.ending {
-        Ending::Over { first_score } => (points(first_score), first_score, "game over".into()),
+        Ending::Over { first_score } => (points_for(first_score), first_score, "game over".into()),
         Ending::Adjudicated { first_score, how } => (
-            points(first_score),
+            points_for(first_score),
             first_score,
             format!("adjudicated: {how}"),
         ),
@@ -359,15 +360,6 @@ fn record<G: Game>(
         times_ms: played.times_ms,
         depths: played.depths,
         scores: played.scores,
-    }
-}
-
-/// Black's points for black's final disc difference.
-fn points(first_score: i32) -> f64 {
-    match first_score.signum() {
-        1 => 1.0,
-        -1 => 0.0,
-        _ => 0.5,
     }
 }
 
