@@ -6,7 +6,7 @@
 use super::{print, print_json, usage};
 use crate::records::journal;
 use crate::report::analyse;
-use crate::report::history::page::{elo_text, history_html, verdict_words};
+use crate::report::history::page::{count, elo_text, history_html, verdict_words};
 use crate::report::history::{file_date, Added, History, NewRun, StoredRun, SCHEMA_VERSION};
 use crate::Error;
 use std::collections::BTreeMap;
@@ -271,10 +271,10 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     let tests: std::collections::BTreeSet<&str> =
         runs.iter().map(|r| r.run.name.as_str()).collect();
     print(&format!(
-        "wrote {}: {} runs of {} tests",
+        "wrote {}: {} of {}",
         args.out.display(),
-        runs.len(),
-        tests.len()
+        count(runs.len() as u64, "run"),
+        count(tests.len() as u64, "test")
     ))?;
     Ok(ExitCode::SUCCESS)
 }

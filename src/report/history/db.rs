@@ -55,7 +55,10 @@ impl History {
             )));
         }
         if !create && !path.exists() {
-            return Err(io(std::io::Error::from(std::io::ErrorKind::NotFound)));
+            return Err(io(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no such database (arena history add creates one)",
+            )));
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
@@ -167,10 +170,10 @@ const COLUMNS: &str = "name, config_hash, shard, date, games_digest, game_lines,
     games_played, games_scheduled, wins, draws, losses, ptnml, elo, elo_error, nelo, \
     nelo_error, llr, llr_lower, llr_upper, verdict, status";
 
-fn sqlite(path: &Path, source: rusqlite::Error) -> HistoryError {
+fn sqlite(path: &Path, cause: rusqlite::Error) -> HistoryError {
     HistoryError::Sqlite {
         path: path.to_path_buf(),
-        source,
+        cause,
     }
 }
 

@@ -38,13 +38,14 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
     /// SQLite refused the file: not a database, corrupt, not writable.
-    #[error("{}", path.display())]
+    /// (SQLite's reason is in the message rather than the chain: its own
+    /// chain repeats it with the error code.)
+    #[error("{}: {cause}", path.display())]
     Sqlite {
         /// The database.
         path: PathBuf,
         /// SQLite's reason.
-        #[source]
-        source: rusqlite::Error,
+        cause: rusqlite::Error,
     },
     /// An SQLite database of something else (tables, but not ours).
     #[error("{}: not an arena history database (it holds other tables); give another --db file", path.display())]

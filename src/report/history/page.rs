@@ -43,14 +43,14 @@ pub fn history_html(runs: &[StoredRun], db: &str) -> Result<String, HistoryError
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>arena history</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
-         <h1>arena history</h1>\n<p class=\"note\">{} runs of {} tests from <code>{}</code>. \
+         <h1>arena history</h1>\n<p class=\"note\">{} of {} from <code>{}</code>. \
          Each figure shows a test's runs over time: Elo (logistic) with its 95% interval, \
          for two engines the candidate's (an SPRT's second engine, otherwise the first), \
          for more engines each engine's rating (average 0). SPRT points are \
          <span class=\"H1\">green</span> for H1 accepted, <span class=\"H0\">red</span> \
          for H0 accepted and hollow while undecided.</p>\n",
-        runs.len(),
-        tests.len(),
+        count(runs.len() as u64, "run"),
+        count(tests.len() as u64, "test"),
         esc(db)
     );
     if tests.is_empty() {
@@ -82,16 +82,19 @@ fn test_section(
     let missing = runs.len().saturating_sub(points.min(runs.len()));
     let _ = write!(
         out,
-        "\n<figcaption>Elo over time of {}: {} runs, {} games counted ({}x{} px). {}</figcaption>\n</figure>\n",
+        "\n<figcaption>Elo over time of {}: {}, {} counted ({}x{} px). {}</figcaption>\n</figure>\n",
         esc(name),
-        runs.len(),
-        games,
+        count(runs.len() as u64, "run"),
+        count(games, "game"),
         SIZE.0,
         SIZE.1,
         if points == 0 {
             "No run has a finite Elo to plot yet.".to_string()
         } else if missing > 0 && runs.iter().any(|r| r.run.engines.len() == 2) {
-            format!("{missing} runs without a finite Elo (a score of 0% or 100%) are not plotted.")
+            format!(
+                "{} without a finite Elo (a score of 0% or 100%) not plotted.",
+                count(missing as u64, "run")
+            )
         } else {
             String::new()
         }
@@ -172,6 +175,15 @@ pub fn verdict_words(verdict: Option<&str>, status: &str) -> (&'static str, Stri
         (Mark::Undecided, "complete") => ("undecided", "undecided (max pairs)".into()),
         (Mark::Undecided, _) => ("undecided", format!("undecided, {status_words}")),
         (Mark::Plain, _) => ("", status_words),
+    }
+}
+
+/// `n` and a noun, plural unless `n` is 1: `1 run`, `2 runs`.
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
