@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod book;
 pub mod eval;
+pub mod history;
 pub mod matchup;
 pub mod perft;
 pub mod probcut;
@@ -61,6 +62,9 @@ pub enum Command {
     /// ProbCut: fit an engine's parameters, check what they save and cost
     #[command(subcommand)]
     Probcut(probcut::ProbCutArgs),
+    /// Runs across nights: store results in a database, list them, plot them over time
+    #[command(subcommand)]
+    History(history::HistoryArgs),
     /// Panics on purpose: tests that a panic prints one line and exits 101
     #[command(name = "internal-panic-check", hide = true)]
     InternalPanicCheck,
@@ -142,6 +146,7 @@ fn run_command(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Probcut(args) => probcut::run(&args),
+        Command::History(args) => history::run(&args),
         Command::InternalPanicCheck => panic!("a deliberate panic\nwith a second line"),
     }
 }

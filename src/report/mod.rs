@@ -1,12 +1,14 @@
 //! Results of a run, from its records and the statistics alone (this layer
 //! imports nothing of the runner): [`analyse`] turns games into
 //! [`Results`], the one [`PairCounter`] decides SPRTs, and [`write_outputs`]
-//! writes `results.json`, `summary.md` and `games.ggf`.
+//! writes `results.json`, `summary.md` and `games.ggf`; [`history`] keeps
+//! runs' results across nights in a database and plots them over time.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+pub mod history;
 pub mod moves;
 pub mod pairs;
 pub mod results;

@@ -17,6 +17,9 @@ use crate::game::GameKind;
 use crate::records::Format;
 use crate::search::Limit;
 use crate::stats::{Sprt, SprtError};
+/// FNV-1a, 64-bit: config fingerprints (it lives in `util`, where the
+/// history database uses it too).
+pub use crate::util::fnv1a;
 use crate::util::{Source, Sourced};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -121,17 +124,6 @@ pub struct Tournament {
     /// Hash of everything that decides the games (not concurrency, output
     /// folder or exit policy), as 16 hex digits.
     pub hash: String,
-}
-
-/// FNV-1a, 64-bit: a hash that never changes between Rust versions (the
-/// standard library's does), for config fingerprints.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 impl Tournament {

@@ -1,12 +1,13 @@
 //! Small shared tools with no knowledge of games or engines: the random
-//! generator, atomic file writes, RON helpers, an ordered parallel map and
-//! terminal progress bars.
+//! generator, atomic file writes, RON helpers, an ordered parallel map,
+//! terminal progress bars and a stable hash.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
 pub mod fs;
+pub mod hash;
 pub mod panic;
 pub mod par;
 pub mod progress;
@@ -17,5 +18,6 @@ mod ron_place;
 
 pub use self::ron::{check_stages, parse_ron, stage_of, Source, Sourced};
 pub use fs::{write_atomic, write_durable, FolderLock, LockError};
+pub use hash::{fnv1a, Fnv1a};
 pub use par::parallel_map;
 pub use rng::SplitMix64;
