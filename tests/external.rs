@@ -146,7 +146,11 @@ fn misbehaving_engines_lose_with_their_reason_and_the_run_goes_on() {
     .unwrap();
     let fast = "ready_timeout_ms: 1000, reply_timeout_ms: 1000";
     let bad = [
-        ("crash", "Nboard", "killed by signal 11"),
+        (
+            "crash",
+            "Nboard",
+            "killed by signal 11 waiting for the answer to `go`; its last error line: about to crash",
+        ),
         (
             "hang",
             "Nboard",

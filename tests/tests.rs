@@ -10,6 +10,7 @@ mod display;
 mod engine_fields;
 mod eval;
 mod external;
+mod grhino;
 mod history;
 mod layers;
 mod limits;

@@ -237,7 +237,7 @@ impl Process {
         loop {
             match self.events.recv_deadline(deadline.at) {
                 Ok(Event::Out(line)) => return Ok(line),
-                Ok(Event::Err(line)) => self.last_stderr = Some(line),
+                Ok(Event::Err(line)) => self.error_line(line),
                 Ok(Event::ErrClosed) => {}
                 Ok(Event::OutClosed) | Err(RecvTimeoutError::Disconnected) => {
                     self.out_closed = true;
@@ -245,6 +245,14 @@ impl Process {
                 }
                 Err(RecvTimeoutError::Timeout) => return Err(self.late(deadline, awaited)),
             }
+        }
+    }
+
+    /// Keeps a line of the error stream for the crash message, unless it
+    /// is blank (gtp-rhino ends its last words with an empty line).
+    fn error_line(&mut self, line: String) {
+        if !line.trim().is_empty() {
+            self.last_stderr = Some(line);
         }
     }
 
@@ -275,7 +283,7 @@ impl Process {
         let until = Instant::now() + EXIT_GRACE;
         while let Ok(event) = self.events.recv_deadline(until) {
             match event {
-                Event::Err(line) => self.last_stderr = Some(line),
+                Event::Err(line) => self.error_line(line),
                 Event::ErrClosed => break,
                 Event::Out(_) | Event::OutClosed => {}
             }
