@@ -46,24 +46,45 @@ fn path_ref(p: &Path) -> String {
 /// `x` against itself in-process, and against itself served over
 /// `protocol`: the games of both runs, in game order.
 fn round_trip(name: &str, protocol: &str) -> (Vec<GameRecord>, Vec<GameRecord>) {
+    round_trip_with(name, protocol, 3, &[])
+}
+
+/// [`round_trip`], the served engine's file searching to `depth` and
+/// `more` given to `arena serve`.
+fn round_trip_with(
+    name: &str,
+    protocol: &str,
+    depth: u32,
+    more: &[&str],
+) -> (Vec<GameRecord>, Vec<GameRecord>) {
     let dir = tmp(name);
     let x = searcher(&dir, "x");
     let twin = searcher(&dir, "twin");
+    let file = dir.join("served.ron");
+    let text = std::fs::read_to_string(&twin).unwrap();
+    std::fs::write(&file, text.replace("Depth(3)", &format!("Depth({depth})"))).unwrap();
     let arena_bin = Path::new(env!("CARGO_BIN_EXE_arena"));
-    let args = [
+    let mut args = vec![
         "serve",
         "--engine",
-        x.to_str().unwrap(),
+        file.to_str().unwrap(),
         "--protocol",
         protocol,
     ];
+    args.extend_from_slice(more);
     let served = external(
         &dir,
         "twin-ext",
         arena_bin,
         &args,
         protocol_name(protocol),
-        "limit: Some(Depth(3))",
+        // Without a limit of its own no depth is sent: it plays by `more`
+        // or its file.
+        if more.is_empty() && depth == 3 {
+            "limit: Some(Depth(3))"
+        } else {
+            "limit: None"
+        },
     );
     // The served twin has the twin's name, so whole records compare.
     let served_text = std::fs::read_to_string(&served)
@@ -101,6 +122,42 @@ fn nboard_through_arena_serve_plays_the_in_process_games() {
     assert!(inside.iter().all(|g| g.reason == "game over"), "{inside:?}");
     // Moves, results, and the scores, depths and nodes NBoard carries.
     assert_eq!(inside, served);
+}
+
+#[test]
+fn arena_serve_depth_overrides_the_engine_file() {
+    // The served file searches to depth 1; `--depth 3` makes it the twin.
+    let (inside, served) = round_trip_with("rt-depth", "nboard", 1, &["--depth", "3"]);
+    assert_eq!(inside, served);
+    let (_, shallow) = round_trip_with("rt-depth1", "nboard", 1, &[]);
+    assert_ne!(
+        inside, shallow,
+        "depth 1 should play other games than depth 3"
+    );
+}
+
+#[test]
+fn arena_serve_refuses_a_limit_for_an_engine_that_does_not_search() {
+    let dir = tmp("serve-random");
+    let file = dir.join("random.ron");
+    std::fs::write(&file, "Engine(name: \"r\", search: Random)").unwrap();
+    let out = arena(&[
+        "serve",
+        "--engine",
+        file.to_str().unwrap(),
+        "--protocol",
+        "gtp",
+        "--movetime",
+        "100",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: --tc/--movetime/--depth: {} does not search, so it takes no limit\n",
+            file.display()
+        )
+    );
 }
 
 #[test]

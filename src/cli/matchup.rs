@@ -52,7 +52,7 @@ pub struct MatchArgs {
 }
 
 /// `10+0.1` (seconds, as cutechess-cli writes it) as a clock limit.
-fn parse_tc(text: &str) -> Result<Limit, String> {
+pub(super) fn parse_tc(text: &str) -> Result<Limit, String> {
     let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
     let seconds = |s: &str| -> Result<u64, String> {
         let x: f64 = s

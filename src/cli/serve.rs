@@ -3,8 +3,9 @@
 //! work).
 
 use crate::engine::external::Protocol;
-use crate::engine::serve::serve;
+use crate::engine::serve::{serve_on, Served};
 use crate::engine::EngineSpec;
+use crate::search::Limit;
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,6 +19,16 @@ pub struct ServeArgs {
     /// The protocol to speak on standard input and output
     #[arg(long, value_parser = super::named(&Protocol::ALL, Protocol::name, Protocol::summary))]
     pub protocol: Protocol,
+    /// Play on a game clock, seconds for the game plus seconds per move
+    /// (10+0.1), counted by the engine itself from each new game
+    #[arg(long, value_name = "BASE+INC", value_parser = super::matchup::parse_tc, conflicts_with_all = ["movetime", "depth"])]
+    pub tc: Option<Limit>,
+    /// Play with this many milliseconds per move, instead of the file's limit
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400_000), conflicts_with = "depth")]
+    pub movetime: Option<u64>,
+    /// Search to this depth, instead of the file's limit
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
 }
 
 /// Runs `arena serve` until `quit` or the end of the input.
@@ -36,8 +47,24 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         }
         .into());
     };
+    let mut served = Served::new(config);
+    let limit = (args.tc)
+        .or(args.movetime.map(Limit::MoveTime))
+        .or(args.depth.map(Limit::Depth));
+    if let Some(limit) = limit {
+        if !served.set_limit(limit) {
+            return Err(Error::Argument {
+                argument: "--tc/--movetime/--depth".into(),
+                message: format!(
+                    "{} does not search, so it takes no limit",
+                    args.engine.display()
+                ),
+            }
+            .into());
+        }
+    }
     let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
-    match serve(config, args.protocol, stdin.lock(), stdout.lock()) {
+    match serve_on(&mut served, args.protocol, stdin.lock(), stdout.lock()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         other => {
             other?;

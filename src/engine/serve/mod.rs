@@ -20,8 +20,10 @@ use super::external::Protocol;
 use super::player::{build_player, Clock, GameSetup, MoveInfo, Player, PlayerError};
 use crate::game::othello::{Board, Move};
 use crate::game::{Game, MoveList};
+use crate::search::limits::ClockState;
 use crate::search::Limit;
 use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
 
 /// The served engine and the game it is in.
 pub struct Served {
@@ -30,6 +32,12 @@ pub struct Served {
     /// The current position.
     pub board: Board,
     games: u64,
+    /// The engine's own game clock under a `Clock` limit: neither protocol
+    /// gives it one it can trust (NBoard has none; GTP's `time_left` is
+    /// optional and in whole seconds), so like a chess engine without clock
+    /// messages it counts its own thinking time, from the base at each new
+    /// game, plus the increment after each move.
+    clock: Option<ClockState>,
 }
 
 impl Served {
@@ -40,6 +48,7 @@ impl Served {
             config: config.clone(),
             board: Board::start(),
             games: 0,
+            clock: None,
         };
         served.new_game(Board::start());
         served
@@ -63,6 +72,13 @@ impl Served {
             seed: 0,
         };
         self.games += 1;
+        self.clock = match self.config.search.map(|s| s.limit) {
+            Some(Limit::Clock(base, inc)) => Some(ClockState {
+                remaining: Duration::from_millis(base),
+                increment: Duration::from_millis(inc),
+            }),
+            Some(Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_)) | None => None,
+        };
         // Our players' new_game cannot fail; a fresh one would be the same.
         if self.player.new_game(&setup).is_err() {
             self.player = build_player(&self.config);
@@ -72,14 +88,19 @@ impl Served {
     /// Searches to depth `depth` from now on (NBoard's `set depth`); false
     /// for a depth out of 1..=60 or an engine that does not search.
     pub fn set_depth(&mut self, depth: u32) -> bool {
+        (1..=60).contains(&depth) && self.set_limit(Limit::Depth(depth))
+    }
+
+    /// Plays by `limit` from now on, in a new game from the current
+    /// position (`arena serve --movetime`, NBoard's `set depth`); false
+    /// for an engine that does not search.
+    pub fn set_limit(&mut self, limit: Limit) -> bool {
         let Some(search) = self.config.search.as_mut() else {
             return false;
         };
-        if !(1..=60).contains(&depth) {
-            return false;
-        }
-        search.limit = Limit::Depth(depth);
-        self.config.raw.limit = Limit::Depth(depth);
+        self.config.raw.set_limit(limit);
+        search.limit = limit;
+        search.deepening = self.config.raw.deepening;
         self.player = build_player(&self.config);
         self.new_game(self.board);
         true
@@ -116,7 +137,14 @@ impl Served {
         if moves.len() == 1 && moves.get(0).is_pass() {
             return Ok(Some(MoveInfo::bare(Move::PASS, std::time::Duration::ZERO)));
         }
-        self.player.choose(&self.board, &Clock::default()).map(Some)
+        let start = Instant::now();
+        let info = self
+            .player
+            .choose(&self.board, &Clock::starting_now(self.clock))?;
+        if let Some(c) = &mut self.clock {
+            c.remaining = c.remaining.saturating_sub(start.elapsed()) + c.increment;
+        }
+        Ok(Some(info))
     }
 }
 
@@ -129,14 +157,26 @@ pub fn serve(
     config: &EngineConfig,
     protocol: Protocol,
     input: impl BufRead,
+    output: impl Write,
+) -> std::io::Result<()> {
+    serve_on(&mut Served::new(config), protocol, input, output)
+}
+
+/// [`serve`] with an engine already set up (a limit from the command line).
+///
+/// # Errors
+/// Reading or writing fails.
+pub fn serve_on(
+    served: &mut Served,
+    protocol: Protocol,
+    input: impl BufRead,
     mut output: impl Write,
 ) -> std::io::Result<()> {
-    let mut served = Served::new(config);
     for line in input.lines() {
         let line = line?;
         let (answer, go_on) = match protocol {
-            Protocol::Nboard => nboard::answer(&mut served, &line),
-            Protocol::Gtp => gtp::answer(&mut served, &line),
+            Protocol::Nboard => nboard::answer(served, &line),
+            Protocol::Gtp => gtp::answer(served, &line),
         };
         if !answer.is_empty() {
             output.write_all(answer.as_bytes())?;
@@ -147,4 +187,45 @@ pub fn serve(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn served(limit: &str) -> Served {
+        let text = format!(
+            "Engine(name: \"c\", search: Pvs, deepening: true, limit: {limit}, eval: Discs)"
+        );
+        Served::new(&EngineConfig::parse(&text, Path::new("c.ron")).unwrap())
+    }
+
+    #[test]
+    fn a_clock_engine_counts_its_own_time_from_each_new_game() {
+        let mut s = served("Clock(60000, 500)");
+        let full = Duration::from_millis(60_000);
+        assert_eq!(s.clock.map(|c| c.remaining), Some(full));
+        s.think().unwrap().unwrap();
+        let left = s.clock.unwrap().remaining;
+        // The increment is added, the thinking time taken away.
+        assert!(left < full + Duration::from_millis(500), "{left:?}");
+        assert!(left > full / 2, "one move took half the game: {left:?}");
+        s.new_game(Board::start());
+        assert_eq!(s.clock.map(|c| c.remaining), Some(full));
+    }
+
+    #[test]
+    fn a_limit_set_later_replaces_the_file_s() {
+        let mut s = served("Clock(60000, 500)");
+        assert!(s.set_limit(Limit::MoveTime(20)));
+        assert_eq!(s.clock, None);
+        assert!(s.set_depth(2));
+        assert!(!s.set_depth(61));
+        let mut random = Served::new(
+            &EngineConfig::parse("Engine(name: \"r\", search: Random)", Path::new("r.ron"))
+                .unwrap(),
+        );
+        assert!(!random.set_limit(Limit::MoveTime(20)));
+    }
 }
