@@ -195,16 +195,23 @@ impl ExternalConfig {
     /// # Errors
     /// [`Error::Start`] naming the engine and the program.
     pub fn check_starts(&self) -> Result<()> {
+        let start_error = |source| Error::Start {
+            engine: self.name.clone(),
+            program: self.program.clone(),
+            source,
+        };
+        if let Some(dir) = self.working_dir.as_ref().filter(|d| !d.is_dir()) {
+            return Err(start_error(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("its working_dir {} is not a folder", dir.display()),
+            )));
+        }
         match Process::spawn(self, Transcript::none()) {
             Ok(mut p) => {
                 p.kill();
                 Ok(())
             }
-            Err(source) => Err(Error::Start {
-                engine: self.name.clone(),
-                program: self.program.clone(),
-                source,
-            }),
+            Err(source) => Err(start_error(source)),
         }
     }
 }

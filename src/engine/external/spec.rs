@@ -126,12 +126,9 @@ impl TryFrom<Sourced<'_, RawExternal>> for ExternalConfig {
         } else {
             PathBuf::from(&raw.command)
         };
+        // Whether it exists is checked with the program, when a run starts:
+        // a file loads on any machine.
         let working_dir = raw.working_dir.as_ref().map(|d| src.base().join(d));
-        if let Some(d) = &working_dir {
-            if !d.is_dir() {
-                return Err(src.field("working_dir", format!("{} is not a folder", d.display())));
-            }
-        }
         Ok(ExternalConfig {
             name: raw.name.clone(),
             program,
