@@ -102,3 +102,17 @@ fn a_bad_obf_line_names_the_file_and_line() {
     let err = stderr(&out);
     assert!(err.contains("bad.obf:2:") && err.contains("Z9"), "{err}");
 }
+
+#[test]
+fn a_position_takes_the_same_nodes_alone_or_after_others() {
+    // Nothing of one solve (its table) reaches the next: each position's
+    // node count is its own, whatever came before it.
+    let all = solve_json("ffo/fforum-1-19.obf", &[]);
+    let all = all["positions"].as_array().unwrap();
+    for (i, line) in [(0, "1"), (9, "10"), (18, "19")] {
+        let alone = solve_json("ffo/fforum-1-19.obf", &["--lines", line]);
+        let alone = &alone["positions"][0];
+        assert_eq!(alone["line"], all[i]["line"]);
+        assert_eq!(alone["nodes"], all[i]["nodes"], "line {line}");
+    }
+}

@@ -157,6 +157,7 @@ fn solver(args: &SolveArgs) -> crate::Result<Solver> {
 
 /// Solves one problem and checks it against the file.
 fn solve_one(solver: &mut Solver, p: &obf::Problem) -> SolvedLine {
+    solver.clear();
     let s = solver.solve(&p.board);
     let expected = p.expected_score();
     let correct = expected.is_none_or(|e| e == s.score)

@@ -119,6 +119,13 @@ impl Solver {
         })
     }
 
+    /// Forgets every position solved before (the table), so the next
+    /// solve depends on its position alone (`arena solve` between
+    /// problems; an engine keeps its table between the moves of a game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
     /// Solves `b` exactly.
     pub fn solve(&mut self, b: &Board) -> Solution {
         self.solve_window(b, -64, 64)
