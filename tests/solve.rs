@@ -116,3 +116,35 @@ fn a_position_takes_the_same_nodes_alone_or_after_others() {
         assert_eq!(alone["nodes"], all[i]["nodes"], "line {line}");
     }
 }
+
+#[test]
+fn two_threads_solve_to_the_same_scores() {
+    let scores = |r: &serde_json::Value| -> Vec<(i64, i64)> {
+        r["positions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["line"].as_i64().unwrap(), p["score"].as_i64().unwrap()))
+            .collect()
+    };
+    // FFO #1-#19 and, in release builds (seconds, not minutes), #40-#42.
+    let files: &[&str] = if cfg!(debug_assertions) {
+        &["ffo/fforum-1-19.obf"]
+    } else {
+        &["ffo/fforum-1-19.obf", "ffo/fforum-40-42.obf"]
+    };
+    for &file in files {
+        let one = solve_json(file, &[]);
+        let two = solve_json(file, &["--threads", "2"]);
+        assert_eq!(two["threads"], 2);
+        assert_eq!(two["correct"], two["total"], "{file}");
+        assert_eq!(scores(&one), scores(&two), "{file}");
+    }
+    let out = arena(&[
+        "solve",
+        data("ffo/fforum-1-19.obf").to_str().unwrap(),
+        "--threads",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

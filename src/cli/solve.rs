@@ -30,9 +30,12 @@ pub struct SolveArgs {
     /// From this many empties the evaluation orders moves
     #[arg(long, default_value_t = crate::endgame::EVAL_SORT, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub eval_from: u32,
-    /// Print one JSON object: {"positions":[...],"correct","total","nodes","seconds","nps"}
+    /// Print one JSON object: {"positions":[...],"correct","total","nodes","seconds","nps","threads"}
     #[arg(long)]
     pub json: bool,
+    /// Threads per solve, sharing one table (scores as on one thread; node counts vary from run to run)
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    pub threads: usize,
 }
 
 /// One solved line of `arena solve --json`.
@@ -71,6 +74,8 @@ pub struct SolveReport {
     pub seconds: f64,
     /// Nodes per second.
     pub nps: f64,
+    /// Threads per solve.
+    pub threads: usize,
 }
 
 fn line_range(text: &str) -> Option<(usize, usize)> {
@@ -152,6 +157,7 @@ fn solver(args: &SolveArgs) -> crate::Result<Solver> {
         other => other,
     })?;
     solver.eval_from = args.eval_from;
+    solver.set_threads(args.threads);
     Ok(solver)
 }
 
@@ -206,6 +212,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         nodes: 0,
         seconds: 0.0,
         nps: 0.0,
+        threads: args.threads,
     };
     let bar = progress::bar(problems.len() as u64, "positions");
     for p in &problems {
@@ -282,6 +289,7 @@ mod tests {
             no_eval_order: true,
             eval_from: 0,
             json: false,
+            threads: 1,
         };
         assert_eq!(problems(&args("1")).unwrap().len(), 1);
         let e = problems(&args("1-2")).unwrap_err().to_string();

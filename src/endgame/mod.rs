@@ -23,7 +23,8 @@
 //! Nothing allocates during a solve: every list is on the stack.
 //!
 //! The root and its aspiration window are in `root.rs`, the inner nodes
-//! (PVS, null-window, small) in `nodes.rs`, move ordering in `ordering.rs`.
+//! (PVS, null-window, small) in `nodes.rs`, move ordering in `ordering.rs`,
+//! the solve on several threads in `parallel.rs`.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
@@ -33,12 +34,16 @@ pub mod builtin;
 mod nodes;
 pub mod obf;
 mod ordering;
+mod parallel;
 mod root;
 
 use crate::error::Error;
 use crate::eval::OthelloEval;
 use crate::game::othello::{Board, Move};
 use crate::search::tt::TranspositionTable;
+use parallel::Busy;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// At this many empties or fewer the solver uses its small-position code.
@@ -78,7 +83,8 @@ pub struct Solution {
 
 /// The solver, with its table (kept between solves of one game).
 pub struct Solver {
-    tt: TranspositionTable,
+    /// The table, shared with the helper threads.
+    tt: Arc<TranspositionTable>,
     nodes: u64,
     eval: Option<OthelloEval>,
     /// From this many empties `eval` helps order moves.
@@ -87,6 +93,13 @@ pub struct Solver {
     /// Node count at which the deadline is next checked.
     next_check: u64,
     aborted: bool,
+    /// Positions being searched, shared by the threads of a solve (`None`
+    /// on one thread).
+    busy: Option<Arc<Busy>>,
+    /// Set by the thread that finishes a solve: the others stop.
+    stop: Arc<AtomicBool>,
+    /// The other threads' solvers (see [`Solver::set_threads`]).
+    helpers: Vec<Solver>,
 }
 
 impl Solver {
@@ -109,14 +122,34 @@ impl Solver {
         let tt = TranspositionTable::try_new(tt_mib.max(1))
             .map_err(|e| Error::alloc(format!("tt_mib {tt_mib}"), e))?;
         Ok(Solver {
-            tt,
+            tt: Arc::new(tt),
             nodes: 0,
             eval,
             eval_from: EVAL_SORT,
             deadline: None,
             next_check: 0,
             aborted: false,
+            busy: None,
+            stop: parallel::stop_flag(),
+            helpers: Vec::new(),
         })
+    }
+
+    /// A helper of `main`: its table and stop flag, a copy of its
+    /// evaluation.
+    fn sharing(main: &Solver) -> Solver {
+        Solver {
+            tt: Arc::clone(&main.tt),
+            nodes: 0,
+            eval: main.eval.clone(),
+            eval_from: main.eval_from,
+            deadline: None,
+            next_check: 0,
+            aborted: false,
+            busy: None,
+            stop: Arc::clone(&main.stop),
+            helpers: Vec::new(),
+        }
     }
 
     /// Forgets every position solved before (the table), so the next
@@ -181,6 +214,53 @@ mod tests {
                 assert_eq!(v, want, "the move reaches the value");
             }
         }
+    }
+
+    #[test]
+    fn several_threads_find_the_one_thread_scores() {
+        let mut rng = crate::util::SplitMix64::new(5);
+        let mut one = Solver::new(4, None);
+        let mut three = Solver::new(4, Some(crate::endgame::builtin::order_eval()));
+        three.set_threads(3);
+        three.eval_from = 12;
+        assert_eq!(three.threads(), 3);
+        for _ in 0..12 {
+            let mut b = Board::start();
+            let mut moves = crate::game::MoveList::new();
+            let target = 14 + rng.below(5) as u32; // 14 to 18 empties
+            while b.empties() > target && !b.is_over() {
+                moves.clear();
+                b.generate_moves(&mut moves);
+                b = b.play(moves.get(rng.below(moves.len() as u64) as usize));
+            }
+            let want = one.solve(&b);
+            let got = three.solve(&b);
+            let text = crate::game::othello::board_string(&b);
+            assert_eq!(got.score, want.score, "{text}");
+            if let Some(mv) = got.best_move {
+                let after = one.solve(&b.play(mv));
+                assert_eq!(
+                    -after.score, want.score,
+                    "the move reaches the value: {text}"
+                );
+            }
+            // A window and a deadline far away: the same again.
+            let far = Instant::now() + Duration::from_secs(600);
+            assert_eq!(
+                three.solve_until(&b, far).map(|s| s.score),
+                Some(want.score)
+            );
+        }
+        // A deadline already past stops every thread: no answer (24
+        // empties take far more nodes than the 16,384 between checks).
+        let mut b = Board::start();
+        let mut moves = crate::game::MoveList::new();
+        while b.empties() > 24 {
+            moves.clear();
+            b.generate_moves(&mut moves);
+            b = b.play(moves.get(rng.below(moves.len() as u64) as usize));
+        }
+        assert!(three.solve_until(&b, Instant::now()).is_none());
     }
 
     #[test]

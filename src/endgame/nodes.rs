@@ -4,6 +4,7 @@
 //! the last empty square counted directly). Every node is fail-soft.
 
 use super::ordering::{odd_quadrants, Scored};
+use super::parallel::DEFER_MIN;
 use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
 use crate::game::othello::bitboard::{flips, legal_moves, stable_discs, Bits};
 use crate::game::othello::hash::hash;
@@ -36,13 +37,17 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
 }
 
 impl Solver {
-    /// Counts a node; true when the deadline has passed (checked every
-    /// 16,384 nodes), after which every node returns at once.
+    /// Counts a node; true when the deadline has passed or another thread
+    /// has finished the solve (checked every 16,384 nodes), after which
+    /// every node returns at once.
     #[inline(always)]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
+            if self.told_to_stop() {
+                self.aborted = true;
+            }
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.aborted = true;
@@ -105,7 +110,8 @@ impl Solver {
     /// The moves of `list` (ordered), PVS style: the first with the full
     /// window, the rest with null windows and a re-search on a fail high.
     /// Returns the best value (fail-soft) and its square; stops early on
-    /// abort (the caller checks).
+    /// abort (the caller checks). On several threads, a move whose
+    /// position another thread is searching waits for a second pass.
     pub(super) fn search_moves(
         &mut self,
         p: u64,
@@ -117,32 +123,71 @@ impl Solver {
     ) -> (i32, u8) {
         let mut best = -65;
         let mut best_sq = list[0].sq;
-        for (i, m) in list.iter().enumerate() {
-            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-            let v = if i == 0 {
-                -self.pvs(np, no, -beta, -alpha, n - 1)
-            } else {
-                let mut v = -self.nws(np, no, -alpha - 1, n - 1);
-                if v > alpha && v < beta {
-                    v = -self.pvs(np, no, -beta, -alpha, n - 1);
+        let mut deferred = 0u64;
+        for pass in 0..2 {
+            for (i, m) in list.iter().enumerate() {
+                if pass == 1 && deferred & (1 << i) == 0 {
+                    continue;
                 }
-                v
-            };
-            if self.aborted {
-                break;
-            }
-            if v > best {
-                best = v;
-                best_sq = m.sq;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
+                let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                let claim = self.claim(pass == 0 && i > 0, np, no, n);
+                if claim == Some(0) {
+                    deferred |= 1 << i;
+                    continue;
+                }
+                let v = if i == 0 {
+                    -self.pvs(np, no, -beta, -alpha, n - 1)
+                } else {
+                    let mut v = -self.nws(np, no, -alpha - 1, n - 1);
+                    if v > alpha && v < beta {
+                        v = -self.pvs(np, no, -beta, -alpha, n - 1);
+                    }
+                    v
+                };
+                self.release(claim);
+                if self.aborted {
+                    return (best, best_sq);
+                }
+                if v > best {
+                    best = v;
+                    best_sq = m.sq;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return (best, best_sq);
+                        }
                     }
                 }
             }
+            if deferred == 0 {
+                break;
+            }
         }
         (best, best_sq)
+    }
+
+    /// On several threads, at a node of at least [`DEFER_MIN`] empties,
+    /// for a move that may wait (`may_defer`): `Some(0)` when another
+    /// thread is searching the position after it (search it later), else
+    /// `Some(key)` with the position claimed for this thread. `None`: no
+    /// claim.
+    #[inline]
+    fn claim(&self, may_defer: bool, np: u64, no: u64, n: u32) -> Option<u64> {
+        let busy = self.busy.as_ref().filter(|_| may_defer && n >= DEFER_MIN)?;
+        let key = hash(np, no) | 1;
+        if busy.taken(key) {
+            return Some(0);
+        }
+        busy.enter(key);
+        Some(key)
+    }
+
+    /// Gives back a position [`Solver::claim`] claimed.
+    #[inline]
+    fn release(&self, claim: Option<u64>) {
+        if let (Some(key), Some(busy)) = (claim, &self.busy) {
+            busy.leave(key);
+        }
     }
 
     /// Null-window node: is the value above `alpha` (window `(alpha,
@@ -187,21 +232,9 @@ impl Solver {
                 }
             }
         }
-        let mut best = -65;
-        let mut best_sq = list[0].sq;
-        for m in &list[..count] {
-            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-            let v = -self.nws(np, no, -alpha - 1, n - 1);
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_sq = m.sq;
-                if v > alpha {
-                    break;
-                }
-            }
+        let (best, best_sq) = self.null_moves(p, o, &list[..count], alpha, n);
+        if self.aborted {
+            return 0;
         }
         let bound = if best > alpha {
             Bound::Lower
@@ -210,6 +243,44 @@ impl Solver {
         };
         self.tt.store(key, n, bound, best, best_sq);
         best
+    }
+
+    /// The moves of a null-window node, in order, until one fails high:
+    /// the best value (fail-soft) and its square. As in
+    /// [`Solver::search_moves`], a busy move waits for a second pass.
+    fn null_moves(&mut self, p: u64, o: u64, list: &[Scored], alpha: i32, n: u32) -> (i32, u8) {
+        let mut best = -65;
+        let mut best_sq = list[0].sq;
+        let mut deferred = 0u64;
+        for pass in 0..2 {
+            for (i, m) in list.iter().enumerate() {
+                if pass == 1 && deferred & (1 << i) == 0 {
+                    continue;
+                }
+                let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                let claim = self.claim(pass == 0 && i > 0, np, no, n);
+                if claim == Some(0) {
+                    deferred |= 1 << i;
+                    continue;
+                }
+                let v = -self.nws(np, no, -alpha - 1, n - 1);
+                self.release(claim);
+                if self.aborted {
+                    return (best, best_sq);
+                }
+                if v > best {
+                    best = v;
+                    best_sq = m.sq;
+                    if v > alpha {
+                        return (best, best_sq);
+                    }
+                }
+            }
+            if deferred == 0 {
+                break;
+            }
+        }
+        (best, best_sq)
     }
 
     /// Few empties: no table, no sorting; odd-parity quadrants first.

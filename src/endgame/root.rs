@@ -14,23 +14,31 @@ impl Solver {
     /// searches the root, with aspiration when the window is full and the
     /// evaluation orders moves at this many empties.
     pub(super) fn solve_inner(&mut self, b: &Board, alpha: i32, beta: i32) -> Solution {
-        let start = Instant::now();
-        self.nodes = 0;
-        self.next_check = CHECK_EVERY;
-        self.aborted = false;
         self.tt.new_search();
-        let n = b.empties();
-        let (score, best_move) =
-            if self.eval.is_some() && n >= self.eval_from && alpha == -64 && beta == 64 {
-                self.aspiration(b)
-            } else {
-                self.root(b.player, b.opponent, alpha, beta)
-            };
+        if !self.helpers.is_empty() {
+            return self.solve_together(b, alpha, beta);
+        }
+        let start = Instant::now();
+        let (score, best_move) = self.search_root(b, alpha, beta);
         Solution {
             score,
             best_move,
             nodes: self.nodes,
             elapsed: start.elapsed(),
+        }
+    }
+
+    /// This thread's search of `b`: the counters reset, aspiration when
+    /// the window is full and the evaluation orders moves at this many
+    /// empties, else the root with `(alpha, beta)`.
+    pub(super) fn search_root(&mut self, b: &Board, alpha: i32, beta: i32) -> (i32, Option<Move>) {
+        self.nodes = 0;
+        self.next_check = CHECK_EVERY;
+        self.aborted = false;
+        if self.eval.is_some() && b.empties() >= self.eval_from && alpha == -64 && beta == 64 {
+            self.aspiration(b)
+        } else {
+            self.root(b.player, b.opponent, alpha, beta)
         }
     }
 

@@ -11,9 +11,16 @@
 //!
 //! This is the classic two-tier scheme (Breuker et al.): deep results
 //! survive, and recent shallow ones still find a place.
+//!
+//! Threads may share one table (the parallel solver): its words are
+//! atomics read and written without locks (relaxed, plain moves on x86),
+//! and an entry's key word holds the key XORed with its data word (Hyatt
+//! and Mann's lockless scheme), so an entry torn by two threads writing
+//! at once no longer matches any key and is never believed.
 
 use crate::error::AllocError;
 use serde::Serialize;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
@@ -106,14 +113,14 @@ impl Entry {
 /// Words per bucket: (key, data) for the deep entry, then for the recent one.
 const WORDS: usize = 4;
 
-/// A transposition table: buckets of two entries, each a key word and a
-/// packed data word. All-zero words are empty entries, so a new table is
-/// allocated zeroed (the operating system supplies zero pages lazily) and
-/// costs nothing until it is used.
+/// A transposition table: buckets of two entries, each a key word (the key
+/// XOR the data) and a packed data word. All-zero words are empty entries,
+/// so a new table is allocated zeroed (the operating system supplies zero
+/// pages lazily) and costs nothing until it is used.
 pub struct TranspositionTable {
-    words: Vec<u64>,
+    words: Vec<AtomicU64>,
     mask: usize,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 /// `n` zero words from the allocator, or the refusal. The zeroes come from
@@ -121,20 +128,21 @@ pub struct TranspositionTable {
 /// block), so no page is touched here and a large table costs only address
 /// space until the search writes to it; `vec![0; n]` would do the same but
 /// abort the process when refused.
-fn zeroed_words(n: usize) -> Result<Vec<u64>, AllocError> {
+fn zeroed_words(n: usize) -> Result<Vec<AtomicU64>, AllocError> {
     let refused = AllocError {
         bytes: n.saturating_mul(8),
     };
-    let layout = std::alloc::Layout::array::<u64>(n).map_err(|_| refused)?;
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).map_err(|_| refused)?;
     if layout.size() == 0 {
         return Ok(Vec::new());
     }
     // SAFETY: the layout's size is not zero. A non-null pointer is a fresh
-    // block from the global allocator with the alignment of `u64` and room
-    // for exactly `n` of them, every byte zero (a valid `u64`), so a `Vec`
-    // of length and capacity `n` may own it and free it with this layout.
+    // block from the global allocator with the alignment of `AtomicU64` and
+    // room for exactly `n` of them, every byte zero (a valid `AtomicU64`,
+    // which has the representation of `u64`), so a `Vec` of length and
+    // capacity `n` may own it and free it with this layout.
     unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout).cast::<u64>();
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
         if ptr.is_null() {
             Err(refused)
         } else {
@@ -154,7 +162,7 @@ impl TranspositionTable {
         Ok(TranspositionTable {
             words: zeroed_words(n * WORDS)?,
             mask: n - 1,
-            generation: 0,
+            generation: AtomicU8::new(0),
         })
     }
 
@@ -187,15 +195,17 @@ impl TranspositionTable {
         self.words.len() / WORDS * 2
     }
 
-    /// Empties the table.
-    pub fn clear(&mut self) {
-        self.words.fill(0);
-        self.generation = 0;
+    /// Empties the table (while no thread searches with it).
+    pub fn clear(&self) {
+        for w in &self.words {
+            w.store(0, Relaxed);
+        }
+        self.generation.store(0, Relaxed);
     }
 
     /// Starts a new search: older entries become preferred victims.
-    pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
     }
 
     #[inline(always)]
@@ -209,8 +219,9 @@ impl TranspositionTable {
         let b = self.bucket(key);
         let w = &self.words[b..b + WORDS];
         for k in [0, 2] {
-            if w[k] == key && w[k + 1] != 0 {
-                return Some(Entry::unpack(w[k + 1]));
+            let data = w[k + 1].load(Relaxed);
+            if data != 0 && w[k].load(Relaxed) ^ data == key {
+                return Some(Entry::unpack(data));
             }
         }
         None
@@ -218,8 +229,8 @@ impl TranspositionTable {
 
     /// Stores a result (see the module docs for the replacement scheme).
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u32, bound: Bound, score: i32, best: u8) {
-        let generation = self.generation;
+    pub fn store(&self, key: u64, depth: u32, bound: Bound, score: i32, best: u8) {
+        let generation = self.generation.load(Relaxed);
         let data = Entry {
             score,
             best,
@@ -229,25 +240,25 @@ impl TranspositionTable {
         }
         .pack();
         let b = self.bucket(key);
-        let w = &mut self.words[b..b + WORDS];
-        let deep = Entry::unpack(w[1]);
-        let deep_used = w[1] != 0;
-        if !deep_used
-            || w[0] == key
-            || deep.generation != generation
-            || deep.depth <= depth.min(255) as u8
+        let w = &self.words[b..b + WORDS];
+        let (deep_word, deep_data) = (w[0].load(Relaxed), w[1].load(Relaxed));
+        let deep = Entry::unpack(deep_data);
+        let deep_used = deep_data != 0;
+        let same = deep_word ^ deep_data == key;
+        if !deep_used || same || deep.generation != generation || deep.depth <= depth.min(255) as u8
         {
             // The old deep entry, if it held another position of this search,
-            // moves to the recent slot rather than vanishing.
-            if deep_used && w[0] != key && deep.generation == generation {
-                w[2] = w[0];
-                w[3] = w[1];
+            // moves to the recent slot rather than vanishing (its key word
+            // moves with its data, so it still matches).
+            if deep_used && !same && deep.generation == generation {
+                w[2].store(deep_word, Relaxed);
+                w[3].store(deep_data, Relaxed);
             }
-            w[0] = key;
-            w[1] = data;
+            w[0].store(key ^ data, Relaxed);
+            w[1].store(data, Relaxed);
         } else {
-            w[2] = key;
-            w[3] = data;
+            w[2].store(key ^ data, Relaxed);
+            w[3].store(data, Relaxed);
         }
     }
 }
@@ -283,12 +294,12 @@ mod tests {
         assert!(e.to_string().starts_with("could not allocate "), "{e}");
         assert_eq!(TranspositionTable::bytes(16384), 16 << 30);
         let t = TranspositionTable::try_new(1).unwrap();
-        assert!(t.words.iter().all(|&w| w == 0));
+        assert!(t.words.iter().all(|w| w.load(Relaxed) == 0));
     }
 
     #[test]
     fn deep_results_survive_shallow_ones() {
-        let mut t = TranspositionTable::new(0); // one bucket: every key collides
+        let t = TranspositionTable::new(0); // one bucket: every key collides
         t.store(1, 8, Bound::Exact, 10, 3);
         t.store(2, 2, Bound::Lower, 20, 4);
         t.store(3, 1, Bound::Upper, 30, 5);
@@ -300,5 +311,22 @@ mod tests {
         t.store(4, 1, Bound::Exact, 40, 6);
         assert_eq!(t.probe(4).unwrap().score, 40);
         assert!(t.probe(1).is_none());
+    }
+
+    #[test]
+    fn a_torn_entry_matches_no_key() {
+        let t = TranspositionTable::new(0);
+        t.store(7, 3, Bound::Exact, 12, 1);
+        assert_eq!(t.probe(7).unwrap().score, 12);
+        // Another thread's data word lands beside this key word.
+        let other = Entry {
+            score: -5,
+            best: 2,
+            depth: 9,
+            bound: Bound::Lower,
+            generation: 0,
+        };
+        t.words[1].store(other.pack(), Relaxed);
+        assert!(t.probe(7).is_none());
     }
 }
