@@ -138,3 +138,71 @@ fn stating_the_old_defaults_hashes_as_leaving_them_out_did() {
         .unwrap()
         .contains("\"limit\":{\"Depth\":1}"));
 }
+
+#[test]
+fn threads_an_engine_cannot_use_are_an_error_naming_the_field() {
+    let cases = [
+        ("threads-0.ron", "tt_mib: 4,\n  threads: 0,", "3:3: threads: 0 threads: give 1 to 256"),
+        ("threads-300.ron", "tt_mib: 4,\n  threads: 300,", "3:3: threads: 300 threads: give 1 to 256"),
+        (
+            "threads-no-table.ron",
+            "threads: 2,",
+            "2:3: threads: 2 threads share one transposition table between iterative deepening searches: needs deepening: true and tt_mib > 0",
+        ),
+    ];
+    for (file, fields, says) in cases {
+        let path = scratch_file(
+            file,
+            &format!("Engine(name: \"x\", search: Pvs, deepening: true, limit: Depth(4), eval: Discs,\n  {fields}\n)"),
+        );
+        let err = one_error_line(&arena_for(
+            30,
+            &["search", "--engine", path.to_str().unwrap()],
+        ));
+        assert!(err.contains(&format!("{file}:{says}")), "{err}");
+    }
+}
+
+#[test]
+fn an_engine_on_two_threads_searches_and_solves_with_its_helpers() {
+    let path = scratch_file(
+        "threads-2.ron",
+        "Engine(name: \"x\", search: Pvs, deepening: true, limit: Depth(7), eval: Discs,\n  \
+         ordering: [HashMove, Killers], tt_mib: 4, endgame_exact_at: 12, threads: 2)",
+    );
+    let p = path.to_str().unwrap();
+    // A midgame position (the start): the main search and its helper.
+    let out = arena_for(60, &["search", "--engine", p, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["depth"], 7, "{json}");
+    assert!(json["best_move"].is_string(), "{json}");
+    // FFO #1 has 14 empties: above the solver's 12, searched to the end
+    // by depth 14 on two threads, it finds the file's exact score (+18).
+    let ffo = std::fs::read_to_string(repo("../shared/data/ffo/fforum-1-19.obf")).unwrap();
+    let pos = ffo
+        .lines()
+        .next()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .trim()
+        .to_string();
+    let out = arena_for(
+        120,
+        &[
+            "search",
+            "--engine",
+            p,
+            "--depth",
+            "14",
+            "--position",
+            &pos,
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["score_discs"], 18.0, "{json}");
+}

@@ -213,6 +213,7 @@ fn inline_engine(args: &SearchArgs) -> RawEngine {
         endgame_exact_at: 0,
         probcut: None,
         seed: 0,
+        threads: 1,
         // The flags' documented defaults (depth 4, discs) are stated ones.
         stated: Stated {
             limit: true,

@@ -166,10 +166,25 @@ pub struct RawEngine {
     pub probcut: Option<PathBuf>,
     /// Seed of every random choice.
     pub seed: u64,
+    /// Threads of each search and endgame solve (1 to 256; written only
+    /// when more than 1, so one-thread engines hash as before).
+    #[serde(default = "one_thread", skip_serializing_if = "is_one_thread")]
+    pub threads: u32,
     /// Which of `limit` and `eval` the file stated (not serialized).
     #[serde(skip)]
     pub stated: Stated,
 }
+
+fn one_thread() -> u32 {
+    1
+}
+
+fn is_one_thread(n: &u32) -> bool {
+    *n == 1
+}
+
+/// Most threads an engine may search with.
+pub const MAX_THREADS: u32 = 256;
 
 /// Which of the fields a searching engine must state were stated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -297,6 +312,7 @@ impl TryFrom<Sourced<'_, RawEngine>> for EngineConfig {
             check_ordering(&src, &raw)?;
             check_aspiration(&src, &raw, v)?;
         }
+        check_threads(&src, &raw)?;
         check_sizes(&src, &raw)?;
         let eval = load_eval(&src, &raw)?;
         let probcut = load_probcut(&src, &raw)?;
@@ -312,6 +328,32 @@ impl TryFrom<Sourced<'_, RawEngine>> for EngineConfig {
             eval,
             raw,
         })
+    }
+}
+
+/// More than one thread: an Othello search with deepening and a table
+/// for the threads to share (the exact solver's threads share its own).
+fn check_threads(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
+    let problem = if raw.threads == 0 || raw.threads > MAX_THREADS {
+        Some(format!("{} threads: give 1 to {MAX_THREADS}", raw.threads))
+    } else if raw.threads == 1 {
+        None
+    } else if raw.search == SearchKind::Random {
+        Some("the random mover does not search; use 1".to_string())
+    } else if raw.game != GameKind::Othello {
+        Some("only Othello searches run on several threads; use 1".to_string())
+    } else if !raw.deepening || raw.tt_mib == 0 {
+        Some(format!(
+            "{} threads share one transposition table between iterative deepening searches: \
+             needs deepening: true and tt_mib > 0",
+            raw.threads
+        ))
+    } else {
+        None
+    };
+    match problem {
+        Some(msg) => Err(src.field("threads", msg)),
+        None => Ok(()),
     }
 }
 

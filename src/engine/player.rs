@@ -17,7 +17,8 @@ use crate::eval::UNITS_PER_DISC;
 use crate::game::othello::{Board, Move};
 use crate::game::{Game, MoveList};
 use crate::search::limits::{budget, ClockState};
-use crate::search::{search, Limit, SearchOutcome, SearchStats, Searcher, StopReason};
+use crate::search::smp::{self, search_together};
+use crate::search::{Limit, SearchOutcome, SearchStats, Searcher, StopReason};
 use crate::util::SplitMix64;
 use std::time::{Duration, Instant};
 
@@ -202,6 +203,8 @@ pub struct SearchPlayer {
     /// True until the first search: a new game need not rebuild anything.
     fresh: bool,
     searcher: Searcher<Board, OthelloEval>,
+    /// The helper searches of a parallel search (`threads` - 1 of them).
+    helpers: Vec<Searcher<Board, OthelloEval>>,
     solver: Option<Solver>,
 }
 
@@ -214,11 +217,17 @@ impl SearchPlayer {
             config.raw.ordering.clone(),
         );
         searcher.probcut = config.probcut.clone();
+        let threads = config.raw.threads as usize;
+        let solver = (config.raw.endgame_exact_at > 0).then(|| {
+            let mut solver = Solver::new(config.raw.tt_mib.max(1), solver_eval(&config.eval));
+            solver.set_threads(threads);
+            solver
+        });
         SearchPlayer {
             fresh: true,
+            helpers: smp::helpers(&searcher, threads),
             searcher,
-            solver: (config.raw.endgame_exact_at > 0)
-                .then(|| Solver::new(config.raw.tt_mib.max(1), solver_eval(&config.eval))),
+            solver,
             config: config.clone(),
         }
     }
@@ -273,7 +282,14 @@ impl SearchPlayer {
                 }
             }
         }
-        let mut out = search(&mut self.searcher, pos, &settings, clock, moves_left);
+        let mut out = search_together(
+            &mut self.searcher,
+            &mut self.helpers,
+            pos,
+            &settings,
+            clock,
+            moves_left,
+        );
         out.elapsed = start.elapsed();
         out
     }

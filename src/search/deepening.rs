@@ -85,7 +85,9 @@ pub fn search<G: SearchGame, E: Evaluator<G>>(
     let start = Instant::now();
     s.stats = SearchStats::default();
     s.root_first = None;
-    if let Some(tt) = &mut s.tt {
+    // A helper shares the main search's table, whose generation the main
+    // search alone advances.
+    if let (Some(tt), None) = (&s.tt, &s.helper_of) {
         tt.new_search();
     }
     let budget = Budget::new(settings.limit, clock, moves_left);
@@ -181,9 +183,12 @@ fn deepen<G: SearchGame, E: Evaluator<G>>(
     } else {
         budget.max_depth.max(1)
     };
-    let mut depth = first_depth;
+    let mut depth = first_depth + if settings.deepening { s.skew } else { 0 };
     loop {
         s.stop = budget.stop(depth, first_depth, start);
+        if let Some(flag) = &s.helper_of {
+            s.stop = std::mem::replace(&mut s.stop, Stop::none()).watching(flag);
+        }
         let prev = out.iterations.last().map(|it| it.score);
         let score = run_iteration(s, pos, settings, depth, prev);
         if s.stop.aborted() {

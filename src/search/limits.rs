@@ -3,6 +3,8 @@
 //! thousand nodes.
 
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a search may run.
@@ -115,6 +117,8 @@ pub fn budget(clock: ClockState, moves_left: u32) -> TimeBudget {
 pub struct Stop {
     node_limit: u64,
     deadline: Option<Instant>,
+    /// Set by another thread to stop this search (lazy SMP helpers).
+    flag: Option<Arc<AtomicBool>>,
     next_check: u64,
     aborted: bool,
 }
@@ -144,6 +148,7 @@ impl Stop {
         let mut s = Stop {
             node_limit,
             deadline,
+            flag: None,
             next_check: 0,
             aborted: false,
         };
@@ -151,8 +156,16 @@ impl Stop {
         s
     }
 
+    /// This stop, and also when `flag` is set (looked at as often as the
+    /// clock).
+    pub fn watching(mut self, flag: &Arc<AtomicBool>) -> Stop {
+        self.flag = Some(Arc::clone(flag));
+        self.schedule(0);
+        self
+    }
+
     fn schedule(&mut self, nodes: u64) {
-        self.next_check = if self.deadline.is_some() {
+        self.next_check = if self.deadline.is_some() || self.flag.is_some() {
             (nodes + CLOCK_INTERVAL).min(self.node_limit)
         } else {
             self.node_limit
@@ -171,7 +184,10 @@ impl Stop {
 
     #[cold]
     fn slow_check(&mut self, nodes: u64) {
-        if nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if nodes >= self.node_limit
+            || self.flag.as_ref().is_some_and(|f| f.load(Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
             self.aborted = true;
         } else {
             self.schedule(nodes);

@@ -28,6 +28,7 @@ pub mod ordering;
 pub mod probcut;
 pub mod pvs;
 pub mod searcher;
+pub mod smp;
 pub mod tt;
 
 pub use deepening::{search, Iteration, SearchOutcome, SearchSettings};

@@ -119,7 +119,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// Stores a node's result, if there is a table.
     #[inline]
     pub(super) fn store(&mut self, pos: &G, depth: u32, bound: Bound, score: i32, best: G::Move) {
-        if let Some(tt) = &mut self.tt {
+        if let Some(tt) = &self.tt {
             tt.store(pos.hash(), depth, bound, score, G::move_slot(best) as u8);
         }
     }

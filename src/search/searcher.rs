@@ -13,13 +13,16 @@ use super::tt::TranspositionTable;
 use super::{Evaluator, SearchGame, SearchStats, MAX_PLY, MOVE_SLOTS};
 use crate::error::Error;
 use crate::game::MoveList;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A search in progress (or ready for the next one).
 pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     /// The static evaluation.
     pub eval: E,
-    /// The transposition table, when the engine has one.
-    pub tt: Option<TranspositionTable>,
+    /// The transposition table, when the engine has one (shared with the
+    /// helper threads of a parallel search).
+    pub tt: Option<Arc<TranspositionTable>>,
     /// Move-ordering options, highest priority first.
     pub order: Vec<OrderBy>,
     /// Counters of the current search (reset by the driver).
@@ -40,6 +43,12 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     pub(super) root_best: Option<G::Move>,
     /// Whether killers/history/shallow ordering are on (cached from `order`).
     pub(super) flags: OrderFlags,
+    /// Set when this searcher is a helper thread of a parallel search: the
+    /// main search sets the flag when it is done, which stops this one.
+    pub(super) helper_of: Option<Arc<AtomicBool>>,
+    /// Plies added to every iteration's depth (helpers search one ply
+    /// ahead of the main search, so the threads do not walk in step).
+    pub(super) skew: u32,
 }
 
 /// Which ordering tables are in use.
@@ -69,10 +78,10 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     pub fn try_new(eval: E, tt_mib: usize, order: Vec<OrderBy>) -> Result<Self, Error> {
         let tt = match tt_mib {
             0 => None,
-            mib => Some(
+            mib => Some(Arc::new(
                 TranspositionTable::try_new(mib)
                     .map_err(|e| Error::alloc(format!("tt_mib {mib}"), e))?,
-            ),
+            )),
         };
         let flags = OrderFlags {
             killers: order.contains(&OrderBy::Killers),
@@ -94,13 +103,43 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             pv_len: [0; MAX_PLY],
             root_best: None,
             flags,
+            helper_of: None,
+            skew: 0,
         })
+    }
+
+    /// A helper thread's searcher for a parallel search with this one:
+    /// the same evaluation, ordering and ProbCut, this searcher's table
+    /// (shared), its own killers and history, stopped by `flag` and
+    /// searching `skew` plies deeper each iteration.
+    pub fn helper(&self, flag: &Arc<AtomicBool>, skew: u32) -> Self
+    where
+        E: Clone,
+    {
+        Searcher {
+            eval: self.eval.clone(),
+            tt: self.tt.clone(),
+            order: self.order.clone(),
+            stats: SearchStats::default(),
+            stop: Stop::none(),
+            root_first: None,
+            probcut: self.probcut.clone(),
+            in_probcut: false,
+            killers: Box::new([[None; 2]; MAX_PLY]),
+            history: Box::new([[0; MOVE_SLOTS]; 2]),
+            pv: Box::new([[G::Move::default(); MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+            root_best: None,
+            flags: self.flags,
+            helper_of: Some(Arc::clone(flag)),
+            skew,
+        }
     }
 
     /// Forgets what earlier searches learnt (table, killers, history), so the
     /// next search gives the same result as on a fresh searcher.
     pub fn clear(&mut self) {
-        if let Some(tt) = &mut self.tt {
+        if let Some(tt) = &self.tt {
             tt.clear();
         }
         self.killers.fill([None; 2]);

@@ -33,6 +33,8 @@ pub(super) struct Written {
     probcut: Option<PathBuf>,
     #[serde(default)]
     seed: u64,
+    #[serde(default = "super::one_thread")]
+    threads: u32,
 }
 
 fn othello() -> GameKind {
@@ -64,6 +66,7 @@ impl From<Written> for RawEngine {
             endgame_exact_at: w.endgame_exact_at,
             probcut: w.probcut,
             seed: w.seed,
+            threads: w.threads,
         }
     }
 }

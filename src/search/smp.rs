@@ -1,0 +1,127 @@
+//! A search on several threads (lazy SMP): the main search runs as on one
+//! thread while helper searches of the same position run beside it, each
+//! with its own killers and history but the main search's transposition
+//! table. The helpers search one ply ahead of the main search, so what
+//! they store is deeper than what the main search asks for and cuts its
+//! tree; the main search alone decides the move, and when it is done the
+//! helpers are told to stop. Their nodes count in the outcome's total.
+//!
+//! Unlike one thread, the result depends on how the threads were timed:
+//! two runs of the same search may differ (as in every lazy SMP engine).
+
+use super::deepening::{search, SearchOutcome, SearchSettings};
+use super::limits::{ClockState, MAX_DEPTH};
+use super::searcher::Searcher;
+use super::{Evaluator, Limit, SearchGame};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+
+/// Searches `pos` with `main` on this thread and every helper (made by
+/// [`Searcher::helper`]) on a thread of its own; `main`'s outcome, with
+/// the helpers' counters added. Without helpers this is [`search`].
+pub fn search_together<G, E>(
+    main: &mut Searcher<G, E>,
+    helpers: &mut [Searcher<G, E>],
+    pos: &G,
+    settings: &SearchSettings,
+    clock: Option<ClockState>,
+    moves_left: u32,
+) -> SearchOutcome<G::Move>
+where
+    G: SearchGame + Sync,
+    G::Move: Send,
+    E: Evaluator<G> + Send,
+{
+    let flags: Vec<Arc<AtomicBool>> = helpers.iter().filter_map(|h| h.helper_of.clone()).collect();
+    if flags.is_empty() {
+        return search(main, pos, settings, clock, moves_left);
+    }
+    for f in &flags {
+        f.store(false, Relaxed);
+    }
+    // The helpers stop when the main search is done, not by a depth or a
+    // node count of their own; a time limit stays, as a safety.
+    let theirs = SearchSettings {
+        limit: match settings.limit {
+            Limit::Depth(_) | Limit::Nodes(_) => Limit::Depth(MAX_DEPTH),
+            time @ (Limit::MoveTime(_) | Limit::Clock(..)) => time,
+        },
+        ..*settings
+    };
+    std::thread::scope(|s| {
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .map(|h| {
+                let theirs = &theirs;
+                s.spawn(move || search(h, pos, theirs, clock, moves_left).stats)
+            })
+            .collect();
+        let mut out = search(main, pos, settings, clock, moves_left);
+        for f in &flags {
+            f.store(true, Relaxed);
+        }
+        for h in handles {
+            let stats = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            out.stats.add(&stats);
+        }
+        out
+    })
+}
+
+/// `threads - 1` helpers of `main`, stopped by one flag, the odd ones one
+/// ply ahead of the main search and the even ones two.
+pub fn helpers<G: SearchGame, E: Evaluator<G> + Clone>(
+    main: &Searcher<G, E>,
+    threads: usize,
+) -> Vec<Searcher<G, E>> {
+    let flag = Arc::new(AtomicBool::new(false));
+    (1..threads)
+        .map(|i| main.helper(&flag, if i % 2 == 1 { 1 } else { 2 }))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::Board;
+    use crate::game::{Game, MoveList};
+    use crate::search::{OrderBy, Variant, ZeroEval};
+
+    /// Positions `empties` squares from the end, by seeded random play.
+    fn endgame(seed: u64, empties: u32) -> Board {
+        let mut rng = crate::util::SplitMix64::new(seed);
+        let mut b = Board::start();
+        let mut moves = MoveList::new();
+        while b.empties() > empties && !b.is_over() {
+            moves.clear();
+            b.generate_moves(&mut moves);
+            b = b.play(moves.get(rng.below(moves.len() as u64) as usize));
+        }
+        b
+    }
+
+    #[test]
+    fn two_threads_searching_to_the_end_find_one_threads_exact_score() {
+        let settings = SearchSettings {
+            variant: Variant::Pvs,
+            deepening: true,
+            aspiration: Some(50),
+            limit: Limit::Depth(14),
+        };
+        let order = vec![OrderBy::HashMove, OrderBy::Killers, OrderBy::History];
+        for seed in 0..12 {
+            let b = endgame(seed, 11);
+            if b.is_over() {
+                continue;
+            }
+            // Every line ends within the depth: scores are exact.
+            let mut alone = Searcher::new(ZeroEval, 4, order.clone());
+            let exact = search(&mut alone, &b, &settings, None, 6).score;
+            let mut main = Searcher::new(ZeroEval, 4, order.clone());
+            let mut team = helpers(&main, 2);
+            let out = search_together(&mut main, &mut team, &b, &settings, None, 6);
+            assert_eq!(out.score, exact, "seed {seed}");
+            assert!(out.stats.nodes > main.stats.nodes, "the helper searched");
+        }
+    }
+}
