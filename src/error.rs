@@ -58,6 +58,17 @@ pub enum Error {
         /// What is wrong, naming the field and the value.
         message: String,
     },
+    /// A bad binary data file (binary weights): the byte where it goes
+    /// wrong, and what is wrong there.
+    #[error("{}: byte {offset}: {message}", path.display())]
+    Binary {
+        /// The file.
+        path: PathBuf,
+        /// Offset from the start of the file.
+        offset: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// A run that cannot start or go on as asked, because of the state of
     /// its results folders (in use by another run, holding another run,
     /// unfinished, missing shards); the message names the folder.

@@ -359,3 +359,94 @@ fn pattern_fit_writes_a_loadable_file_that_fits_better_and_is_reproducible() {
     let e = fit_error();
     assert!(e.contains("no samples"), "{e}");
 }
+
+/// An engine of the shipped pattern weights in `form` (a weights path
+/// relative to the engine file), written beside it in `dir`.
+fn pattern_engine(dir: &std::path::Path, name: &str, weights: &std::path::Path) -> String {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            "Engine(name: {name:?}, search: Pvs, deepening: true, limit: Depth(4), eval: Patterns(weights: {weights:?}))"
+        ),
+    )
+    .unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn pattern_weights_convert_to_binary_and_back_without_loss() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("eval-convert");
+    std::fs::create_dir_all(&dir).unwrap();
+    let ron = repo("engines/weights/patterns-fit.ron");
+    let (bin, back) = (dir.join("w.bin"), dir.join("back.ron"));
+    for (from, to) in [(&ron, &bin), (&bin, &back)] {
+        let out = arena(&[
+            "eval",
+            "convert",
+            from.to_str().unwrap(),
+            to.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).starts_with(&format!("wrote {}", to.display())));
+    }
+    // The round trip gives the same weights, and the binary form is the
+    // shipped one (which the solver has built in).
+    let strip = |t: String| {
+        t.lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        strip(std::fs::read_to_string(&back).unwrap()),
+        strip(std::fs::read_to_string(&ron).unwrap())
+    );
+    assert_eq!(
+        std::fs::read(&bin).unwrap(),
+        std::fs::read(repo("engines/weights/patterns-fit.bin")).unwrap()
+    );
+    // An engine evaluates the same with either form.
+    let scores: Vec<String> = [("ron", &ron), ("bin", &bin)]
+        .iter()
+        .map(|(name, w)| {
+            let engine = pattern_engine(&dir, &format!("{name}.ron"), w);
+            let out = arena(&[
+                "eval",
+                "--engine",
+                &engine,
+                "--position",
+                "f5d6c3d3c4",
+                "--json",
+            ]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+            v["centidiscs"].to_string()
+        })
+        .collect();
+    assert_eq!(scores[0], scores[1]);
+    // A damaged binary file is one line naming the file and the byte.
+    let bytes = std::fs::read(&bin).unwrap();
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
+    let engine = pattern_engine(&dir, "cut.ron", &cut);
+    let out = arena(&["eval", "--engine", &engine]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "error: {}: byte {}: the checksum does not match: the file is damaged or truncated",
+            cut.display(),
+            bytes.len() - 108
+        )
+    );
+    // Converting onto the input is refused as a usage error.
+    let out = arena(&[
+        "eval",
+        "convert",
+        bin.to_str().unwrap(),
+        bin.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

@@ -3,6 +3,7 @@
 
 use super::{print, print_json};
 use crate::engine::EngineConfig;
+use crate::eval::patterns::{weights_file, Patterns};
 use crate::eval::{Term, UNITS_PER_DISC};
 use crate::game::othello::board_string;
 use crate::lab::eval_fit::{fit_eval, EvalFitOptions, StageFits};
@@ -33,6 +34,17 @@ pub struct EvalArgs {
 pub enum EvalCommand {
     /// Fit feature weights or pattern tables by least squares on self-play positions labelled by exact endgame solves
     Fit(FitArgs),
+    /// Convert pattern weights between the RON form and the binary form (by OUT's extension: .bin is binary), without loss
+    Convert(ConvertArgs),
+}
+
+/// Arguments of `arena eval convert`.
+#[derive(Debug, clap::Args)]
+pub struct ConvertArgs {
+    /// Pattern weights file, either form
+    pub input: PathBuf,
+    /// The file to write: binary when it ends in .bin, RON otherwise
+    pub output: PathBuf,
 }
 
 /// Arguments of `arena eval fit`.
@@ -93,8 +105,10 @@ pub struct EvalReport {
 /// # Errors
 /// A bad engine file or position.
 pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
-    if let Some(EvalCommand::Fit(f)) = &args.command {
-        return fit(f);
+    match &args.command {
+        Some(EvalCommand::Fit(f)) => return fit(f),
+        Some(EvalCommand::Convert(c)) => return convert(c),
+        None => {}
     }
     let Some(engine) = &args.engine else {
         return Err(crate::Error::Usage {
@@ -185,6 +199,45 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
         report.out.display(),
         report.seconds,
         report.sample_seconds
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `arena eval convert`: reads pattern weights in either form and
+/// writes them in the form OUT's extension names.
+///
+/// # Errors
+/// A bad input file, OUT the same file as IN, I/O.
+fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
+    if args.output == args.input {
+        return Err(crate::Error::Usage {
+            argument: "OUTPUT".into(),
+            message: format!(
+                "{} is the input; write to another file",
+                args.output.display()
+            ),
+        }
+        .into());
+    }
+    let weights = Patterns::load(&args.input)?;
+    let binary = args.output.extension().is_some_and(|e| e == "bin");
+    let bytes = if binary {
+        weights.to_binary()
+    } else {
+        let (bounds, stages): (Vec<u32>, Vec<_>) =
+            weights.stages().map(|(m, w)| (m, w.clone())).unzip();
+        let header = [format!(
+            "Pattern tables converted from {} by arena eval convert.",
+            args.input.display()
+        )];
+        weights_file(&bounds, &stages, &[], &header).into_bytes()
+    };
+    crate::util::write_atomic_bytes(&args.output, &bytes)?;
+    print(&format!(
+        "wrote {} ({} form, {} bytes)",
+        args.output.display(),
+        if binary { "binary" } else { "RON" },
+        bytes.len()
     ))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -96,8 +96,7 @@ impl OthelloEval {
                 OthelloEval::Features(Features::parse(&read_text(&path)?, &path)?)
             }
             EvalSpec::Patterns { weights } => {
-                let path = base.join(weights);
-                OthelloEval::Patterns(Patterns::parse(&read_text(&path)?, &path)?)
+                OthelloEval::Patterns(Patterns::load(&base.join(weights))?)
             }
         })
     }
@@ -108,6 +107,9 @@ impl OthelloEval {
     /// # Errors
     /// The file cannot be read, names no known kind, or is malformed.
     pub fn from_weights_file(path: &Path) -> Result<OthelloEval> {
+        if std::fs::read(path).is_ok_and(|b| patterns::is_binary(&b)) {
+            return Ok(OthelloEval::Patterns(Patterns::load(path)?));
+        }
         let text = read_text(path)?;
         let (line, kind) = text
             .lines()

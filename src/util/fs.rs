@@ -25,6 +25,14 @@ fn temp_name(path: &Path) -> PathBuf {
 /// # Errors
 /// [`Error::Io`].
 pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    write_atomic_bytes(path, text.as_bytes())
+}
+
+/// As [`write_atomic`], for bytes.
+///
+/// # Errors
+/// [`Error::Io`].
+pub fn write_atomic_bytes(path: &Path, text: &[u8]) -> Result<()> {
     let tmp = temp_name(path);
     std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
     std::fs::rename(&tmp, path).map_err(|e| {

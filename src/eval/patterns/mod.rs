@@ -49,22 +49,26 @@
 //! The set is in `set.rs`, index reading in `index.rs`, the weights file in
 //! `file.rs`.
 
+mod binary;
 mod file;
 mod index;
 mod set;
 #[cfg(test)]
 mod tests;
 
+pub use binary::{is_binary, MAGIC};
 pub use file::{weights_file, MAX_SCALAR, MAX_TABLE_WEIGHT};
 pub use index::{for_each_index, indices};
 pub use set::{offset, Pattern, INSTANCES, PATTERNS, SET, STAGE_SIZE};
 
 use super::stages::Staged;
 use super::Term;
+use crate::error::{Error, Result};
 use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::Board;
 use index::table_sum;
 use set::OFFSETS;
+use std::path::Path;
 use std::sync::Arc;
 
 /// One stage's weights.
@@ -100,6 +104,20 @@ impl Patterns {
 
     fn stage(&self, b: &Board) -> &StageWeights {
         self.stages.at(b.empties())
+    }
+
+    /// Reads a weights file in either form: binary when it starts with
+    /// [`MAGIC`], RON otherwise.
+    ///
+    /// # Errors
+    /// The file cannot be read, or is malformed (naming the file and the
+    /// line and field, or the byte).
+    pub fn load(path: &Path) -> Result<Patterns> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        if is_binary(&bytes) {
+            return Patterns::from_binary(&bytes, path);
+        }
+        Patterns::parse(&crate::error::read_text(path)?, path)
     }
 
     /// Score for the side to move, in centidiscs.
