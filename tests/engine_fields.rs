@@ -179,7 +179,7 @@ fn an_engine_on_two_threads_searches_and_solves_with_its_helpers() {
     assert!(json["best_move"].is_string(), "{json}");
     // FFO #1 has 14 empties: above the solver's 12, searched to the end
     // by depth 14 on two threads, it finds the file's exact score (+18).
-    let ffo = std::fs::read_to_string(repo("../shared/data/ffo/fforum-1-19.obf")).unwrap();
+    let ffo = std::fs::read_to_string(crate::util::data("ffo/fforum-1-19.obf")).unwrap();
     let pos = ffo
         .lines()
         .next()
