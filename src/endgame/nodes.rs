@@ -3,7 +3,7 @@
 //! small-position code at [`SMALL`] empties or fewer (no table, no sorting,
 //! the last empty square counted directly). Every node is fail-soft.
 
-use super::ordering::{odd_quadrants, Scored};
+use super::ordering::{odd_quadrants, quadrant_of, Scored};
 use super::parallel::DEFER_MIN;
 use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
 use crate::game::othello::bitboard::{flips, legal_moves, stable_discs, Bits};
@@ -72,7 +72,7 @@ impl Solver {
     /// Principal-variation node, window `(alpha, beta)`, fail-soft.
     fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         if n <= SMALL {
-            return self.small(p, o, alpha, beta, n);
+            return self.small(p, o, alpha, beta, n, odd_quadrants(!(p | o)));
         }
         if self.tick() {
             return 0;
@@ -194,7 +194,7 @@ impl Solver {
     /// alpha + 1)`)? Fail-soft.
     fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         if n <= SMALL {
-            return self.small(p, o, alpha, alpha + 1, n);
+            return self.small(p, o, alpha, alpha + 1, n, odd_quadrants(!(p | o)));
         }
         if self.tick() {
             return 0;
@@ -284,7 +284,9 @@ impl Solver {
     }
 
     /// Few empties: no table, no sorting; odd-parity quadrants first.
-    fn small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    /// `odd` is `odd_quadrants` of the empty squares, kept up to date from
+    /// move to move (a move toggles its own quadrant).
+    fn small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, odd: u64) -> i32 {
         self.nodes += 1;
         let empty = !(p | o);
         if n == 1 {
@@ -295,7 +297,6 @@ impl Solver {
         // that is cheaper, as in Edax. A square next to no opponent disc
         // flips nothing and is skipped at once. The order is the moves'
         // order as before: odd quadrants first, then by square.
-        let odd = odd_quadrants(empty);
         let mut best = -65;
         let mut moved = false;
         for group in [empty & odd, empty & !odd] {
@@ -308,7 +309,15 @@ impl Solver {
                     continue;
                 }
                 moved = true;
-                let v = -self.small(o ^ f, p ^ f ^ (1u64 << sq), -beta, -alpha, n - 1);
+                let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                let v = if n == 2 {
+                    // The child has one empty: counted here, without a call.
+                    self.nodes += 1;
+                    let last = (empty ^ (1u64 << sq)).trailing_zeros() as usize;
+                    -last_empty(np, no, last)
+                } else {
+                    -self.small(np, no, -beta, -alpha, n - 1, odd ^ quadrant_of(sq))
+                };
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -326,7 +335,7 @@ impl Solver {
         if legal_moves(o, p) == 0 {
             return final_score(p, o);
         }
-        -self.small(o, p, -beta, -alpha, n)
+        -self.small(o, p, -beta, -alpha, n, odd)
     }
 }
 

@@ -55,6 +55,12 @@ fn corner_stability(own: u64) -> u32 {
     s.count_ones()
 }
 
+/// The quadrant (its squares) that square `sq` is in.
+#[inline]
+pub(super) fn quadrant_of(sq: usize) -> u64 {
+    QUADRANTS[(sq >> 5) << 1 | (sq >> 2 & 1)]
+}
+
 /// The squares of quadrants holding an odd number of empty squares.
 #[inline]
 pub(super) fn odd_quadrants(empty: u64) -> u64 {
@@ -180,5 +186,21 @@ impl Solver {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_square_is_in_its_quadrant() {
+        for sq in 0..64 {
+            let holding: Vec<u64> = QUADRANTS
+                .into_iter()
+                .filter(|q| q & (1u64 << sq) != 0)
+                .collect();
+            assert_eq!(holding, vec![quadrant_of(sq)], "square {sq}");
+        }
     }
 }
