@@ -14,7 +14,7 @@ pub mod pairs;
 pub mod results;
 mod text;
 
-pub use pairs::PairCounter;
+pub use pairs::{PairCounter, PairTrace};
 pub use results::{analyse, EngineResult, MeetingResult, Results, Status};
 
 use crate::error::Result;
