@@ -2,7 +2,8 @@
 //! imports nothing of the runner): [`analyse`] turns games into
 //! [`Results`], the one [`PairCounter`] decides SPRTs, and [`write_outputs`]
 //! writes `results.json`, `summary.md` and `games.ggf`; [`history`] keeps
-//! runs' results across nights in a database and plots them over time.
+//! runs' results across nights in a database and plots them over time
+//! (with the helpers of [`plot`]).
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
@@ -11,6 +12,7 @@
 pub mod history;
 pub mod moves;
 pub mod pairs;
+pub mod plot;
 pub mod results;
 mod text;
 
