@@ -3,12 +3,14 @@
 //! [`Results`], the one [`PairCounter`] decides SPRTs, and [`write_outputs`]
 //! writes `results.json`, `summary.md` and `games.ggf`; [`history`] keeps
 //! runs' results across nights in a database and plots them over time
-//! (with the helpers of [`plot`]).
+//! (with the helpers of [`plot`]); [`colour`] paints the result block on a
+//! terminal.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+pub mod colour;
 pub mod history;
 pub mod moves;
 pub mod pairs;
