@@ -87,6 +87,15 @@ impl Frame {
     }
 }
 
+/// `x` with its sign and `decimals` digits (`+1.5`, `-0.3`), never `-0.0`.
+pub fn signed(x: f64, decimals: usize) -> String {
+    let text = format!("{x:+.decimals$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => format!("+{rest}"),
+        _ => text,
+    }
+}
+
 /// `text` cut to at most `chars` characters, the cut marked by `…`.
 pub fn clip_text(text: &str, chars: usize) -> String {
     if text.chars().count() <= chars {
@@ -193,5 +202,8 @@ mod tests {
         assert_eq!(tint(BAD, 0.0), WHITE);
         assert_eq!(clip_text("abcdef", 4), "abc…");
         assert_eq!(clip_text("abc", 4), "abc");
+        assert_eq!(signed(-0.01, 1), "+0.0");
+        assert_eq!(signed(-0.06, 1), "-0.1");
+        assert_eq!(signed(2.0, 2), "+2.00");
     }
 }

@@ -83,13 +83,19 @@ pub fn llr_figure(
     let lo = line.iter().map(|p| p.1).fold(lower, f64::min);
     let hi = line.iter().map(|p| p.1).fold(upper, f64::max);
     let pad = (hi - lo) * 0.08;
+    // Room beyond the bound that was crossed, for the words of the decision.
+    let (below, above) = match decided {
+        Some(Verdict::H0) => (3.0 * pad, pad),
+        Some(Verdict::H1) => (pad, 3.0 * pad),
+        Some(Verdict::Continue) | None => (pad, pad),
+    };
     let x_end = n * 1.03;
     let size = (frame.width, HEIGHT);
     svg_figure(size, &frame.id("llr"), "sprt llr", |root| {
         let mut c = chart(
             root,
             frame,
-            (0.0..x_end, lo - pad..hi + pad),
+            (0.0..x_end, lo - below..hi + above),
             ("pairs counted (2 games each)", "LLR"),
             &|v| format!("{v:.1}"),
         )?;
@@ -120,9 +126,10 @@ pub fn llr_figure(
             Verdict::Continue => return Ok(()),
         };
         c.draw_series(std::iter::once(Circle::new((x, y), 6, colour.filled())))?;
-        let pos = Pos::new(HPos::Right, if y > 0.0 { VPos::Top } else { VPos::Bottom });
+        // Beyond the bound, where the line never goes.
+        let pos = Pos::new(HPos::Right, if y > 0.0 { VPos::Bottom } else { VPos::Top });
         let text = format!("{words} accepted at pair {x:.0}");
-        note(&mut c, text, (x, y - y.signum() * pad * 0.6), pos, colour)
+        note(&mut c, text, (x, y + y.signum() * pad * 0.5), pos, colour)
     })
 }
 

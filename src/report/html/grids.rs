@@ -4,8 +4,8 @@
 //! element (see [`svg_figure`]) or what plotters said.
 
 use crate::report::plot::{
-    centred, clip_text, diverging, svg_figure, tint, Area, DrawResult, Frame, BAD, COLOURS, GOOD,
-    INK,
+    centred, clip_text, diverging, signed, svg_figure, tint, Area, DrawResult, Frame, BAD, COLOURS,
+    GOOD, INK,
 };
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -83,7 +83,7 @@ pub fn heatmap_figure(
                         };
                         let style = centred(big).color(&ink);
                         let score = format!("{:.0}%", 100.0 * v.score);
-                        let disc = v.disc.map_or("—".to_string(), |d| format!("{d:+.1}"));
+                        let disc = v.disc.map_or("—".to_string(), |d| signed(d, 1));
                         text_at(root, &score, (centre.0, centre.1 - cell / 7), &style)?;
                         let small = centred(px((cell / 5).clamp(8, 14))).color(&ink);
                         text_at(root, &disc, (centre.0, centre.1 + cell / 5), &small)?;

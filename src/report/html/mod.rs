@@ -53,7 +53,7 @@ pub fn report_html(
                 (header(info, results, date))
                 main {
                     (sections::over_pairs(results))
-                    (sections::ratings(results))
+                    (sections::ratings(results, info.game))
                     (sections::pairings(info, results, &counted))
                     (sections::openings(info, results, &counted))
                     (sections::engines(results))

@@ -9,10 +9,20 @@ use super::grids::{heatmap_figure, ptnml_figure, Cell, PtnmlRow};
 use super::{figure, share, significance};
 use crate::game::GameKind;
 use crate::records::{GameRecord, TournamentInfo};
+use crate::report::plot::signed;
 use crate::report::results::{MeetingResult, Results};
 use crate::stats::format::{elo, elo_error, NO_VALUE};
 use crate::stats::Verdict;
 use maud::{html, Markup};
+
+/// What a game's final difference is called, and its unit: discs in
+/// Othello, the score (10 - plies of a win) in tic-tac-toe.
+fn difference(game: GameKind) -> (&'static str, &'static str) {
+    match game {
+        GameKind::Othello => ("disc difference", "discs"),
+        GameKind::TicTacToe => ("score", "points"),
+    }
+}
 
 /// Most openings listed in a table.
 const OPENING_ROWS: usize = 15;
@@ -58,7 +68,7 @@ pub fn over_pairs(results: &Results) -> Markup {
 
 /// Runs of more than two engines: ratings with error bars and the
 /// crosstable as a heatmap.
-pub fn ratings(results: &Results) -> Markup {
+pub fn ratings(results: &Results, game: GameKind) -> Markup {
     if results.engines.len() <= 2 {
         return html! {};
     }
@@ -85,14 +95,15 @@ pub fn ratings(results: &Results) -> Markup {
                 (rating_table(results))
             }
             h2 { "Crosstable" }
-            (crosstable(results))
+            (crosstable(results, game))
         }
     }
 }
 
 /// The crosstable heatmap: each cell the row engine's score and average
 /// disc difference against the column engine.
-fn crosstable(results: &Results) -> Markup {
+fn crosstable(results: &Results, game: GameKind) -> Markup {
+    let (what, unit) = difference(game);
     let names: Vec<&str> = results.engines.iter().map(|e| e.name.as_str()).collect();
     let at = |name: &str| names.iter().position(|n| *n == name);
     let mut cells: Vec<Vec<Option<Cell>>> = vec![vec![None; names.len()]; names.len()];
@@ -116,7 +127,7 @@ fn crosstable(results: &Results) -> Markup {
     html! {
         (figure(|f| heatmap_figure(f, &names, &cells), html! {
             "Each cell: the score of the row's engine against the column's (%, blue above 50%, \
-             orange below) and its average disc difference per game (discs, row minus column), \
+             orange below) and its average " (what) " per game (" (unit) ", row minus column), \
              over the " (results.games) " games counted; — where two engines did not meet."
         }))
     }
@@ -192,11 +203,11 @@ pub fn pairings(info: &TournamentInfo, results: &Results, counted: &[&GameRecord
                 "Pairs (one opening, colours swapped) by the points the first-named engine scored in \
                  them, 0 to 2, over " (pairs) " complete pairs counted."
             }))
-            (meetings_table(&all))
+            (meetings_table(&all, info.game))
             h2 { "Disc differences" }
             (figure(|f| histogram_figure(f, &hist, unit), html! {
-                "Games by " (unit) ", " (whose) ", over the " (hist.games) " games counted \
-                 (forfeits count as ±64)."
+                "Games by " (unit) ", " (whose) ", over the " (hist.games) " games counted"
+                @if info.game == GameKind::Othello { " (forfeits count as ±64)" } "."
             }))
         }
     }
@@ -204,13 +215,13 @@ pub fn pairings(info: &TournamentInfo, results: &Results, counted: &[&GameRecord
 
 /// Each pairing's games, wins, draws, losses, score, average disc
 /// difference and pentanomial counts.
-fn meetings_table(all: &[Pairing<'_>]) -> Markup {
+fn meetings_table(all: &[Pairing<'_>], game: GameKind) -> Markup {
     html! {
         div.scroll { table #meetings {
             caption { "Each pairing from its first engine's view, over the games counted." }
             thead { tr {
                 th { "engine" } th { "opponent" } th.n { "games" } th.n { "W-D-L" } th.n { "draws" }
-                th.n { "score" } th.n { "avg disc diff" } th.n { "Ptnml(0-2)" }
+                th.n { "score" } th.n { "avg " (difference(game).0) } th.n { "Ptnml(0-2)" }
             } }
             tbody { @for p in all {
                 @let (w, d, l) = p.wdl;
@@ -219,7 +230,7 @@ fn meetings_table(all: &[Pairing<'_>]) -> Markup {
                     td.n { (w) "-" (d) "-" (l) }
                     td.n { (share(d as f64, p.games)) }
                     td.n { (share(w as f64 + 0.5 * d as f64, p.games)) }
-                    td.n { (p.disc.map_or(NO_VALUE.into(), |d| format!("{d:+.2}"))) }
+                    td.n { (p.disc.map_or(NO_VALUE.into(), |d| signed(d, 2))) }
                     td.n { (format!("{:?}", p.ptnml)) }
                 }
             } }
@@ -294,9 +305,9 @@ fn opening_table(id: &str, rows: &[OpeningRow], side: Option<&str>) -> Markup {
                     td.n { (r.id) } td.moves { (r.opening) } td.n { (r.games) }
                     td.n { (share(r.black_points, r.games)) }
                     td.n { (share(r.games as f64 - r.black_points, r.games)) }
-                    td.n { (format!("{:+.1}", r.avg_disc_diff())) }
+                    td.n { (signed(r.avg_disc_diff(), 1)) }
                     @if let Some((score, disc)) = r.side_score() {
-                        td.n { (format!("{:.0}%", 100.0 * score)) } td.n { (format!("{disc:+.1}")) }
+                        td.n { (format!("{:.0}%", 100.0 * score)) } td.n { (signed(disc, 1)) }
                     }
                     td { (opening_note(r, side)) }
                 }
