@@ -18,6 +18,7 @@ mod matchup;
 mod messages;
 mod perft;
 mod probcut;
+mod report_html;
 mod scheduler;
 mod search;
 mod solve;

@@ -1,6 +1,7 @@
 //! `arena run`, `arena report` and `arena merge`: tournaments.
 
 use super::print;
+use crate::report::colour::Paint;
 use crate::tournament::config::Overrides;
 use crate::tournament::{self, RunOptions, Shard, Tournament};
 use crate::Error;
@@ -140,10 +141,7 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         print(&serde_json::to_string_pretty(&results)?)?;
     } else {
-        print(&tournament::progress::report_text(&results))?;
-        if let Some(v) = results.verdict {
-            print(&format!("SPRT verdict: {v}"))?;
-        }
+        print(&results.final_text(Paint::for_stdout()))?;
     }
     Ok(code(tournament::exit_code(&info, &results)))
 }
@@ -154,10 +152,7 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
 /// Folders of different configs, an occupied output folder, I/O.
 pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let (info, results) = tournament::merge(&args.dirs, &args.out, args.allow_partial)?;
-    print(&tournament::progress::report_text(&results))?;
-    if let Some(v) = results.verdict {
-        print(&format!("SPRT verdict: {v}"))?;
-    }
+    print(&results.final_text(Paint::for_stdout()))?;
     print(&format!(
         "Merged {} games into {}",
         results.games_played,

@@ -1,37 +1,58 @@
 //! Results of a run, from its records and the statistics alone (this layer
 //! imports nothing of the runner): [`analyse`] turns games into
 //! [`Results`], the one [`PairCounter`] decides SPRTs, and [`write_outputs`]
-//! writes `results.json`, `summary.md` and `games.ggf`; [`history`] keeps
-//! runs' results across nights in a database and plots them over time.
+//! writes `results.json`, `summary.md`, `games.ggf` and `report.html`
+//! ([`html`], with plots from [`plot`]); [`colour`] paints the result block
+//! on a terminal; [`history`] keeps runs' results across nights in a
+//! database and plots them over time.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+pub mod colour;
 pub mod history;
+pub mod html;
 pub mod moves;
 pub mod pairs;
+pub mod plot;
 pub mod results;
 mod text;
 
-pub use pairs::PairCounter;
+pub use html::report_html;
+pub use pairs::{PairCounter, PairTrace};
 pub use results::{analyse, EngineResult, MeetingResult, Results, Status};
 
 use crate::error::Result;
 use crate::game::GameKind;
-use crate::records::{ggf, GameRecord};
+use crate::records::{ggf, GameRecord, TournamentInfo};
 use crate::util::write_atomic;
 use std::path::Path;
 
-/// Writes `results.json`, `summary.md` and, for Othello, `games.ggf` (games
-/// in game_id order) into `dir`, each atomically.
+/// Writes `results.json`, `summary.md`, `report.html` and, for Othello,
+/// `games.ggf` (games in game_id order) into `dir`, each atomically.
+/// `report.html` is dated by the journal's last write (when the last game
+/// was written).
 ///
 /// # Errors
 /// I/O errors, naming the file.
-pub fn write_outputs(dir: &Path, results: &Results, games: &[GameRecord]) -> Result<()> {
+pub fn write_outputs(
+    dir: &Path,
+    info: &TournamentInfo,
+    results: &Results,
+    games: &[GameRecord],
+) -> Result<()> {
     let json = serde_json::to_string_pretty(results).expect("results serialize");
     write_atomic(&dir.join("results.json"), &(json + "\n"))?;
     write_atomic(&dir.join("summary.md"), &results.markdown())?;
+    let date = history::file_date(&dir.join("journal.jsonl")).map_or_else(
+        |_| "date unknown".to_string(),
+        |d| d.replace('T', " ").replace('Z', " UTC"),
+    );
+    write_atomic(
+        &dir.join("report.html"),
+        &report_html(info, results, games, &date),
+    )?;
     if results.game != GameKind::Othello {
         // GGF is an Othello format.
         return Ok(());

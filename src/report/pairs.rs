@@ -9,6 +9,21 @@ use crate::records::{GameRecord, TournamentInfo};
 use crate::stats::{Outcome, PairTally, Sprt, SprtState, Verdict};
 use std::collections::HashMap;
 
+/// The pairs of a two-engine run as they counted, in schedule order, from
+/// the point of view of its first side (an SPRT's candidate): what the
+/// report draws over pairs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PairTrace {
+    /// Pair ids, in counting order.
+    pub pairs: Vec<u64>,
+    /// The side's pairs after each (cumulative).
+    pub tallies: Vec<PairTally>,
+    /// The LLR after each, for an SPRT that decides (empty otherwise).
+    pub llrs: Vec<f64>,
+    /// The SPRT of `llrs`.
+    pub sprt: Option<Sprt>,
+}
+
 /// Counts the pentanomial pairs of one engine (the SPRT's candidate) in
 /// schedule order and follows the SPRT over them.
 #[derive(Clone, Debug)]
@@ -23,6 +38,9 @@ pub struct PairCounter {
     waiting: HashMap<u64, Outcome>,
     tally: PairTally,
     state: Option<SprtState>,
+    /// The LLR after each counted pair, in counting order (the report
+    /// draws it).
+    llrs: Vec<f64>,
 }
 
 impl PairCounter {
@@ -40,6 +58,7 @@ impl PairCounter {
             waiting: HashMap::new(),
             tally: PairTally::default(),
             state: None,
+            llrs: Vec::new(),
         })
     }
 
@@ -74,7 +93,9 @@ impl PairCounter {
             self.waiting.remove(&(2 * p + 1));
             self.tally.add(a, b);
             self.next += 1;
-            self.state = Some(self.sprt.evaluate_ptnml(&self.tally.ptnml()));
+            let state = self.sprt.evaluate_ptnml(&self.tally.ptnml());
+            self.llrs.push(state.llr);
+            self.state = Some(state);
         }
     }
 
@@ -96,6 +117,11 @@ impl PairCounter {
     /// The SPRT after the last counted pair (`None` before the first).
     pub fn state(&self) -> Option<SprtState> {
         self.state
+    }
+
+    /// The LLR after each counted pair, one per pair of [`Self::counted`].
+    pub fn llrs(&self) -> &[f64] {
+        &self.llrs
     }
 
     /// The SPRT itself.
@@ -172,6 +198,12 @@ mod tests {
         assert_eq!(decided_at, 2 * pairs - 1);
         assert_eq!(in_order.state().unwrap().verdict, Verdict::H1);
         assert_eq!(in_order.tally().ww, pairs as u64);
+        assert_eq!(in_order.llrs().len(), pairs);
+        assert_eq!(in_order.llrs().last(), Some(&in_order.state().unwrap().llr));
+        assert!(
+            in_order.llrs().windows(2).all(|w| w[0] < w[1]),
+            "every win raises the LLR"
+        );
 
         // Any arrival order counts the same pairs; a gap holds counting back.
         let mut shuffled = PairCounter::new(&info("1/1")).unwrap();

@@ -11,7 +11,7 @@
 //! never depends on thread timing.
 
 use super::moves::{engine_moves, EngineMoves};
-use super::pairs::PairCounter;
+use super::pairs::{PairCounter, PairTrace};
 use crate::game::GameKind;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::stats::format::match_block;
@@ -137,6 +137,12 @@ pub struct Results {
     pub notes: Vec<String>,
     #[serde(skip)]
     pub(super) head_to_head_wdl: Option<(Wdl, PairTally, Option<SprtState>)>,
+    /// A two-engine run's pairs over time (`None` for more engines).
+    #[serde(skip)]
+    pub(super) trace: Option<PairTrace>,
+    /// The pairs an SPRT counted, in order (`None`: every game counts).
+    #[serde(skip)]
+    pub(super) counted_pairs: Option<Vec<u64>>,
 }
 
 /// The games of a run that can count, by game id: each once (the first
@@ -168,6 +174,8 @@ struct Tallies {
     meet: BTreeMap<(usize, usize), (Wdl, PairTally, i64)>,
     table: Crosstable,
     forfeits: u64,
+    /// The pairs of a two-engine run, as they count.
+    trace: Option<PairTrace>,
 }
 
 impl Tallies {
@@ -184,6 +192,7 @@ impl Tallies {
             meet: BTreeMap::new(),
             table,
             forfeits: 0,
+            trace: info.perspective().map(|_| PairTrace::default()),
         }
     }
 
@@ -204,6 +213,13 @@ impl Tallies {
             if let Some(h) = by_id.get(&(g.game_id + 1)).filter(|h| counts(counter, h)) {
                 let (x, y) = (index[g.black.as_str()], index[g.white.as_str()]);
                 tallies.pair(info, x, y, g, h);
+            }
+        }
+        if let (Some(trace), Some(c)) = (tallies.trace.as_mut(), counter) {
+            // The counter's pairs are these pairs: complete, in schedule order.
+            if c.llrs().len() == trace.pairs.len() {
+                trace.llrs = c.llrs().to_vec();
+                trace.sprt = Some(c.sprt());
             }
         }
         tallies
@@ -246,6 +262,10 @@ impl Tallies {
             .or_default()
             .1
             .add(outcome(g, &info.engines[a]), outcome(h, &info.engines[a]));
+        if let (Some(trace), Some((me, _))) = (self.trace.as_mut(), info.perspective()) {
+            trace.pairs.push(g.game_id / 2);
+            trace.tallies.push(self.pairs[me]);
+        }
     }
 
     fn engines(&self, info: &TournamentInfo) -> Vec<EngineResult> {
@@ -368,6 +388,8 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
         engine_moves,
         notes,
         head_to_head_wdl: head,
+        counted_pairs: counter.as_ref().map(|c| c.counted().to_vec()),
+        trace: tallies.trace,
     }
 }
 
@@ -438,6 +460,34 @@ impl Results {
     pub fn verdict(&self) -> Option<Verdict> {
         self.head_to_head_wdl
             .and_then(|(_, _, s)| s.map(|s| s.verdict))
+    }
+
+    /// A two-engine run's pairs as they counted, in schedule order (`None`
+    /// for more engines).
+    pub fn trace(&self) -> Option<&PairTrace> {
+        self.trace.as_ref()
+    }
+
+    /// The games these results count, in game-id order, from the run's
+    /// `games` (any order; the first record of a game id wins): every game
+    /// between two engines of the run, except in an SPRT, where only the
+    /// games of the pairs it counted.
+    pub fn counted_games<'a>(&self, games: &'a [GameRecord]) -> Vec<&'a GameRecord> {
+        let index: BTreeMap<&str, usize> = self
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name.as_str(), i))
+            .collect();
+        let counted = |g: &GameRecord| {
+            self.counted_pairs
+                .as_ref()
+                .is_none_or(|p| p.binary_search(&(g.game_id / 2)).is_ok())
+        };
+        valid_games(&index, games)
+            .into_values()
+            .filter(|g| counted(g))
+            .collect()
     }
 
     /// The fastchess-shaped block of a head-to-head (`None` for more engines).

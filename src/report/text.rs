@@ -4,6 +4,7 @@
 //! `—` for a value that does not exist yet, `> +800` beyond the shown range,
 //! every `+/-` the half-width of the 95% interval.
 
+use super::colour::{Paint, Tone};
 use super::results::{EngineResult, Results};
 use crate::stats::format::{elo, elo_error, name_width, NO_VALUE};
 use std::fmt::Write;
@@ -62,6 +63,12 @@ impl Results {
     /// The rating table: `Rank Name Elo +/- nElo +/- Games Score Draw
     /// Ptnml(0-2)`, then a line saying what the columns mean.
     pub fn rating_table(&self) -> String {
+        self.rating_table_painted(Paint::PLAIN)
+    }
+
+    /// [`Self::rating_table`] with each rating `paint`ed by its
+    /// significance (green when its interval is above 0, red below).
+    pub fn rating_table_painted(&self, paint: Paint) -> String {
         let width = name_width(self.engines.iter().map(|e| e.name.as_str()));
         let mut out = format!(
             "{:>4}  {:<width$}  {:>8} {:>7}  {:>8} {:>7}  {:>6}  {:>7}  {:>6}  Ptnml(0-2)",
@@ -81,10 +88,13 @@ impl Results {
         });
         for (rank, &i) in order.iter().enumerate() {
             let e = &self.engines[i];
-            let (rated, rated_err) = rating(&e.name)
-                .map_or((NO_VALUE.into(), NO_VALUE.into()), |(x, y)| {
-                    (elo(x, 1), elo_error(x, y, 1))
-                });
+            let (rated, tone) = rating(&e.name).map_or(
+                (format!("{NO_VALUE:>8} {NO_VALUE:>7}"), Tone::Plain),
+                |(x, y)| {
+                    let text = format!("{:>8} {:>7}", elo(x, 1), elo_error(x, y, 1));
+                    (text, Tone::of_interval(x, y))
+                },
+            );
             let est = e.pairs.ptnml().estimate();
             let (nelo, nerr) = if e.pairs.pairs() > 0 {
                 (elo(est.nelo, 1), elo_error(est.nelo, est.nelo_error, 1))
@@ -96,11 +106,10 @@ impl Results {
             let p = e.pairs.ptnml().0;
             let _ = write!(
                 out,
-                "\n{:>4}  {:<width$}  {:>8} {:>7}  {:>8} {:>7}  {:>6}  {:>7}  {:>6}  [{}, {}, {}, {}, {}]",
+                "\n{:>4}  {:<width$}  {}  {:>8} {:>7}  {:>6}  {:>7}  {:>6}  [{}, {}, {}, {}, {}]",
                 rank + 1,
                 e.name,
-                rated,
-                rated_err,
+                paint.tone(tone, &rated),
                 nelo,
                 nerr,
                 e.games,

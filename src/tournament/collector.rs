@@ -154,7 +154,7 @@ impl<'a> Collector<'a> {
         }
         if for_files && self.failure.is_none() {
             self.last_write = Instant::now();
-            if let Err(e) = write_outputs(self.out, &self.results, &self.games) {
+            if let Err(e) = write_outputs(self.out, self.info, &self.results, &self.games) {
                 self.failure = Some(e);
             }
         }
@@ -181,7 +181,7 @@ impl<'a> Collector<'a> {
         if let Some(e) = self.failure {
             return Err(e);
         }
-        write_outputs(self.out, &self.results, &self.games)?;
+        write_outputs(self.out, self.info, &self.results, &self.games)?;
         Ok((self.results, self.games))
     }
 }

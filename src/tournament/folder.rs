@@ -154,7 +154,7 @@ pub fn report(dir: &Path) -> Result<(TournamentInfo, Results)> {
     let c = journal::read(&dir.join("journal.jsonl"))?;
     c.check_run(&info)?;
     let results = analyse(&info, &c.games);
-    write_outputs(dir, &results, &c.games)?;
+    write_outputs(dir, &info, &results, &c.games)?;
     Ok((info, results))
 }
 

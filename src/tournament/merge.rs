@@ -161,7 +161,7 @@ pub fn merge(
     games.sort_by_key(|g| g.game_id);
     let _lock = write_merged(out, &info, &games)?;
     let results = analyse(&info, &games);
-    write_outputs(out, &results, &games)?;
+    write_outputs(out, &info, &results, &games)?;
     Ok((info, results))
 }
 

@@ -32,6 +32,7 @@ pub use schedule::{Finished, Next, Pairing, Schedule, Scheduler};
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::{BookInfo, TournamentInfo};
+use crate::report::colour::Paint;
 use crate::report::{Results, Status};
 use crate::stats::Verdict;
 use collector::Collector;
@@ -223,10 +224,7 @@ pub fn run_with(
                 out.display()
             ));
         }
-        progress::say(&progress::report_text(&results));
-        if let Some(v) = results.verdict {
-            progress::say(&format!("SPRT verdict: {v}"));
-        }
+        progress::say(&results.final_text(Paint::for_stdout()));
         progress::say(&format!("Results written to {}", out.display()));
     }
     let code = if results.status == Status::Stopped {

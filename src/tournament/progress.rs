@@ -143,18 +143,8 @@ fn signed(x: f64) -> String {
     }
 }
 
-/// The report printed every 10 pairs and at the end: the header naming
-/// both sides (see [`Results::header`]), then the head-to-head block for
-/// two engines, the rating table for more.
+/// The report printed every 10 pairs and at the end: see
+/// [`Results::report_text`].
 pub fn report_text(r: &Results) -> String {
-    let body = match r.block() {
-        Some(b) => b,
-        None => r.rating_table(),
-    };
-    let mut s = format!("{}\n{body}", r.header());
-    if let Some(note) = &r.status_note {
-        s.push('\n');
-        s.push_str(note);
-    }
-    s
+    r.report_text()
 }

@@ -78,7 +78,7 @@ fn test_section(
         esc(name),
         esc(name)
     );
-    out.push_str(&elo_figure(name, runs)?);
+    out.push_str(&elo_figure(&format!("elo-{i}"), name, runs)?);
     let missing = runs.len().saturating_sub(points.min(runs.len()));
     let _ = write!(
         out,

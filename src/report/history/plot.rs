@@ -6,6 +6,7 @@
 
 use super::time::{date_days, day_label};
 use super::{HistoryError, StoredRun};
+use crate::report::plot::{label_style, svg_figure, DrawResult, BAD, COLOURS, GOOD, GRID};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
@@ -41,8 +42,8 @@ impl Mark {
     /// The marker's colour (`None`: the series').
     pub fn colour(self) -> Option<RGBColor> {
         match self {
-            Mark::H1 => Some(RGBColor(0x1a, 0x7f, 0x37)),
-            Mark::H0 => Some(RGBColor(0xc6, 0x28, 0x28)),
+            Mark::H1 => Some(GOOD),
+            Mark::H0 => Some(BAD),
             Mark::Undecided | Mark::Plain => None,
         }
     }
@@ -56,16 +57,6 @@ struct Point {
     err: Option<f64>,
     mark: Mark,
 }
-
-/// Series colours (the Okabe-Ito palette, readable by colour-blind eyes).
-const COLOURS: [RGBColor; 6] = [
-    RGBColor(0x00, 0x72, 0xb2),
-    RGBColor(0xe6, 0x9f, 0x00),
-    RGBColor(0x56, 0xb4, 0xe9),
-    RGBColor(0xcc, 0x79, 0xa7),
-    RGBColor(0x00, 0x9e, 0x73),
-    RGBColor(0xd5, 0x5e, 0x00),
-];
 
 /// The series of `runs` (one test's, oldest first): label to points.
 /// Runs without a date that parses or without a finite Elo have no point.
@@ -131,43 +122,35 @@ fn ranges(all: &BTreeMap<String, Vec<Point>>) -> (Range<f64>, Range<f64>) {
     (x0 - pad_x..x1 + pad_x, y0 - pad_y..y1 + pad_y)
 }
 
-/// The figure of one test's runs (oldest first) as an SVG document.
+/// The figure of one test's runs (oldest first) as an SVG element with
+/// the id `id` that scales with the page.
 ///
 /// # Errors
 /// [`HistoryError::Plot`] when plotters fails.
-pub fn elo_figure(name: &str, runs: &[&StoredRun]) -> Result<String, HistoryError> {
+pub fn elo_figure(id: &str, name: &str, runs: &[&StoredRun]) -> Result<String, HistoryError> {
     let all = series(runs);
     let (xr, yr) = ranges(&all);
     let with_time = xr.end - xr.start < 3.0;
-    let mut svg = String::new();
-    let fail = |e: &dyn std::fmt::Display| HistoryError::Plot {
-        name: name.to_string(),
-        message: e.to_string(),
-    };
-    {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| fail(&e))?;
-        let mut chart = ChartBuilder::on(&root)
+    svg_figure(SIZE, id, "history-elo", |root| {
+        let mut chart = ChartBuilder::on(root)
             .margin(14)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(xr.clone(), yr)
-            .map_err(|e| fail(&e))?;
+            .build_cartesian_2d(xr.clone(), yr)?;
         chart
             .configure_mesh()
             .x_desc("date (UTC)")
             .y_desc("Elo (logistic, 95% interval)")
             .x_labels(6)
+            .label_style(label_style())
+            .axis_desc_style(label_style())
             .x_label_formatter(&|d| day_label(*d, with_time))
             .y_label_formatter(&|e| format!("{e:+.0}"))
-            .bold_line_style(RGBColor(0xe4, 0xe4, 0xe4))
+            .bold_line_style(GRID)
             .light_line_style(TRANSPARENT)
-            .draw()
-            .map_err(|e| fail(&e))?;
+            .draw()?;
         let zero = [(xr.start, 0.0), (xr.end, 0.0)];
-        chart
-            .draw_series(LineSeries::new(zero, BLACK.mix(0.35)))
-            .map_err(|e| fail(&e))?;
+        chart.draw_series(LineSeries::new(zero, BLACK.mix(0.35)))?;
         // Series side by side, a few pixels apart, so that the runs of a
         // multi-engine test do not hide each other's bars.
         let step = (xr.end - xr.start) * 6.0 / f64::from(SIZE.0);
@@ -182,22 +165,23 @@ pub fn elo_figure(name: &str, runs: &[&StoredRun]) -> Result<String, HistoryErro
                     ..*p
                 })
                 .collect();
-            draw_series(&mut chart, label, &moved, colour).map_err(|e| fail(&e))?;
+            draw_series(&mut chart, label, &moved, colour)?;
         }
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperLeft)
+            .label_font(label_style())
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(0xbb, 0xbb, 0xbb))
             .draw()
-            .map_err(|e| fail(&e))?;
-        root.present().map_err(|e| fail(&e))?;
-    }
-    Ok(svg)
+    })
+    .map_err(|message| HistoryError::Plot {
+        name: name.to_string(),
+        message,
+    })
 }
 
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
-type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
 /// One series: a thin line through the points in time order, an error bar
 /// per point, and a marker coloured by the run's verdict.
