@@ -288,7 +288,12 @@ pub fn read_text_file(path: &Path) -> std::io::Result<String> {
             TextProblem::Directory,
         ));
     }
-    let bytes = std::fs::read(path)?;
+    text_from_bytes(std::fs::read(path)?)
+}
+
+/// The text of a file's `bytes`, as [`read_text_file`] reads it.
+fn text_from_bytes(bytes: Vec<u8>) -> std::io::Result<String> {
+    use std::io::{Error as IoError, ErrorKind};
     let text = String::from_utf8(bytes).map_err(|e| {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         // The prefix is valid UTF-8 by construction.
@@ -321,6 +326,34 @@ pub fn text_problem(e: &std::io::Error) -> Option<TextProblem> {
 /// [`Error::Io`] naming the file.
 pub fn read_text(path: &Path) -> Result<String> {
     read_text_file(path).map_err(|e| Error::io(path, e))
+}
+
+/// A data file read once: its bytes when they are of a binary format,
+/// else its text.
+pub enum FileData {
+    /// The text, as [`read_text`] gives it.
+    Text(String),
+    /// The bytes of a binary file.
+    Bytes(Vec<u8>),
+}
+
+/// Reads the file at `path` once: [`FileData::Bytes`] when `binary` says
+/// its bytes are of a binary format, else its text as [`read_text`] reads
+/// it.
+///
+/// # Errors
+/// [`Error::Io`] naming the file.
+pub fn read_text_or_bytes(path: &Path, binary: impl Fn(&[u8]) -> bool) -> Result<FileData> {
+    if path.is_dir() {
+        return read_text(path).map(FileData::Text);
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    if binary(&bytes) {
+        return Ok(FileData::Bytes(bytes));
+    }
+    text_from_bytes(bytes)
+        .map(FileData::Text)
+        .map_err(|e| Error::io(path, e))
 }
 
 /// A number as an error message shows it: as written for ordinary sizes,

@@ -21,7 +21,7 @@ pub use features::Features;
 pub use patterns::Patterns;
 pub use squares::WeightedSquares;
 
-use crate::error::{read_text, Error, Result};
+use crate::error::{read_text, read_text_or_bytes, Error, FileData, Result};
 use crate::game::othello::Board;
 use crate::search::Evaluator;
 use serde::{Deserialize, Serialize};
@@ -107,10 +107,12 @@ impl OthelloEval {
     /// # Errors
     /// The file cannot be read, names no known kind, or is malformed.
     pub fn from_weights_file(path: &Path) -> Result<OthelloEval> {
-        if std::fs::read(path).is_ok_and(|b| patterns::is_binary(&b)) {
-            return Ok(OthelloEval::Patterns(Patterns::load(path)?));
-        }
-        let text = read_text(path)?;
+        let text = match read_text_or_bytes(path, patterns::is_binary)? {
+            FileData::Bytes(bytes) => {
+                return Ok(OthelloEval::Patterns(Patterns::from_binary(&bytes, path)?));
+            }
+            FileData::Text(text) => text,
+        };
         let (line, kind) = text
             .lines()
             .map(|l| l.split("//").next().unwrap_or("").trim())

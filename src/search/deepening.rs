@@ -185,10 +185,11 @@ fn deepen<G: SearchGame, E: Evaluator<G>>(
     };
     let mut depth = first_depth + if settings.deepening { s.skew } else { 0 };
     loop {
-        s.stop = budget.stop(depth, first_depth, start);
-        if let Some(flag) = &s.helper_of {
-            s.stop = std::mem::replace(&mut s.stop, Stop::none()).watching(flag);
-        }
+        let stop = budget.stop(depth, first_depth, start);
+        s.stop = match &s.helper_of {
+            Some(flag) => stop.watching(flag),
+            None => stop,
+        };
         let prev = out.iterations.last().map(|it| it.score);
         let score = run_iteration(s, pos, settings, depth, prev);
         if s.stop.aborted() {

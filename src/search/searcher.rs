@@ -83,12 +83,17 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                     .map_err(|e| Error::alloc(format!("tt_mib {mib}"), e))?,
             )),
         };
+        Ok(Searcher::with_table(eval, tt, order))
+    }
+
+    /// A fresh searcher around the table `tt` (none, new, or shared).
+    fn with_table(eval: E, tt: Option<Arc<TranspositionTable>>, order: Vec<OrderBy>) -> Self {
         let flags = OrderFlags {
             killers: order.contains(&OrderBy::Killers),
             history: order.contains(&OrderBy::History),
             any: !order.is_empty(),
         };
-        Ok(Searcher {
+        Searcher {
             eval,
             tt,
             order,
@@ -105,7 +110,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             flags,
             helper_of: None,
             skew: 0,
-        })
+        }
     }
 
     /// A helper thread's searcher for a parallel search with this one:
@@ -116,24 +121,12 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     where
         E: Clone,
     {
-        Searcher {
-            eval: self.eval.clone(),
-            tt: self.tt.clone(),
-            order: self.order.clone(),
-            stats: SearchStats::default(),
-            stop: Stop::none(),
-            root_first: None,
-            probcut: self.probcut.clone(),
-            in_probcut: false,
-            killers: Box::new([[None; 2]; MAX_PLY]),
-            history: Box::new([[0; MOVE_SLOTS]; 2]),
-            pv: Box::new([[G::Move::default(); MAX_PLY]; MAX_PLY]),
-            pv_len: [0; MAX_PLY],
-            root_best: None,
-            flags: self.flags,
-            helper_of: Some(Arc::clone(flag)),
-            skew,
-        }
+        let mut helper =
+            Searcher::with_table(self.eval.clone(), self.tt.clone(), self.order.clone());
+        helper.probcut = self.probcut.clone();
+        helper.helper_of = Some(Arc::clone(flag));
+        helper.skew = skew;
+        helper
     }
 
     /// Forgets what earlier searches learnt (table, killers, history), so the

@@ -63,7 +63,7 @@ pub use set::{offset, Pattern, INSTANCES, PATTERNS, SET, STAGE_SIZE};
 
 use super::stages::Staged;
 use super::Term;
-use crate::error::{Error, Result};
+use crate::error::{read_text_or_bytes, FileData, Result};
 use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::Board;
 use index::table_sum;
@@ -113,11 +113,10 @@ impl Patterns {
     /// The file cannot be read, or is malformed (naming the file and the
     /// line and field, or the byte).
     pub fn load(path: &Path) -> Result<Patterns> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        if is_binary(&bytes) {
-            return Patterns::from_binary(&bytes, path);
+        match read_text_or_bytes(path, is_binary)? {
+            FileData::Bytes(bytes) => Patterns::from_binary(&bytes, path),
+            FileData::Text(text) => Patterns::parse(&text, path),
         }
-        Patterns::parse(&crate::error::read_text(path)?, path)
     }
 
     /// Score for the side to move, in centidiscs.
