@@ -25,5 +25,6 @@ mod solve;
 mod stats;
 mod tictactoe;
 mod tournament;
+mod train;
 mod trees;
 mod trust;

@@ -14,6 +14,7 @@ pub mod search;
 pub mod serve;
 pub mod solve;
 pub mod stats;
+pub mod train;
 pub mod tree;
 
 use clap::{Parser, Subcommand};
@@ -56,6 +57,8 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// Serve an engine over the NBoard protocol or GTP on standard input and output
     Serve(serve::ServeArgs),
+    /// Train the pattern evaluation from a training file: self-play, labels from the end backwards, fits
+    Train(train::TrainArgs),
     /// Opening books: check, generate, import
     #[command(subcommand)]
     Book(book::BookArgs),
@@ -144,6 +147,7 @@ fn run_command(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Search(args) => search::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Train(args) => train::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Probcut(args) => probcut::run(&args),
         Command::History(args) => history::run(&args),

@@ -255,7 +255,7 @@ pub struct PatternStageFit {
 
 /// `CANON[i]`: the table entry whose weight entry `i` shares (the smaller
 /// of a configuration's index and its mirror image's).
-fn canonical_entries() -> Vec<u32> {
+pub fn canonical_entries() -> Vec<u32> {
     let mut canon = vec![0u32; STAGE_SIZE];
     for (k, p) in SET.iter().enumerate() {
         let o = patterns::offset(k);
@@ -366,8 +366,34 @@ fn cgls(a: &Design, ridge: f64, max_iterations: u32) -> (Vec<f64>, u32) {
     (x, iterations)
 }
 
+/// Fits one stage's tables, bias and mobility weight to `xs` (a non-empty
+/// set), with `ridge` per table entry and at most `max_iterations`
+/// conjugate-gradient steps; `canon` is [`canonical_entries`]. Returns
+/// the weights and the steps taken.
+pub fn fit_stage(
+    xs: &[&Sample],
+    canon: &[u32],
+    ridge: f64,
+    max_iterations: u32,
+) -> (StageWeights, u32) {
+    let design = Design::new(xs, canon);
+    let (x, iterations) = cgls(&design, ridge, max_iterations);
+    let tables: Vec<i16> = (0..STAGE_SIZE)
+        .map(|i| {
+            let w = x[canon[i] as usize].round();
+            w.clamp(-patterns::MAX_TABLE_WEIGHT, patterns::MAX_TABLE_WEIGHT) as i16
+        })
+        .collect();
+    let stage = StageWeights {
+        bias: (x[BIAS] * 100.0).round() / 100.0,
+        mobility: (x[MOBILITY] * 100.0).round() / 100.0,
+        tables,
+    };
+    (stage, iterations)
+}
+
 /// Root-mean-square error of `eval` on `samples`, in discs.
-fn rmse(eval: &Patterns, samples: &[&Sample]) -> f64 {
+pub fn rmse(eval: &Patterns, samples: &[&Sample]) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -413,20 +439,7 @@ pub fn fit_patterns(
                             out.push((k, base_stage, 0));
                             continue;
                         }
-                        let design = Design::new(&xs, &canon);
-                        let (x, iterations) = cgls(&design, ridge, max_iterations);
-                        let tables: Vec<i16> = (0..STAGE_SIZE)
-                            .map(|i| {
-                                let w = x[canon[i] as usize].round();
-                                w.clamp(-patterns::MAX_TABLE_WEIGHT, patterns::MAX_TABLE_WEIGHT)
-                                    as i16
-                            })
-                            .collect();
-                        let stage = StageWeights {
-                            bias: (x[BIAS] * 100.0).round() / 100.0,
-                            mobility: (x[MOBILITY] * 100.0).round() / 100.0,
-                            tables,
-                        };
+                        let (stage, iterations) = fit_stage(&xs, &canon, ridge, max_iterations);
                         out.push((k, stage, iterations));
                     }
                 })

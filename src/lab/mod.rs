@@ -18,3 +18,4 @@ pub mod eval_fit;
 pub mod fit;
 pub mod probcut;
 pub mod probcut_run;
+pub mod train;

@@ -30,3 +30,65 @@ pub fn parallel_map<T: Sync, R: Send>(
     out.sort_by_key(|r| r.0);
     out.into_iter().map(|r| r.1).collect()
 }
+
+/// As [`parallel_map`], with a state per thread made by `init` (a
+/// searcher, a solver) that `f` may reuse between items. `f` must leave
+/// nothing in the state that changes a later item's result (clear a
+/// table before each item), so the results stay independent of the
+/// number of threads. Items are dealt out in turn, so threads get work of
+/// every kind.
+pub fn parallel_map_with<T: Sync, S, R: Send>(
+    items: &[T],
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.max(1).min(items.len().max(1));
+    let mut out: Vec<(usize, R)> = Vec::with_capacity(items.len());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (f, init) = (&f, &init);
+                scope.spawn(move || {
+                    let mut state = init();
+                    items
+                        .iter()
+                        .enumerate()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|(i, x)| (i, f(&mut state, x)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            out.extend(h.join().expect("parallel_map workers do not panic"));
+        }
+    });
+    out.sort_by_key(|r| r.0);
+    out.into_iter().map(|r| r.1).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_item_order_for_any_number_of_threads() {
+        let items: Vec<u64> = (0..101).collect();
+        let one = parallel_map_with(
+            &items,
+            1,
+            || 0u64,
+            |calls, x| {
+                *calls += 1;
+                x * x
+            },
+        );
+        for threads in [2, 3, 8, 200] {
+            let many = parallel_map_with(&items, threads, || 0u64, |_, x| x * x);
+            assert_eq!(many, one, "{threads} threads");
+        }
+        assert!(parallel_map_with(&[] as &[u64], 4, || (), |(), x| *x).is_empty());
+    }
+}

@@ -1,0 +1,372 @@
+//! `arena train FILE`: the training pipeline of the pattern evaluation.
+//!
+//! 1. **Self-play** ([`play`]): seeded games from the book's openings at
+//!    `play_depth`, with controlled randomness above `exact_at` empties and
+//!    exact play below, every position kept.
+//! 2. **Labels and fits, from the end backwards** (as Logistello and Edax
+//!    are trained): positions at `exact_at` empties or fewer are labelled
+//!    with their exact value during self-play. Then the design's stages are
+//!    taken from the last (fewest empties) to the first: each stage's
+//!    unlabelled positions are labelled by a `label_depth` search whose
+//!    evaluation has every stage below already fitted (its leaves lie
+//!    there when `label_depth` is at least the stage's width; leaves in a
+//!    stage not yet fitted use the design's own weights), and the stage's
+//!    tables are fitted to the labels by sparse least squares (CGLS,
+//!    [`super::fit::fit_stage`]).
+//! 3. Every `held_out`th game stays out of the fits and measures them: the
+//!    root-mean-square error per stage on its positions, for the fitted
+//!    weights and for the play weights on the same labels.
+//!
+//! The weights are written in binary form (`.bin`, loaded in
+//! milliseconds). Every step is deterministic for a given file and seed,
+//! whatever the number of threads: the same file gives the same bytes.
+
+pub mod config;
+pub mod play;
+
+pub use config::Training;
+
+use super::fit::{canonical_entries, fit_stage, Sample};
+use crate::eval::patterns::StageWeights;
+use crate::eval::{OthelloEval, Patterns, UNITS_PER_DISC};
+use crate::search::Evaluator;
+use crate::util::par::parallel_map_with;
+use crate::util::{progress, write_atomic_bytes};
+use crate::Result;
+use play::{GamePlayer, Labeller, TrainPosition};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// How one stage came out.
+#[derive(Clone, Debug, Serialize)]
+pub struct StageReport {
+    /// Fewest empties of the stage's positions.
+    pub min_empties: u32,
+    /// Most empties of the stage's positions.
+    pub max_empties: u32,
+    /// Positions fitted.
+    pub train: usize,
+    /// Held-out positions measured.
+    pub held_out: usize,
+    /// Positions labelled by exact solves (the others by searches).
+    pub exact: usize,
+    /// Root-mean-square error on the fitted positions, in discs.
+    pub rmse_train: f64,
+    /// Root-mean-square error on the held-out positions, in discs.
+    pub rmse_held_out: f64,
+    /// The play weights' root-mean-square error on the same held-out
+    /// positions and labels, in discs.
+    pub rmse_held_out_play: f64,
+    /// Conjugate-gradient steps run.
+    pub iterations: u32,
+    /// Seconds spent labelling by search.
+    pub label_seconds: f64,
+    /// Seconds spent fitting.
+    pub fit_seconds: f64,
+}
+
+/// What `arena train` did.
+#[derive(Clone, Debug, Serialize)]
+pub struct TrainReport {
+    /// The weights file written.
+    pub out: PathBuf,
+    /// Games played.
+    pub games: u32,
+    /// Positions kept (fitted and held out).
+    pub positions: usize,
+    /// Per stage, from the first (most empties) to the last.
+    pub stages: Vec<StageReport>,
+    /// Seconds of self-play (exact labels included).
+    pub play_seconds: f64,
+    /// Seconds in all.
+    pub seconds: f64,
+    /// Threads used.
+    pub threads: usize,
+    /// FNV-1a of the written file, in hex: equal runs give equal files.
+    pub checksum: String,
+}
+
+/// Root-mean-square error of `eval` against the labels of `positions`, in
+/// discs.
+fn rmse(eval: &OthelloEval, positions: &[&TrainPosition]) -> f64 {
+    if positions.is_empty() {
+        return 0.0;
+    }
+    let sse: f64 = positions
+        .iter()
+        .map(|p| {
+            let e = f64::from(eval.evaluate(&p.board) - p.label.unwrap_or(0));
+            e * e
+        })
+        .sum();
+    (sse / positions.len() as f64).sqrt() / f64::from(UNITS_PER_DISC)
+}
+
+/// The games, played on `threads` threads, their positions in game order.
+fn self_play(t: &Training, threads: usize) -> Vec<TrainPosition> {
+    let games: Vec<u32> = (0..t.games).collect();
+    let bar = progress::bar(u64::from(t.games), "games");
+    bar.set_message("self-play");
+    let per_game = parallel_map_with(
+        &games,
+        threads,
+        || GamePlayer::new(t),
+        |player, &g| {
+            let positions = player.play(g);
+            bar.inc(1);
+            positions
+        },
+    );
+    bar.finish_and_clear();
+    per_game.into_iter().flatten().collect()
+}
+
+/// Labels, by search with `eval`, the positions of `stage` that have no
+/// label yet.
+fn label_stage(
+    t: &Training,
+    positions: &mut [TrainPosition],
+    stage: &[usize],
+    eval: &Patterns,
+    threads: usize,
+    name: &str,
+) {
+    let todo: Vec<usize> = stage
+        .iter()
+        .copied()
+        .filter(|&i| positions[i].label.is_none())
+        .collect();
+    if todo.is_empty() {
+        return;
+    }
+    let bar = progress::bar(todo.len() as u64, "positions");
+    bar.set_message(format!("labelling {name} at depth {}", t.label_depth));
+    let boards: &[TrainPosition] = positions;
+    let labels = parallel_map_with(
+        &todo,
+        threads,
+        || Labeller::new(eval, t.label_depth),
+        |labeller, &i| {
+            let p = &boards[i];
+            let searched = f64::from(labeller.label(&p.board));
+            let w = t.search_weight;
+            bar.inc(1);
+            (w * searched + (1.0 - w) * f64::from(p.outcome)).round() as i32
+        },
+    );
+    bar.finish_and_clear();
+    for (i, label) in todo.into_iter().zip(labels) {
+        positions[i].label = Some(label);
+    }
+}
+
+/// One stage of the design: its index, its empties and its positions.
+struct StagePlan {
+    k: usize,
+    min: u32,
+    max: u32,
+    members: Vec<usize>,
+}
+
+/// What fitting a stage took.
+#[derive(Clone, Copy, Default)]
+struct StageCost {
+    iterations: u32,
+    label_seconds: f64,
+    fit_seconds: f64,
+}
+
+/// Fits a stage's weights to the labelled positions of `members` with at
+/// most `high` empties, outside the held-out games (`None` when there are
+/// none).
+fn fit_labelled(
+    t: &Training,
+    positions: &[TrainPosition],
+    members: &[usize],
+    high: u32,
+    canon: &[u32],
+) -> Option<(StageWeights, u32)> {
+    let samples: Vec<Sample> = members
+        .iter()
+        .map(|&i| &positions[i])
+        .filter(|p| p.board.empties() <= high && !t.is_held_out(p.game))
+        .filter_map(|p| p.label.map(|y| (p.board, f64::from(y))))
+        .collect();
+    if samples.is_empty() {
+        return None;
+    }
+    let refs: Vec<&Sample> = samples.iter().collect();
+    Some(fit_stage(&refs, canon, t.ridge, t.iterations))
+}
+
+/// Labels and fits a stage that needs labelling searches: band by band of
+/// `label_depth` empties from its fewest up, so that each band's searches
+/// reach below it, where the stages (or this stage's earlier bands) are
+/// already fitted.
+fn fit_by_bands(
+    t: &Training,
+    positions: &mut [TrainPosition],
+    plan: &StagePlan,
+    stages: &mut [StageWeights],
+    bounds: &[u32],
+    canon: &[u32],
+    threads: usize,
+) -> StageCost {
+    let mut cost = StageCost::default();
+    let mut low = plan.min;
+    while low <= plan.max {
+        let high = (low + t.label_depth - 1).min(plan.max);
+        let band: Vec<usize> = plan
+            .members
+            .iter()
+            .copied()
+            .filter(|&i| (low..=high).contains(&positions[i].board.empties()))
+            .collect();
+        let label_start = Instant::now();
+        let current = Patterns::new(bounds.to_vec(), stages.to_vec());
+        let name = format!("{low}-{high} empties");
+        label_stage(t, positions, &band, &current, threads, &name);
+        cost.label_seconds += label_start.elapsed().as_secs_f64();
+        // Fit on what is labelled so far when a later band is still to be
+        // labelled by search, and always at the stage's end.
+        let later = plan
+            .members
+            .iter()
+            .any(|&i| positions[i].label.is_none() && positions[i].board.empties() > high);
+        if later || high == plan.max {
+            let fit_start = Instant::now();
+            let spinner = progress::spinner(format!("fitting {}-{high} empties", plan.min));
+            if let Some((fitted, steps)) = fit_labelled(t, positions, &plan.members, high, canon) {
+                stages[plan.k] = fitted;
+                cost.iterations = steps;
+            }
+            spinner.finish_and_clear();
+            cost.fit_seconds += fit_start.elapsed().as_secs_f64();
+        }
+        low = high + 1;
+    }
+    cost
+}
+
+/// Runs the training of `t` on `threads` threads (0: every core) and
+/// writes its weights.
+///
+/// # Errors
+/// The weights file cannot be written.
+pub fn train(t: &Training, threads: usize) -> Result<TrainReport> {
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let start = Instant::now();
+    let mut positions = self_play(t, threads);
+    if t.search_weight == 0.0 {
+        // Outcomes only: every label is known without a search.
+        for p in positions.iter_mut().filter(|p| p.label.is_none()) {
+            p.label = Some(p.outcome);
+        }
+    }
+    let play_seconds = start.elapsed().as_secs_f64();
+    let bounds: Vec<u32> = t.design.stages().map(|s| s.0).collect();
+    let mut stages: Vec<StageWeights> = t.design.stages().map(|s| s.1.clone()).collect();
+    let canon = canonical_entries();
+    let plans: Vec<StagePlan> = (0..bounds.len())
+        .map(|k| {
+            let (min, max) = (bounds[k], if k == 0 { 60 } else { bounds[k - 1] - 1 });
+            let members = (0..positions.len())
+                .filter(|&i| (min..=max).contains(&positions[i].board.empties()))
+                .collect();
+            StagePlan {
+                k,
+                min,
+                max,
+                members,
+            }
+        })
+        .collect();
+    let mut costs = vec![StageCost::default(); plans.len()];
+    // Stages whose every label is known (exact, or outcomes) depend on no
+    // other stage: they are fitted at once, in parallel.
+    let ready: Vec<&StagePlan> = plans
+        .iter()
+        .filter(|p| p.members.iter().all(|&i| positions[i].label.is_some()))
+        .collect();
+    let bar = progress::bar(ready.len() as u64, "stages");
+    bar.set_message("fitting the stages labelled in self-play");
+    let fits = parallel_map_with(
+        &ready,
+        threads,
+        || (),
+        |(), plan| {
+            let fit_start = Instant::now();
+            let fit = fit_labelled(t, &positions, &plan.members, plan.max, &canon);
+            bar.inc(1);
+            (fit, fit_start.elapsed().as_secs_f64())
+        },
+    );
+    bar.finish_and_clear();
+    for (plan, (fit, seconds)) in ready.iter().zip(fits) {
+        costs[plan.k].fit_seconds = seconds;
+        if let Some((fitted, steps)) = fit {
+            stages[plan.k] = fitted;
+            costs[plan.k].iterations = steps;
+        }
+    }
+    // The others from the end backwards.
+    for plan in plans.iter().rev() {
+        if !ready.iter().any(|r| r.k == plan.k) {
+            costs[plan.k] = fit_by_bands(
+                t,
+                &mut positions,
+                plan,
+                &mut stages,
+                &bounds,
+                &canon,
+                threads,
+            );
+        }
+    }
+    let fitted = OthelloEval::Patterns(Patterns::new(bounds.clone(), stages.clone()));
+    let reports = plans
+        .iter()
+        .map(|plan| {
+            let (held, train): (Vec<&TrainPosition>, Vec<&TrainPosition>) = plan
+                .members
+                .iter()
+                .map(|&i| &positions[i])
+                .partition(|p| t.is_held_out(p.game));
+            let cost = costs[plan.k];
+            StageReport {
+                min_empties: plan.min,
+                max_empties: plan.max,
+                train: train.len(),
+                held_out: held.len(),
+                exact: plan
+                    .members
+                    .iter()
+                    .filter(|&&i| positions[i].board.empties() <= t.exact_at)
+                    .count(),
+                rmse_train: rmse(&fitted, &train),
+                rmse_held_out: rmse(&fitted, &held),
+                rmse_held_out_play: rmse(&t.play, &held),
+                iterations: cost.iterations,
+                label_seconds: cost.label_seconds,
+                fit_seconds: cost.fit_seconds,
+            }
+        })
+        .collect();
+    let weights = Patterns::new(bounds, stages);
+    let bytes = weights.to_binary();
+    write_atomic_bytes(&t.out, &bytes)?;
+    Ok(TrainReport {
+        out: t.out.clone(),
+        games: t.games,
+        positions: positions.len(),
+        stages: reports,
+        play_seconds,
+        seconds: start.elapsed().as_secs_f64(),
+        threads,
+        checksum: format!("{:016x}", crate::util::hash::fnv1a(&bytes)),
+    })
+}
