@@ -7,28 +7,7 @@ pub fn parallel_map<T: Sync, R: Send>(
     threads: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    let threads = threads.max(1);
-    let mut out: Vec<(usize, R)> = Vec::with_capacity(items.len());
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let f = &f;
-                scope.spawn(move || {
-                    items
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| i % threads == t)
-                        .map(|(i, x)| (i, f(x)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            out.extend(h.join().expect("parallel_map workers do not panic"));
-        }
-    });
-    out.sort_by_key(|r| r.0);
-    out.into_iter().map(|r| r.1).collect()
+    parallel_map_with(items, threads, || (), |(), x| f(x))
 }
 
 /// As [`parallel_map`], with a state per thread made by `init` (a

@@ -112,11 +112,13 @@ fn within(src: &Source<'_>, field: &str, value: u32, lo: u32, hi: u32, what: &st
 
 /// The book, with errors placed at `book:`.
 fn load_book(src: &Source<'_>, path: &Path) -> Result<Book> {
-    read_book(path).map_err(|e| match e {
-        BookError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+    read_book(path).map_err(|e| {
+        let missing = matches!(&e, BookError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound);
+        if missing {
             src.field("book", format!("book {} not found", path.display()))
+        } else {
+            src.field("book", e.to_string())
         }
-        other => src.field("book", other.to_string()),
     })
 }
 

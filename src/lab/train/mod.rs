@@ -2,20 +2,26 @@
 //!
 //! 1. **Self-play** ([`play`]): seeded games from the book's openings at
 //!    `play_depth`, with controlled randomness above `exact_at` empties and
-//!    exact play below, every position kept.
-//! 2. **Labels and fits, from the end backwards** (as Logistello and Edax
-//!    are trained): positions at `exact_at` empties or fewer are labelled
-//!    with their exact value during self-play. Then the design's stages are
-//!    taken from the last (fewest empties) to the first: each stage's
-//!    unlabelled positions are labelled by a `label_depth` search whose
-//!    evaluation has every stage below already fitted (its leaves lie
-//!    there when `label_depth` is at least the stage's width; leaves in a
-//!    stage not yet fitted use the design's own weights), and the stage's
-//!    tables are fitted to the labels by sparse least squares (CGLS,
-//!    [`super::fit::fit_stage`]).
-//! 3. Every `held_out`th game stays out of the fits and measures them: the
-//!    root-mean-square error per stage on its positions, for the fitted
-//!    weights and for the play weights on the same labels.
+//!    exact play below, every position kept (but those whose side to move
+//!    must pass).
+//! 2. **Labels, from the end backwards** (as Logistello and Edax are
+//!    trained): positions at `exact_at` empties or fewer get their exact
+//!    value during self-play. Above, a label is `search_weight` times a
+//!    `label_depth` search plus the rest times the game's exact outcome.
+//!    With searches, the design's stages are taken from the last (fewest
+//!    empties) to the first, and each in bands of `label_depth` empties
+//!    from its fewest up: a band is labelled by searches whose evaluation
+//!    has every stage below fitted (and this stage fitted on its earlier
+//!    bands), so every search's leaves are scored by weights already
+//!    fitted. Stages whose labels are all known without a search (exact,
+//!    or outcomes with `search_weight: 0`) depend on no other stage and
+//!    are fitted first, in parallel.
+//! 3. **Fits**: each stage's tables, bias and mobility weight by sparse
+//!    least squares (CGLS, [`super::fit::fit_stage`]).
+//! 4. **Held-out games** (every `held_out`th) stay out of the fits and
+//!    measure them: the root-mean-square error per stage on their
+//!    positions, for the fitted weights and for the play weights on the
+//!    same labels.
 //!
 //! The weights are written in binary form (`.bin`, loaded in
 //! milliseconds). Every step is deterministic for a given file and seed,
