@@ -10,7 +10,7 @@ use super::fit::{
 };
 use crate::error::read_text;
 use crate::eval::{Features, OthelloEval, Patterns};
-use crate::util::write_atomic;
+use crate::util::{same_file, write_atomic};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -73,15 +73,6 @@ pub struct EvalFitReport {
 enum Target<'a> {
     Features(&'a Features),
     Patterns(&'a Patterns),
-}
-
-/// Whether two paths name the same file (equal, or equal once resolved).
-fn same_file(a: &Path, b: &Path) -> bool {
-    a == b
-        || matches!(
-            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-            (Ok(x), Ok(y)) if x == y
-        )
 }
 
 /// The ridge asked for, or the default for the base's kind; checked.

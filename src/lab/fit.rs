@@ -393,7 +393,7 @@ pub fn fit_stage(
 }
 
 /// Root-mean-square error of `eval` on `samples`, in discs.
-pub fn rmse(eval: &Patterns, samples: &[&Sample]) -> f64 {
+fn rmse(eval: &Patterns, samples: &[&Sample]) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }

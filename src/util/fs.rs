@@ -142,6 +142,16 @@ impl FolderLock {
     }
 }
 
+/// Whether two paths name the same file: equal, or equal once resolved
+/// (for refusing an output that would overwrite an input).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

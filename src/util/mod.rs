@@ -17,7 +17,7 @@ mod ron_explain;
 mod ron_place;
 
 pub use self::ron::{check_stages, parse_ron, stage_of, Source, Sourced};
-pub use fs::{write_atomic, write_atomic_bytes, write_durable, FolderLock, LockError};
+pub use fs::{same_file, write_atomic, write_atomic_bytes, write_durable, FolderLock, LockError};
 pub use hash::{fnv1a, Fnv1a};
 pub use par::parallel_map;
 pub use rng::SplitMix64;

@@ -23,7 +23,7 @@
 use crate::book::{read_book, Book, BookError};
 use crate::error::read_text;
 use crate::eval::{OthelloEval, Patterns};
-use crate::util::{parse_ron, Source};
+use crate::util::{parse_ron, same_file, Source};
 use crate::Result;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -51,17 +51,11 @@ struct RawTraining {
 /// A checked training file: weights and book read, paths resolved.
 #[derive(Clone, Debug)]
 pub struct Training {
-    /// The training file.
-    pub path: PathBuf,
     /// The pattern stages to fit; their weights are where a labelling
     /// search's leaves land in a stage not yet fitted.
     pub design: Patterns,
-    /// The weights file of `design`.
-    pub design_path: PathBuf,
     /// The self-play engine's evaluation.
     pub play: OthelloEval,
-    /// The weights file of `play`.
-    pub play_path: PathBuf,
     /// The openings games start from.
     pub book: Book,
     /// Self-play games.
@@ -87,15 +81,6 @@ pub struct Training {
     pub iterations: u32,
     /// The binary weights file to write.
     pub out: PathBuf,
-}
-
-/// Whether two paths name the same file (equal, or equal once resolved).
-fn same_file(a: &Path, b: &Path) -> bool {
-    a == b
-        || matches!(
-            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-            (Ok(x), Ok(y)) if x == y
-        )
 }
 
 /// `value` within `lo..=hi`, or an error naming `field`.
@@ -220,11 +205,8 @@ impl Training {
             ));
         }
         Ok(Training {
-            path: path.to_path_buf(),
             design,
-            design_path,
             play,
-            play_path,
             book,
             games,
             seed: raw.seed,

@@ -128,17 +128,17 @@ fn self_play(t: &Training, threads: usize) -> Vec<TrainPosition> {
     per_game.into_iter().flatten().collect()
 }
 
-/// Labels, by search with `eval`, the positions of `stage` that have no
-/// label yet.
-fn label_stage(
+/// Labels, by search with the weights `stages` (bounds `bounds`) as they
+/// are now, the positions of `band` that have no label yet.
+fn label_band(
     t: &Training,
     positions: &mut [TrainPosition],
-    stage: &[usize],
-    eval: &Patterns,
+    band: &[usize],
+    (bounds, stages): (&[u32], &[StageWeights]),
     threads: usize,
     name: &str,
 ) {
-    let todo: Vec<usize> = stage
+    let todo: Vec<usize> = band
         .iter()
         .copied()
         .filter(|&i| positions[i].label.is_none())
@@ -146,13 +146,14 @@ fn label_stage(
     if todo.is_empty() {
         return;
     }
+    let eval = Patterns::new(bounds.to_vec(), stages.to_vec());
     let bar = progress::bar(todo.len() as u64, "positions");
     bar.set_message(format!("labelling {name} at depth {}", t.label_depth));
     let boards: &[TrainPosition] = positions;
     let labels = parallel_map_with(
         &todo,
         threads,
-        || Labeller::new(eval, t.label_depth),
+        || Labeller::new(&eval, t.label_depth),
         |labeller, &i| {
             let p = &boards[i];
             let searched = f64::from(labeller.label(&p.board));
@@ -230,9 +231,8 @@ fn fit_by_bands(
             .filter(|&i| (low..=high).contains(&positions[i].board.empties()))
             .collect();
         let label_start = Instant::now();
-        let current = Patterns::new(bounds.to_vec(), stages.to_vec());
         let name = format!("{low}-{high} empties");
-        label_stage(t, positions, &band, &current, threads, &name);
+        label_band(t, positions, &band, (bounds, stages), threads, &name);
         cost.label_seconds += label_start.elapsed().as_secs_f64();
         // Fit on what is labelled so far when a later band is still to be
         // labelled by search, and always at the stage's end.

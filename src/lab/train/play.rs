@@ -189,11 +189,8 @@ mod tests {
         let design = repo.join("engines/weights/patterns-empty.ron");
         let play = repo.join("engines/weights/features-fit.ron");
         Training {
-            path: PathBuf::from("t.ron"),
             design: Patterns::load(&design).unwrap(),
-            design_path: design,
             play: OthelloEval::from_weights_file(&play).unwrap(),
-            play_path: play,
             book: read_book(&repo.join("openings/balanced-8ply.txt")).unwrap(),
             games: 4,
             seed: 9,
