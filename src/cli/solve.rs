@@ -21,7 +21,7 @@ pub struct SolveArgs {
     /// Transposition table size in MiB
     #[arg(long, default_value_t = 64)]
     pub tt_mib: usize,
-    /// Weights file (any kind) whose evaluation orders moves at high empties (default: the built-in copy of engines/weights/patterns-fit.ron)
+    /// Weights file (any kind) whose evaluation orders moves at high empties (default: the built-in copy of engines/weights/patterns-train.bin)
     #[arg(long)]
     pub order_eval: Option<PathBuf>,
     /// No evaluation: fastest-first, parity and the table only (the search machinery alone, as Edax with a zero evaluation)

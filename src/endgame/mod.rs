@@ -10,8 +10,10 @@
 //!   regions with an odd number of empties); from [`EVAL_SORT`] empties,
 //!   when the solver has an evaluation, a shallow alpha-beta search of the
 //!   position after each move, scored by the evaluation, joins the key
-//!   (Edax's scheme: depth (empties - 14) / 2, two more at PV nodes; a disc
-//!   of estimate weighs a quarter to one opponent reply);
+//!   (Edax's scheme: depth (empties - 14) / 3, two more at PV nodes, one
+//!   less when the table names a move; a window that stops telling moves
+//!   apart 8 discs below alpha; a disc of estimate weighs a quarter to one
+//!   opponent reply);
 //! - with an evaluation, an aspiration window at the root: one disc either
 //!   side of a depth-4 estimate, widened until the score falls inside;
 //! - stability cutoffs: the opponent's stable discs bound the score from
@@ -47,7 +49,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// At this many empties or fewer the solver uses its small-position code.
-pub const SMALL: u32 = 6;
+pub const SMALL: u32 = 7;
 /// From this many empties null-window nodes try enhanced transposition
 /// cutoffs.
 pub const ETC_DEPTH: u32 = 12;

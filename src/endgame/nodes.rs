@@ -96,7 +96,7 @@ impl Solver {
             }
         }
         let mut list = [Scored::default(); 32];
-        let count = self.order(p, o, moves, n, hash_move, true, &mut list);
+        let count = self.order(p, o, moves, n, hash_move, true, alpha, &mut list);
         let alpha0 = alpha;
         let (best, best_sq) = self.search_moves(p, o, &list[..count], alpha, beta, n);
         if self.aborted {
@@ -218,7 +218,7 @@ impl Solver {
             }
         }
         let mut list = [Scored::default(); 32];
-        let count = self.order(p, o, moves, n, hash_move, false, &mut list);
+        let count = self.order(p, o, moves, n, hash_move, false, alpha, &mut list);
         // Enhanced transposition cutoff: a child the table already proves
         // at most -alpha - 1 for the opponent ends this node at once.
         if n >= ETC_DEPTH {

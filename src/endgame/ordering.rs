@@ -20,6 +20,10 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 
+/// Discs below alpha beyond which the ordering search does not tell moves
+/// apart (Edax's sort window).
+const SORT_DELTA: i32 = 8;
+
 /// Static square values for ordering ties (corners best, X-squares worst).
 #[rustfmt::skip]
 const SQUARE_VALUE: [i32; 64] = [
@@ -93,6 +97,7 @@ impl Solver {
         n: u32,
         hash_move: Option<u8>,
         pv: bool,
+        alpha: i32,
         list: &mut [Scored; 32],
     ) -> usize {
         let empty = !(p | o);
@@ -119,12 +124,19 @@ impl Solver {
             }
             if n >= self.eval_from && self.eval.is_some() {
                 // Edax's ordering at high empties: a shallow search of the
-                // position after the move, one ply deeper every two empties
-                // from 14 (two more at PV nodes), scored by the evaluation
-                // and worth a quarter (depth 0), half (1-2) or one (3+)
-                // opponent reply per disc.
-                let depth = (n.saturating_sub(14) / 2 + if pv { 2 } else { 0 }).min(8);
-                let v = self.shallow(np, no, depth, -INF_CENTI, INF_CENTI);
+                // position after the move, one ply deeper every three
+                // empties from 14 (two more at PV nodes, one less when the
+                // table names a move to try first), scored by the
+                // evaluation and worth a quarter (depth 0), half (1-2) or
+                // one (3+) opponent reply per disc.
+                let mut depth = (n.saturating_sub(14) / 3 + if pv { 2 } else { 0 }).min(8);
+                if hash_move.is_some() {
+                    depth = depth.saturating_sub(1);
+                }
+                // Only moves within SORT_DELTA discs of alpha need a close
+                // order: a reply that refutes a move by more is a cutoff.
+                let refuted = -(alpha - SORT_DELTA).max(-64) * 100;
+                let v = self.shallow(np, no, depth, -INF_CENTI, refuted);
                 let per_disc = match depth {
                     0 => 1 << 13,
                     1 | 2 => 1 << 14,

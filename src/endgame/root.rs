@@ -77,7 +77,7 @@ impl Solver {
             return (-v, Some(Move::PASS));
         }
         let mut list = [Scored::default(); 32];
-        let count = self.order(p, o, moves, n, None, true, &mut list);
+        let count = self.order(p, o, moves, n, None, true, alpha, &mut list);
         let (best, best_sq) = self.search_moves(p, o, &list[..count], alpha, beta, n);
         (best, Some(Move::square(Square::new(best_sq))))
     }
