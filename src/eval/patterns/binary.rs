@@ -228,6 +228,12 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_binary_file_holds_the_shipped_ron_weights() {
+        let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("engines/weights/patterns-fit.bin");
+        assert_eq!(Patterns::load(&bin).unwrap(), shipped());
+    }
+
+    #[test]
     fn the_binary_form_reads_back_the_same_weights_and_evaluations() {
         let ron = shipped();
         let bin = ron.to_binary();
