@@ -237,10 +237,11 @@ impl SearchPlayer {
     /// At `endgame_exact_at` empties or fewer the exact solver runs first:
     /// to the end under depth and node limits (it is deterministic and
     /// ignores the node budget), within the soft time budget under time
-    /// limits, falling back to the search when it does not finish.
+    /// limits, falling back to the search, with what is left of the
+    /// move's time, when it does not finish.
     pub fn analyse(&mut self, pos: &Board, clock: Option<ClockState>) -> SearchOutcome<Move> {
         self.fresh = false;
-        let settings = self.config.search.expect("a searching engine");
+        let mut settings = self.config.search.expect("a searching engine");
         // Roughly half the empties are ours to play.
         let moves_left = pos.empties().div_ceil(2);
         let start = Instant::now();
@@ -277,9 +278,13 @@ impl SearchPlayer {
                         iterations: Vec::new(),
                     };
                 }
+                // The search that follows gets what is left of the
+                // move's time, not all of it again (a move time of 500 ms
+                // was being spent as 250 ms of solve + 500 ms of search).
                 if let Some(c) = &mut clock {
                     c.remaining = c.remaining.saturating_sub(start.elapsed());
                 }
+                settings.limit = time_left(settings.limit, start.elapsed());
             }
         }
         let mut out = search_together(
@@ -333,11 +338,42 @@ impl Player<Board> for SearchPlayer {
     }
 }
 
+/// `limit` for a search that starts `used` into the move: a move time
+/// shrinks by what was used (to 1 ms at least); other limits are as they
+/// were (a clock's remaining time is taken off by the caller).
+fn time_left(limit: Limit, used: Duration) -> Limit {
+    match limit {
+        Limit::MoveTime(ms) => {
+            let used = u64::try_from(used.as_millis()).unwrap_or(u64::MAX);
+            Limit::MoveTime(ms.saturating_sub(used).max(1))
+        }
+        Limit::Depth(_) | Limit::Nodes(_) | Limit::Clock(..) => limit,
+    }
+}
+
 /// Builds the player `config` describes. The worker builds each engine's
 /// player once and calls [`Player::new_game`] before every game.
 pub fn build_player(config: &EngineConfig) -> Box<dyn Player<Board>> {
     match config.search {
         None => Box::new(RandomPlayer::new(&config.name, config.raw.seed)),
         Some(_) => Box::new(SearchPlayer::new(config)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_after_a_failed_solve_gets_the_rest_of_the_move_time() {
+        let used = Duration::from_millis(250);
+        assert_eq!(time_left(Limit::MoveTime(500), used), Limit::MoveTime(250));
+        assert_eq!(time_left(Limit::MoveTime(200), used), Limit::MoveTime(1));
+        assert_eq!(time_left(Limit::Depth(9), used), Limit::Depth(9));
+        assert_eq!(time_left(Limit::Nodes(7), used), Limit::Nodes(7));
+        assert_eq!(
+            time_left(Limit::Clock(1000, 10), used),
+            Limit::Clock(1000, 10)
+        );
     }
 }
