@@ -281,10 +281,11 @@ impl SearchPlayer {
                 // The search that follows gets what is left of the
                 // move's time, not all of it again (a move time of 500 ms
                 // was being spent as 250 ms of solve + 500 ms of search).
+                let used = start.elapsed();
                 if let Some(c) = &mut clock {
-                    c.remaining = c.remaining.saturating_sub(start.elapsed());
+                    c.remaining = c.remaining.saturating_sub(used);
                 }
-                settings.limit = time_left(settings.limit, start.elapsed());
+                settings.limit = time_left(settings.limit, used);
             }
         }
         let mut out = search_together(
