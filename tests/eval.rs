@@ -324,7 +324,8 @@ fn pattern_fit_writes_a_loadable_file_that_fits_better_and_is_reproducible() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&r)).unwrap();
     let b = parse_position("f5d6c3d3c4").unwrap();
     assert_eq!(v["centidiscs"], fitted.evaluate(&b));
-    // Bias, mobility, then the 42 instances; their contributions add up.
+    // Bias, mobility, then the 42 instances (no parity term: these weights
+    // have none); their contributions add up.
     let terms = v["terms"].as_array().unwrap();
     assert_eq!(terms.len(), 2 + 42);
     let sum: f64 = terms

@@ -41,7 +41,10 @@ fn training(dir: &Path, replace: &[(&str, &str)]) -> PathBuf {
         ("out", "\"w.bin\"".into()),
     ];
     for (k, v) in replace {
-        fields.iter_mut().find(|f| f.0 == *k).unwrap().1 = (*v).to_string();
+        match fields.iter_mut().find(|f| f.0 == *k) {
+            Some(f) => f.1 = (*v).to_string(),
+            None => fields.push((k, (*v).to_string())),
+        }
     }
     let body: Vec<String> = fields
         .iter()
@@ -133,6 +136,42 @@ fn outcome_labels_alone_need_no_search_and_still_fit() {
         );
     }
     assert!(Patterns::load(&dir.join("w.bin")).is_ok());
+}
+
+#[test]
+fn parity_true_fits_a_parity_weight_and_writes_the_second_binary_form() {
+    let plain = scratch("no-parity");
+    let f = training(&plain, &[("search_weight", "0.0")]);
+    let r0 = json(&arena(&["train", f.to_str().unwrap(), "--json"]));
+    let bytes = std::fs::read(plain.join("w.bin")).unwrap();
+    assert!(bytes.starts_with(b"ARENAPW1"));
+    assert!(!Patterns::load(&plain.join("w.bin")).unwrap().has_parity());
+
+    let dir = scratch("parity");
+    let f = training(&dir, &[("search_weight", "0.0"), ("parity", "true")]);
+    let r1 = json(&arena(&["train", f.to_str().unwrap(), "--json"]));
+    let bytes = std::fs::read(dir.join("w.bin")).unwrap();
+    assert!(bytes.starts_with(b"ARENAPW2"));
+    let w = Patterns::load(&dir.join("w.bin")).unwrap();
+    let weighed = w.stages().filter(|(_, s)| s.parity != 0.0).count();
+    assert!(weighed >= 5, "{weighed} of 10 stages weigh the parity");
+    // The same positions and labels, one more free weight a stage: the
+    // fit is at least about as close to them.
+    let fit_error = |r: &serde_json::Value| -> f64 {
+        r["stages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["rmse_train"].as_f64().unwrap())
+            .sum()
+    };
+    assert_eq!(r0["positions"], r1["positions"]);
+    assert!(
+        fit_error(&r1) <= fit_error(&r0) * 1.01,
+        "{} > {}",
+        fit_error(&r1),
+        fit_error(&r0)
+    );
 }
 
 #[test]

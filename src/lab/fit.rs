@@ -267,21 +267,27 @@ pub fn canonical_entries() -> Vec<u32> {
 }
 
 /// The design matrix of one stage: per sample, the table entries of its 42
-/// instances (canonical), its mobility difference and its label.
+/// instances (canonical), its mobility difference, its parity term (+1 or
+/// −1; 0 when the parity is not fitted, which leaves its weight at 0) and
+/// its label.
 struct Design {
     entries: Vec<u32>,
     mobility: Vec<f64>,
+    parity: Vec<f64>,
     labels: Vec<f64>,
 }
 
-/// Parameters: the table entries, then the bias, then the mobility weight.
+/// Parameters: the table entries, then the bias, the mobility weight and
+/// the parity weight.
 const BIAS: usize = STAGE_SIZE;
 const MOBILITY: usize = STAGE_SIZE + 1;
+const PARITY: usize = STAGE_SIZE + 2;
 
 impl Design {
-    fn new(samples: &[&Sample], canon: &[u32]) -> Design {
+    fn new(samples: &[&Sample], canon: &[u32], with_parity: bool) -> Design {
         let mut entries = Vec::with_capacity(samples.len() * INSTANCES);
         let mut mobility = Vec::with_capacity(samples.len());
+        let mut parity = Vec::with_capacity(samples.len());
         let mut labels = Vec::with_capacity(samples.len());
         for (b, y) in samples {
             for (k, i) in patterns::indices(b) {
@@ -291,11 +297,17 @@ impl Design {
                 legal_moves(b.player, b.opponent).count_ones() as i32
                     - legal_moves(b.opponent, b.player).count_ones() as i32,
             ));
+            parity.push(if with_parity {
+                patterns::parity(b)
+            } else {
+                0.0
+            });
             labels.push(*y);
         }
         Design {
             entries,
             mobility,
+            parity,
             labels,
         }
     }
@@ -303,7 +315,7 @@ impl Design {
     /// `A x`.
     fn apply(&self, x: &[f64], out: &mut [f64]) {
         for (n, o) in out.iter_mut().enumerate() {
-            let mut v = x[BIAS] + self.mobility[n] * x[MOBILITY];
+            let mut v = x[BIAS] + self.mobility[n] * x[MOBILITY] + self.parity[n] * x[PARITY];
             for &e in &self.entries[n * INSTANCES..(n + 1) * INSTANCES] {
                 v += x[e as usize];
             }
@@ -317,6 +329,7 @@ impl Design {
         for (n, &rn) in r.iter().enumerate() {
             out[BIAS] += rn;
             out[MOBILITY] += self.mobility[n] * rn;
+            out[PARITY] += self.parity[n] * rn;
             for &e in &self.entries[n * INSTANCES..(n + 1) * INSTANCES] {
                 out[e as usize] += rn;
             }
@@ -328,7 +341,7 @@ impl Design {
 /// gradients on the normal equations (CGLS): at most `max_iterations`, or
 /// until the gradient has shrunk by 1e-6.
 fn cgls(a: &Design, ridge: f64, max_iterations: u32) -> (Vec<f64>, u32) {
-    let params = STAGE_SIZE + 2;
+    let params = STAGE_SIZE + 3;
     let rows = a.labels.len();
     let penalty = |i: usize| if i < STAGE_SIZE { ridge } else { 0.0 };
     let dot = |u: &[f64], v: &[f64]| u.iter().zip(v).map(|(a, b)| a * b).sum::<f64>();
@@ -366,17 +379,19 @@ fn cgls(a: &Design, ridge: f64, max_iterations: u32) -> (Vec<f64>, u32) {
     (x, iterations)
 }
 
-/// Fits one stage's tables, bias and mobility weight to `xs` (a non-empty
-/// set), with `ridge` per table entry and at most `max_iterations`
-/// conjugate-gradient steps; `canon` is [`canonical_entries`]. Returns
-/// the weights and the steps taken.
+/// Fits one stage's tables, bias and mobility weight (and its parity
+/// weight when `parity`; 0 otherwise) to `xs` (a non-empty set), with
+/// `ridge` per table entry and at most `max_iterations` conjugate-gradient
+/// steps; `canon` is [`canonical_entries`]. Returns the weights and the
+/// steps taken.
 pub fn fit_stage(
     xs: &[&Sample],
     canon: &[u32],
     ridge: f64,
     max_iterations: u32,
+    parity: bool,
 ) -> (StageWeights, u32) {
-    let design = Design::new(xs, canon);
+    let design = Design::new(xs, canon, parity);
     let (x, iterations) = cgls(&design, ridge, max_iterations);
     let tables: Vec<i16> = (0..STAGE_SIZE)
         .map(|i| {
@@ -387,6 +402,7 @@ pub fn fit_stage(
     let stage = StageWeights {
         bias: (x[BIAS] * 100.0).round() / 100.0,
         mobility: (x[MOBILITY] * 100.0).round() / 100.0,
+        parity: (x[PARITY] * 100.0).round() / 100.0,
         tables,
     };
     (stage, iterations)
@@ -409,8 +425,9 @@ fn rmse(eval: &Patterns, samples: &[&Sample]) -> f64 {
 
 /// Fits the pattern tables of every stage of `base` (stages on up to
 /// `threads` threads), with `ridge` per table entry and at most
-/// `max_iterations` conjugate-gradient steps a stage. A stage without
-/// samples keeps the base's weights.
+/// `max_iterations` conjugate-gradient steps a stage; the parity weights
+/// too when `base` weighs the parity anywhere. A stage without samples
+/// keeps the base's weights.
 pub fn fit_patterns(
     base: &Patterns,
     samples: &[Sample],
@@ -419,6 +436,7 @@ pub fn fit_patterns(
     threads: usize,
 ) -> (Patterns, Vec<PatternStageFit>) {
     let bounds: Vec<u32> = base.stages().map(|s| s.0).collect();
+    let parity = base.has_parity();
     let canon = canonical_entries();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<(usize, StageWeights, u32)> = Vec::new();
@@ -439,7 +457,8 @@ pub fn fit_patterns(
                             out.push((k, base_stage, 0));
                             continue;
                         }
-                        let (stage, iterations) = fit_stage(&xs, &canon, ridge, max_iterations);
+                        let (stage, iterations) =
+                            fit_stage(&xs, &canon, ridge, max_iterations, parity);
                         out.push((k, stage, iterations));
                     }
                 })
@@ -514,4 +533,51 @@ pub fn parse_samples(text: &str, path: &std::path::Path) -> crate::Result<Vec<Sa
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every position of `games` random games.
+    fn random_positions(seed: u64, games: usize) -> Vec<Board> {
+        let mut rng = SplitMix64::new(seed);
+        let mut moves = MoveList::new();
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut b = Board::start();
+            while !b.is_over() {
+                out.push(b);
+                moves.clear();
+                b.generate_moves(&mut moves);
+                b = b.play(moves.get(rng.below(moves.len() as u64) as usize));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_fit_finds_a_parity_term_when_asked_and_leaves_it_at_0_otherwise() {
+        // Labels that only the bias and the parity term can explain; a
+        // heavy ridge keeps the tables out of it.
+        let samples: Vec<Sample> = random_positions(7, 30)
+            .into_iter()
+            .map(|b| (b, 50.0 + 300.0 * patterns::parity(&b)))
+            .collect();
+        let refs: Vec<&Sample> = samples.iter().collect();
+        let canon = canonical_entries();
+        let (with, _) = fit_stage(&refs, &canon, 1e6, 200, true);
+        assert!((with.parity - 300.0).abs() < 1.0, "{}", with.parity);
+        assert!((with.bias - 50.0).abs() < 1.0, "{}", with.bias);
+        assert!(with.mobility.abs() < 0.1, "{}", with.mobility);
+        let (without, _) = fit_stage(&refs, &canon, 1e6, 200, false);
+        assert_eq!(without.parity, 0.0);
+        // Without the term, the labels' two values cannot both be met.
+        let err = |w: &StageWeights| {
+            let e = Patterns::new(vec![0], vec![w.clone()]);
+            rmse(&e, &refs)
+        };
+        assert!(err(&with) < 0.05, "{}", err(&with));
+        assert!(err(&without) > 1.0, "{}", err(&without));
+    }
 }

@@ -7,12 +7,17 @@
 //!
 //! Layout:
 //! ```text
-//! "ARENAPW1"                      magic and format version
+//! "ARENAPW1" or "ARENAPW2"         magic and format version
 //! u32 patterns, then per pattern:  u8 name length, name, u8 squares
 //! u32 stages, then per stage:      u32 min_empties, f64 bias, f64 mobility,
+//!                                  (version 2 only) f64 parity,
 //!                                  STAGE_SIZE x i16 table weights
 //! u64 FNV-1a of every byte before it
 //! ```
+//! Weights without a parity term are written in version 1, so files made
+//! before it existed stay byte for byte what they were; version 1 reads
+//! with a parity weight of 0.
+//!
 //! The pattern list must be this build's pattern set, in its order: a
 //! file made for another set is refused, not misread.
 
@@ -23,19 +28,25 @@ use crate::error::{Error, Result};
 use crate::util::fnv1a;
 use std::path::Path;
 
-/// The first bytes of every binary weights file (format version 1).
+/// The first bytes of a binary weights file of format version 1 (no
+/// parity weight).
 pub const MAGIC: &[u8; 8] = b"ARENAPW1";
 
-/// Whether `bytes` start like a binary weights file.
+/// The first bytes of a binary weights file of format version 2 (a parity
+/// weight per stage).
+pub const MAGIC_2: &[u8; 8] = b"ARENAPW2";
+
+/// Whether `bytes` start like a binary weights file (either version).
 pub fn is_binary(bytes: &[u8]) -> bool {
-    bytes.starts_with(MAGIC)
+    bytes.starts_with(MAGIC) || bytes.starts_with(MAGIC_2)
 }
 
 impl Patterns {
     /// The binary form of these weights.
     pub fn to_binary(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(64 + self.stages().count() * (20 + 2 * STAGE_SIZE));
-        out.extend_from_slice(MAGIC);
+        let parity = self.has_parity();
+        let mut out = Vec::with_capacity(64 + self.stages().count() * (28 + 2 * STAGE_SIZE));
+        out.extend_from_slice(if parity { MAGIC_2 } else { MAGIC });
         out.extend_from_slice(&(SET.len() as u32).to_le_bytes());
         for p in SET.iter() {
             out.push(p.name.len() as u8);
@@ -47,6 +58,9 @@ impl Patterns {
             out.extend_from_slice(&min_empties.to_le_bytes());
             out.extend_from_slice(&w.bias.to_le_bytes());
             out.extend_from_slice(&w.mobility.to_le_bytes());
+            if parity {
+                out.extend_from_slice(&w.parity.to_le_bytes());
+            }
             for &t in &w.tables {
                 out.extend_from_slice(&t.to_le_bytes());
             }
@@ -67,9 +81,10 @@ impl Patterns {
         if !is_binary(bytes) {
             return Err(r.error(
                 0,
-                "not a binary weights file (it does not start with ARENAPW1)",
+                "not a binary weights file (it does not start with ARENAPW1 or ARENAPW2)",
             ));
         }
+        let parity = bytes.starts_with(MAGIC_2);
         if bytes.len() < MAGIC.len() + 8 {
             return Err(r.error(bytes.len(), "the file ends early (truncated?)"));
         }
@@ -83,7 +98,7 @@ impl Patterns {
         r.bytes = body;
         r.at = MAGIC.len();
         read_pattern_set(&mut r)?;
-        let (min_empties, stages) = read_stages(&mut r)?;
+        let (min_empties, stages) = read_stages(&mut r, parity)?;
         if r.at != body.len() {
             return Err(r.error(r.at, "unexpected bytes after the last stage"));
         }
@@ -163,9 +178,10 @@ fn read_pattern_set(r: &mut Reader<'_>) -> Result<()> {
     Ok(())
 }
 
-/// The stages: bounds strictly decreasing to 0, scalars finite and in
-/// range, table weights within the table's range.
-fn read_stages(r: &mut Reader<'_>) -> Result<(Vec<u32>, Vec<StageWeights>)> {
+/// The stages (with a parity weight each when `with_parity`): bounds strictly
+/// decreasing to 0, scalars finite and in range, table weights within the
+/// table's range.
+fn read_stages(r: &mut Reader<'_>, with_parity: bool) -> Result<(Vec<u32>, Vec<StageWeights>)> {
     let at = r.at;
     let count = r.u32("stages")? as usize;
     if count == 0 || count > 61 {
@@ -191,6 +207,7 @@ fn read_stages(r: &mut Reader<'_>) -> Result<(Vec<u32>, Vec<StageWeights>)> {
             Ok(v)
         };
         let (bias, mobility) = (scalar("bias")?, scalar("mobility")?);
+        let parity = if with_parity { scalar("parity")? } else { 0.0 };
         let at = r.at;
         let raw = r.take(2 * STAGE_SIZE, "tables")?;
         let tables: Vec<i16> = raw
@@ -210,6 +227,7 @@ fn read_stages(r: &mut Reader<'_>) -> Result<(Vec<u32>, Vec<StageWeights>)> {
         stages.push(StageWeights {
             bias,
             mobility,
+            parity,
             tables,
         });
     }
@@ -252,13 +270,82 @@ mod tests {
     }
 
     #[test]
+    fn weights_without_parity_keep_the_first_form_byte_for_byte() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("engines/weights/patterns-train.bin");
+        let bytes = std::fs::read(&path).unwrap();
+        let w = Patterns::load(&path).unwrap();
+        assert!(!w.has_parity());
+        assert!(w.stages().all(|(_, s)| s.parity == 0.0));
+        assert_eq!(w.to_binary(), bytes);
+    }
+
+    #[test]
+    fn parity_weights_take_the_second_form_and_read_back() {
+        let base = shipped();
+        let bounds: Vec<u32> = base.stages().map(|s| s.0).collect();
+        let stages: Vec<StageWeights> = base
+            .stages()
+            .enumerate()
+            .map(|(n, (_, w))| StageWeights {
+                parity: 25.5 * n as f64 - 40.0,
+                ..w.clone()
+            })
+            .collect();
+        let with = Patterns::new(bounds, stages);
+        let bin = with.to_binary();
+        assert!(bin.starts_with(MAGIC_2));
+        let back = Patterns::from_binary(&bin, Path::new("p.bin")).unwrap();
+        assert_eq!(back, with);
+        // The RON form carries it too.
+        let ron = super::super::weights_file(
+            &back.stages().map(|s| s.0).collect::<Vec<_>>(),
+            &back.stages().map(|s| s.1.clone()).collect::<Vec<_>>(),
+            &[],
+            &[],
+        );
+        assert!(ron.contains("parity: -40.0, "), "{}", &ron[..200]);
+        assert_eq!(Patterns::parse(&ron, Path::new("p.ron")).unwrap(), with);
+        // And it moves the score by its weight, with the sign of the
+        // empties' parity: the start has 60 empties (even), so -(-40),
+        // give or take the rounding of the scalar terms to centidiscs.
+        let b = Board::start();
+        let moved = with.evaluate(&b) - base.evaluate(&b);
+        assert!((39..=41).contains(&moved), "{moved}");
+        // `arena eval` shows the term only for weights that have it.
+        let term = |p: &Patterns| {
+            p.explain(&b)
+                .into_iter()
+                .find(|t| t.name == "parity")
+                .map(|t| (t.value, t.weight))
+        };
+        assert_eq!(term(&with), Some((-1.0, -40.0)));
+        assert_eq!(term(&base), None);
+        // A parity weight out of range is refused, naming its byte.
+        let mut bad = bin[..bin.len() - 8].to_vec();
+        let at = bad.len() - with.stages().count() * (2 * STAGE_SIZE + 28) + 20;
+        bad[at..at + 8].copy_from_slice(&f64::NAN.to_le_bytes());
+        let sum = fnv1a(&bad);
+        bad.extend_from_slice(&sum.to_le_bytes());
+        let e = Patterns::from_binary(&bad, Path::new("p.bin"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            format!(
+                "p.bin: byte {at}: stage 1: parity: {}",
+                "NaN is not a finite number of at most 100000 in size"
+            )
+        );
+    }
+
+    #[test]
     fn a_damaged_or_foreign_file_is_an_error_naming_the_byte() {
         let bin = shipped().to_binary();
         let p = Path::new("w.bin");
         let e = |b: &[u8]| Patterns::from_binary(b, p).unwrap_err().to_string();
         assert_eq!(
             e(b"Patterns("),
-            "w.bin: byte 0: not a binary weights file (it does not start with ARENAPW1)"
+            "w.bin: byte 0: not a binary weights file (it does not start with ARENAPW1 or ARENAPW2)"
         );
         let cut = e(&bin[..bin.len() / 2]);
         assert!(cut.contains("checksum does not match"), "{cut}");

@@ -29,6 +29,8 @@ struct RawStage {
     min_empties: u32,
     bias: f64,
     mobility: f64,
+    #[serde(default)]
+    parity: f64,
     tables: BTreeMap<String, Vec<(u64, f64)>>,
 }
 
@@ -58,7 +60,11 @@ impl Patterns {
 /// (no unknown one), its table read by [`read_table`].
 fn stage_weights(s: &RawStage, at: &StageAt) -> Result<StageWeights> {
     let stage = at.number();
-    for (field, v) in [("bias", s.bias), ("mobility", s.mobility)] {
+    for (field, v) in [
+        ("bias", s.bias),
+        ("mobility", s.mobility),
+        ("parity", s.parity),
+    ] {
         if !v.is_finite() || v.abs() > MAX_SCALAR {
             return Err(at.error(
                 field,
@@ -95,6 +101,7 @@ fn stage_weights(s: &RawStage, at: &StageAt) -> Result<StageWeights> {
     Ok(StageWeights {
         bias: s.bias,
         mobility: s.mobility,
+        parity: s.parity,
         tables,
     })
 }
@@ -152,9 +159,16 @@ pub fn weights_file(
         if let Some(note) = notes.get(n) {
             let _ = writeln!(out, "        // {note}");
         }
+        // `parity` only when weighed, so that files of weights without it
+        // read and write as before it existed.
+        let parity = if s.parity == 0.0 {
+            String::new()
+        } else {
+            format!("parity: {:?}, ", s.parity)
+        };
         let _ = writeln!(
             out,
-            "        (min_empties: {m}, bias: {:?}, mobility: {:?}, tables: {{",
+            "        (min_empties: {m}, bias: {:?}, mobility: {:?}, {parity}tables: {{",
             s.bias, s.mobility
         );
         for (k, p) in SET.iter().enumerate() {

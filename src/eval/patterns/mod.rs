@@ -27,8 +27,10 @@
 //! 3^n entries.
 //!
 //! **Score.** In centidiscs for the side to move: the stage's `bias`, plus
-//! `mobility` × (own legal moves − opponent's legal moves), plus the weight
-//! of every instance's configuration.
+//! `mobility` × (own legal moves − opponent's legal moves), plus `parity` ×
+//! (+1 when the number of empty squares is odd, so that the side to move
+//! would play the last move were there no passes, −1 when it is even),
+//! plus the weight of every instance's configuration.
 //!
 //! **File format** (RON). Every stage lists every pattern; a table is sparse:
 //! `(index, weight)` pairs, an index not listed weighs 0.
@@ -44,7 +46,8 @@
 //! ```
 //! Weights are centidiscs; a table weight must be a whole number of at most
 //! 32,767 in size (tables are stored as 16-bit integers), the scalars finite
-//! and at most 1e5.
+//! and at most 1e5. `parity` may be left out (0: files written before it
+//! existed read as they did).
 //!
 //! The set is in `set.rs`, index reading in `index.rs`, the weights file in
 //! `file.rs`.
@@ -56,7 +59,7 @@ mod set;
 #[cfg(test)]
 mod tests;
 
-pub use binary::{is_binary, MAGIC};
+pub use binary::{is_binary, MAGIC, MAGIC_2};
 pub use file::{weights_file, MAX_SCALAR, MAX_TABLE_WEIGHT};
 pub use index::{for_each_index, indices};
 pub use set::{offset, Pattern, INSTANCES, PATTERNS, SET, STAGE_SIZE};
@@ -78,6 +81,8 @@ pub struct StageWeights {
     pub bias: f64,
     /// Weight of the mobility difference.
     pub mobility: f64,
+    /// Weight of the parity of the empty squares (+1 odd, −1 even).
+    pub parity: f64,
     /// Every pattern's table, concatenated in [`SET`] order.
     pub tables: Vec<i16>,
 }
@@ -106,8 +111,14 @@ impl Patterns {
         self.stages.at(b.empties())
     }
 
+    /// Whether any stage weighs the parity (weights without it keep the
+    /// first binary form).
+    pub fn has_parity(&self) -> bool {
+        self.stages().any(|(_, w)| w.parity != 0.0)
+    }
+
     /// Reads a weights file in either form: binary when it starts with
-    /// [`MAGIC`], RON otherwise.
+    /// [`MAGIC`] or [`MAGIC_2`], RON otherwise.
     ///
     /// # Errors
     /// The file cannot be read, or is malformed (naming the file and the
@@ -122,11 +133,13 @@ impl Patterns {
     /// Score for the side to move, in centidiscs.
     #[inline]
     pub fn evaluate(&self, b: &Board) -> i32 {
-        let w = self.stage(b);
+        let empties = b.empties();
+        let w = self.stages.at(empties);
         let sum = table_sum(&w.tables, b.player, b.opponent);
         let mobility = legal_moves(b.player, b.opponent).count_ones() as i32
             - legal_moves(b.opponent, b.player).count_ones() as i32;
-        sum + (w.bias + w.mobility * f64::from(mobility)).round() as i32
+        let parity = if empties % 2 == 1 { 1.0 } else { -1.0 };
+        sum + (w.bias + w.mobility * f64::from(mobility) + w.parity * parity).round() as i32
     }
 
     /// The scalar terms and every instance: its squares, its configuration
@@ -139,6 +152,10 @@ impl Patterns {
             Term::new("bias", 1.0, w.bias),
             Term::new("mobility", f64::from(mobility), w.mobility),
         ];
+        // Weights without a parity term explain as they did before it.
+        if self.has_parity() {
+            terms.push(Term::new("parity", parity(b), w.parity));
+        }
         for_each_index(b.player, b.opponent, |k, n, index| {
             let p = &SET[k];
             let squares = p.instance_squares(n);
@@ -167,5 +184,17 @@ impl Patterns {
             ));
         });
         terms
+    }
+}
+
+/// The parity term's value: +1 when the number of empty squares is odd
+/// (the side to move would play the last move were there no passes), −1
+/// when it is even.
+#[inline]
+pub fn parity(b: &Board) -> f64 {
+    if b.empties() % 2 == 1 {
+        1.0
+    } else {
+        -1.0
     }
 }

@@ -122,6 +122,7 @@ fn mirror_tied_tables_give_a_symmetric_evaluation() {
         vec![StageWeights {
             bias: 3.0,
             mobility: 7.0,
+            parity: 11.0,
             tables,
         }],
     );

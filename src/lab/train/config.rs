@@ -16,6 +16,7 @@
 //!     held_out: 20,        // every 20th game is kept out of the fit and measures it (0: none)
 //!     ridge: 20.0,         // penalty per table entry
 //!     iterations: 200,     // conjugate-gradient steps per stage, at most
+//!     parity: true,        // fit a parity weight per stage too (default false)
 //!     out: "../weights/trained.bin",
 //! )
 //! ```
@@ -45,6 +46,8 @@ struct RawTraining {
     held_out: u32,
     ridge: f64,
     iterations: u32,
+    #[serde(default)]
+    parity: bool,
     out: PathBuf,
 }
 
@@ -79,6 +82,9 @@ pub struct Training {
     pub ridge: f64,
     /// Conjugate-gradient steps per stage, at most.
     pub iterations: u32,
+    /// Whether each stage fits a parity weight (+1 odd empties, −1 even)
+    /// beside its bias and mobility weight.
+    pub parity: bool,
     /// The binary weights file to write.
     pub out: PathBuf,
 }
@@ -218,6 +224,7 @@ impl Training {
             held_out: raw.held_out,
             ridge: raw.ridge,
             iterations,
+            parity: raw.parity,
             out,
         })
     }

@@ -16,8 +16,9 @@
 //!    fitted. Stages whose labels are all known without a search (exact,
 //!    or outcomes with `search_weight: 0`) depend on no other stage and
 //!    are fitted first, in parallel.
-//! 3. **Fits**: each stage's tables, bias and mobility weight by sparse
-//!    least squares (CGLS, [`super::fit::fit_stage`]).
+//! 3. **Fits**: each stage's tables, bias and mobility weight (and parity
+//!    weight, with `parity: true`) by sparse least squares (CGLS,
+//!    [`super::fit::fit_stage`]).
 //! 4. **Held-out games** (every `held_out`th) stay out of the fits and
 //!    measure them: the root-mean-square error per stage on their
 //!    positions, for the fitted weights and for the play weights on the
@@ -204,7 +205,7 @@ fn fit_labelled(
         return None;
     }
     let refs: Vec<&Sample> = samples.iter().collect();
-    Some(fit_stage(&refs, canon, t.ridge, t.iterations))
+    Some(fit_stage(&refs, canon, t.ridge, t.iterations, t.parity))
 }
 
 /// Labels and fits a stage that needs labelling searches: band by band of

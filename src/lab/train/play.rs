@@ -202,6 +202,7 @@ mod tests {
             held_out: 0,
             ridge: 20.0,
             iterations: 5,
+            parity: false,
             out: PathBuf::from("w.bin"),
         }
     }
