@@ -343,6 +343,60 @@ fn depth_and_node_limited_searches_are_deterministic() {
 }
 
 #[test]
+fn an_aborted_iteration_keeps_only_a_move_it_proved_better() {
+    // Node limits stop iterations part way, the same way every time.
+    // Whenever the move played is not the last whole iteration's, the
+    // aborted iteration (one ply deeper) proved it better: its exact value
+    // at that depth is above the old move's. No table, so that values are
+    // plain minimax values.
+    let eval = features();
+    let order = vec![OrderBy::Killers, OrderBy::History, OrderBy::FastestFirst];
+    let variants = [
+        (Variant::Pvs, Some(50)),
+        (Variant::Pvs, None),
+        (Variant::AlphaBeta { fail: Fail::Soft }, Some(50)),
+        (Variant::AlphaBeta { fail: Fail::Hard }, None),
+    ];
+    let (mut changed, mut kept) = (0, 0);
+    for seed in 0..10 {
+        let b = random_position(seed, 12 + 2 * seed as u32);
+        if b.is_over() {
+            continue;
+        }
+        for nodes in [2_000u64, 5_000, 11_000, 23_000, 47_000] {
+            for (variant, aspiration) in variants {
+                let settings = |limit| SearchSettings {
+                    variant,
+                    deepening: true,
+                    aspiration,
+                    limit,
+                };
+                let mut s = Searcher::new(eval.clone(), 0, order.clone());
+                let out = search(&mut s, &b, &settings(Limit::Nodes(nodes)), None, 30);
+                let mut s = Searcher::new(eval.clone(), 0, order.clone());
+                let whole = search(&mut s, &b, &settings(Limit::Depth(out.depth)), None, 30);
+                let (played, old) = (out.best_move.unwrap(), whole.best_move.unwrap());
+                if played == old {
+                    kept += 1;
+                    continue;
+                }
+                changed += 1;
+                let exact = Variant::AlphaBeta { fail: Fail::Soft };
+                let deeper = |m| -value(&b.play(m), &eval, exact, out.depth, 0, &[]);
+                assert!(
+                    deeper(played) > deeper(old),
+                    "seed {seed}, {nodes} nodes, {variant:?}: {played:?} ({}) over {old:?} ({}) at depth {}",
+                    deeper(played),
+                    deeper(old),
+                    out.depth + 1
+                );
+            }
+        }
+    }
+    assert!(changed > 0 && kept > 0, "changed {changed}, kept {kept}");
+}
+
+#[test]
 fn a_node_limit_stops_the_search_and_keeps_the_last_whole_iteration() {
     let b = Board::start();
     let settings = SearchSettings {

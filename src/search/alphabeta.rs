@@ -44,6 +44,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 }
                 if v > alpha {
                     alpha = v;
+                    if ply == 0 {
+                        self.root_proven = Some((mv, v));
+                    }
                     self.pv_update(ply, mv);
                     if v >= beta {
                         self.record_cutoff(pos, mv, ply, depth, i == 0);
@@ -85,6 +88,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             if v >= beta {
                 if ply == 0 {
                     self.root_best = Some(mv);
+                    self.root_proven = Some((mv, beta));
                 }
                 self.record_cutoff(pos, mv, ply, depth, i == 0);
                 self.store(pos, depth, Bound::Lower, beta, mv);
@@ -97,6 +101,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 self.pv_update(ply, mv);
                 if ply == 0 {
                     self.root_best = Some(mv);
+                    self.root_proven = Some((mv, v));
                 }
             }
         }

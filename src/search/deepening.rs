@@ -1,7 +1,10 @@
 //! The search driver: one fixed-depth search, or iterative deepening (depth
 //! 1, 2, … with the previous iteration's best move searched first and,
 //! optionally, an aspiration window around its score) until the limit says
-//! stop. Only completed iterations count; an aborted one is thrown away.
+//! stop. Completed iterations give the score and the principal variation;
+//! of an iteration aborted by the limit, only a root move proven better
+//! than the previous best (alpha-beta and PVS) is kept, as the move to
+//! play.
 
 use super::limits::{budget, ClockState, Stop, StopReason};
 use super::searcher::Searcher;
@@ -133,9 +136,12 @@ impl Budget {
         let (max_depth, node_limit, soft, hard) = match limit {
             Limit::Depth(d) => (d, u64::MAX, None, None),
             Limit::Nodes(n) => (MAX_DEPTH, n, None, None),
+            // A move's time cannot be saved for later: iterations go on
+            // until it is used up (the last one aborted, and kept for
+            // what it proved).
             Limit::MoveTime(ms) => {
                 let t = Duration::from_millis(ms);
-                (MAX_DEPTH, u64::MAX, Some(t / 2), Some(t))
+                (MAX_DEPTH, u64::MAX, Some(t), Some(t))
             }
             Limit::Clock(base, inc) => {
                 let c = clock.unwrap_or(ClockState {
@@ -191,8 +197,10 @@ fn deepen<G: SearchGame, E: Evaluator<G>>(
             None => stop,
         };
         let prev = out.iterations.last().map(|it| it.score);
+        s.root_proven = None;
         let score = run_iteration(s, pos, settings, depth, prev);
         if s.stop.aborted() {
+            keep_proven_move(s, out);
             out.stop = if s.stop.out_of_nodes(s.stats.nodes) {
                 StopReason::Nodes
             } else {
@@ -206,6 +214,24 @@ fn deepen<G: SearchGame, E: Evaluator<G>>(
             return;
         }
         depth += 1;
+    }
+}
+
+/// After an aborted iteration: a root move that it searched in full and
+/// found better than every move before it (the previous iteration's best
+/// is searched first) becomes the move to play, with its score, though
+/// the depth stays the last completed one's.
+fn keep_proven_move<G: SearchGame, E: Evaluator<G>>(
+    s: &Searcher<G, E>,
+    out: &mut SearchOutcome<G::Move>,
+) {
+    let Some((mv, score)) = s.root_proven else {
+        return;
+    };
+    if out.best_move.is_some() && out.best_move != Some(mv) {
+        out.best_move = Some(mv);
+        out.score = score;
+        out.pv = vec![mv];
     }
 }
 

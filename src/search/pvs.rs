@@ -43,6 +43,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 }
                 if v > alpha {
                     alpha = v;
+                    if ply == 0 {
+                        self.root_proven = Some((mv, v));
+                    }
                     self.pv_update(ply, mv);
                     if v >= beta {
                         self.record_cutoff(pos, mv, ply, depth, i == 0);

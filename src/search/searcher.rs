@@ -41,6 +41,11 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     pv_len: [usize; MAX_PLY],
     /// Best move of the last root search, even when every move failed low.
     pub(super) root_best: Option<G::Move>,
+    /// The last root move of the current iteration whose search finished
+    /// and raised alpha (proven better than every move searched before it,
+    /// the previous iteration's best first), with its score: what an
+    /// iteration aborted by the clock still tells (alpha-beta and PVS).
+    pub(super) root_proven: Option<(G::Move, i32)>,
     /// Whether killers/history/shallow ordering are on (cached from `order`).
     pub(super) flags: OrderFlags,
     /// Set when this searcher is a helper thread of a parallel search: the
@@ -107,6 +112,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             pv: Box::new([[G::Move::default(); MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             root_best: None,
+            root_proven: None,
             flags,
             helper_of: None,
             skew: 0,
