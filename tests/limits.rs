@@ -372,9 +372,10 @@ fn long_commands_show_progress_on_a_terminal_and_nowhere_else() {
 /// An engine whose exact solve does not finish in half its move time
 /// searches instead with what is left of the move, not with a whole move
 /// more: a 400 ms move used to take 200 ms of solve and then up to 400 ms
-/// of search (0.485 s in one run here), and so lost games on time in
-/// tournaments (the runner allows 10% + 100 ms). Now it keeps within its
-/// time, with 10% for a loaded machine (0.35 s in the same run).
+/// of search (0.485 s in one run here, when a search stopped deepening at
+/// half its time; it would be 0.6 s now that a search uses all of it), and
+/// so lost games on time in tournaments (the runner allows 10% + 100 ms).
+/// Now it keeps within its time, with 25% for a loaded machine.
 #[test]
 fn a_failed_solve_and_the_search_after_it_share_one_move_time() {
     let dir = scratch("solve-fallback");
@@ -408,5 +409,5 @@ fn a_failed_solve_and_the_search_after_it_share_one_move_time() {
         "a search, not a solve: {v}"
     );
     let secs = v["seconds"].as_f64().unwrap();
-    assert!(secs <= 0.44, "the move took {secs} s of its 0.4 s");
+    assert!(secs <= 0.5, "the move took {secs} s of its 0.4 s");
 }

@@ -357,7 +357,7 @@ fn an_aborted_iteration_keeps_only_a_move_it_proved_better() {
         (Variant::AlphaBeta { fail: Fail::Soft }, Some(50)),
         (Variant::AlphaBeta { fail: Fail::Hard }, None),
     ];
-    let (mut changed, mut kept) = (0, 0);
+    let (mut changed, mut kept, mut pvs_changed) = (0, 0, 0);
     for seed in 0..10 {
         let b = random_position(seed, 12 + 2 * seed as u32);
         if b.is_over() {
@@ -381,6 +381,9 @@ fn an_aborted_iteration_keeps_only_a_move_it_proved_better() {
                     continue;
                 }
                 changed += 1;
+                if variant == Variant::Pvs {
+                    pvs_changed += 1;
+                }
                 let exact = Variant::AlphaBeta { fail: Fail::Soft };
                 let deeper = |m| -value(&b.play(m), &eval, exact, out.depth, 0, &[]);
                 assert!(
@@ -393,11 +396,14 @@ fn an_aborted_iteration_keeps_only_a_move_it_proved_better() {
             }
         }
     }
-    assert!(changed > 0 && kept > 0, "changed {changed}, kept {kept}");
+    assert!(
+        pvs_changed > 0 && kept > 0,
+        "changed {changed} ({pvs_changed} by PVS), kept {kept}"
+    );
 }
 
 #[test]
-fn a_node_limit_stops_the_search_and_keeps_the_last_whole_iteration() {
+fn a_node_limit_stops_the_search_and_reports_the_last_whole_iterations_depth() {
     let b = Board::start();
     let settings = SearchSettings {
         variant: Variant::AlphaBeta { fail: Fail::Soft },

@@ -3,8 +3,8 @@
 //! optionally, an aspiration window around its score) until the limit says
 //! stop. Completed iterations give the score and the principal variation;
 //! of an iteration aborted by the limit, only a root move proven better
-//! than the previous best (alpha-beta and PVS) is kept, as the move to
-//! play.
+//! than the previous best (alpha-beta, PVS and MTD(f)) is kept, as the
+//! move to play.
 
 use super::limits::{budget, ClockState, Stop, StopReason};
 use super::searcher::Searcher;
@@ -45,9 +45,13 @@ pub struct Iteration {
 pub struct SearchOutcome<M> {
     /// The move to play (`None` only when the game is over).
     pub best_move: Option<M>,
-    /// Its score for the side to move, in evaluation units.
+    /// Its score for the side to move, in evaluation units: the last
+    /// completed iteration's, or, when a cut-short iteration proved another
+    /// move better, what that iteration found for it (a lower bound when
+    /// the move failed high).
     pub score: i32,
-    /// Depth of the last completed iteration.
+    /// Depth of the last completed iteration (a move a cut-short
+    /// iteration proved better was searched one ply deeper).
     pub depth: u32,
     /// Principal variation, starting with `best_move`.
     pub pv: Vec<M>,

@@ -13,9 +13,11 @@ pub enum Limit {
     /// Search to exactly this depth (plies; passes are free).
     Depth(u32),
     /// Deepen until this many nodes have been visited; the last completed
-    /// iteration's move is played. Deterministic.
+    /// iteration's move is played, or a move the cut-short iteration after
+    /// it proved better. Deterministic.
     Nodes(u64),
-    /// Deepen for this many milliseconds per move.
+    /// Deepen for this many milliseconds per move (all of them: a move's
+    /// time cannot be saved for later).
     MoveTime(u64),
     /// A game clock: base milliseconds for the whole game and an increment
     /// per move; time management decides how much of it each move uses.
@@ -96,7 +98,7 @@ pub struct TimeBudget {
 /// has about `moves_left` moves still to play.
 ///
 /// The base share is `remaining / (moves_left + 2) + 3/4 · increment`;
-/// deepening stops starting iterations at that share and aborts at 3x it,
+/// deepening stops starting iterations at half that share and aborts at 3x it,
 /// but never spends more than a quarter of what is left, and keeps a
 /// 20 ms reserve (plus 5%) for the rest of the game so that the default
 /// settings never lose on time.

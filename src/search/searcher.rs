@@ -44,7 +44,8 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     /// The last root move of the current iteration whose search finished
     /// and raised alpha (proven better than every move searched before it,
     /// the previous iteration's best first), with its score: what an
-    /// iteration aborted by the clock still tells (alpha-beta and PVS).
+    /// iteration aborted by the clock still tells (alpha-beta, PVS and
+    /// MTD(f), whose passes are alpha-beta searches).
     pub(super) root_proven: Option<(G::Move, i32)>,
     /// Whether killers/history/shallow ordering are on (cached from `order`).
     pub(super) flags: OrderFlags,
