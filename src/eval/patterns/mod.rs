@@ -138,7 +138,7 @@ impl Patterns {
         let sum = table_sum(&w.tables, b.player, b.opponent);
         let mobility = legal_moves(b.player, b.opponent).count_ones() as i32
             - legal_moves(b.opponent, b.player).count_ones() as i32;
-        let parity = if empties % 2 == 1 { 1.0 } else { -1.0 };
+        let parity = parity_of(empties);
         sum + (w.bias + w.mobility * f64::from(mobility) + w.parity * parity).round() as i32
     }
 
@@ -192,7 +192,13 @@ impl Patterns {
 /// when it is even.
 #[inline]
 pub fn parity(b: &Board) -> f64 {
-    if b.empties() % 2 == 1 {
+    parity_of(b.empties())
+}
+
+/// [`parity`] of a position with `empties` empty squares.
+#[inline]
+fn parity_of(empties: u32) -> f64 {
+    if empties % 2 == 1 {
         1.0
     } else {
         -1.0
