@@ -76,6 +76,11 @@ pub struct Entry {
     pub depth: u8,
     /// What `score` means.
     pub bound: Bound,
+    /// 0: a full search found it (every search but the exact solver's
+    /// selective passes); `k` from 1: a selective pass with confidence
+    /// level `k - 1` (see `crate::endgame`), believed only by passes at
+    /// that level or below.
+    pub selective: u8,
     generation: u8,
 }
 
@@ -91,6 +96,7 @@ impl Entry {
             | u64::from(self.best) << 32
             | u64::from(self.depth) << 40
             | bound << 48
+            | u64::from(self.selective & 0x0F) << 52
             | u64::from(self.generation) << 56
     }
 
@@ -99,12 +105,13 @@ impl Entry {
             score: data as u32 as i32,
             best: (data >> 32) as u8,
             depth: (data >> 40) as u8,
-            bound: match (data >> 48) & 0xFF {
+            bound: match (data >> 48) & 0x3 {
                 1 => Bound::Exact,
                 2 => Bound::Lower,
                 3 => Bound::Upper,
                 _ => Bound::None,
             },
+            selective: ((data >> 52) & 0x0F) as u8,
             generation: (data >> 56) as u8,
         }
     }
@@ -227,15 +234,35 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a result (see the module docs for the replacement scheme).
+    /// Stores a result of a full search (see the module docs for the
+    /// replacement scheme).
     #[inline]
     pub fn store(&self, key: u64, depth: u32, bound: Bound, score: i32, best: u8) {
+        self.store_selective(key, depth, 0, bound, score, best);
+    }
+
+    /// Stores a result found with selectivity `selective` (0: a full
+    /// search; see [`Entry::selective`]). Of two results of one depth, a
+    /// full one is preferred: a selective result never replaces the deep
+    /// entry's full one of the same depth.
+    #[inline]
+    pub fn store_selective(
+        &self,
+        key: u64,
+        depth: u32,
+        selective: u8,
+        bound: Bound,
+        score: i32,
+        best: u8,
+    ) {
         let generation = self.generation.load(Relaxed);
+        let depth = depth.min(255) as u8;
         let data = Entry {
             score,
             best,
-            depth: depth.min(255) as u8,
+            depth,
             bound,
+            selective,
             generation,
         }
         .pack();
@@ -245,8 +272,10 @@ impl TranspositionTable {
         let deep = Entry::unpack(deep_data);
         let deep_used = deep_data != 0;
         let same = deep_word ^ deep_data == key;
-        if !deep_used || same || deep.generation != generation || deep.depth <= depth.min(255) as u8
-        {
+        // Depth first, then a full result over a selective one; for full
+        // results this is `deep.depth <= depth`.
+        let deeper = (deep.depth, deep.selective == 0) <= (depth, selective == 0);
+        if !deep_used || same || deep.generation != generation || deeper {
             // The old deep entry, if it held another position of this search,
             // moves to the recent slot rather than vanishing (its key word
             // moves with its data, so it still matches).
@@ -314,6 +343,38 @@ mod tests {
     }
 
     #[test]
+    fn selectivity_is_stored_and_a_full_result_outlives_a_selective_one() {
+        let t = TranspositionTable::new(0); // one bucket
+        t.store_selective(1, 20, 3, Bound::Lower, -7, 9);
+        let e = t.probe(1).unwrap();
+        assert_eq!(
+            (e.selective, e.bound, e.score, e.best, e.depth),
+            (3, Bound::Lower, -7, 9, 20)
+        );
+        t.store(1, 20, Bound::Exact, 4, 2);
+        assert_eq!(t.probe(1).unwrap().selective, 0);
+        // Another position's selective result of the same depth goes to
+        // the recent slot; the full one stays in the deep slot.
+        t.store_selective(2, 20, 1, Bound::Upper, 0, 1);
+        assert_eq!(t.probe(1).unwrap().score, 4);
+        assert_eq!(t.probe(2).unwrap().selective, 1);
+        // Every selective level and bound survives packing.
+        for sel in 0..=15u8 {
+            for bound in [Bound::Exact, Bound::Lower, Bound::Upper] {
+                let e = Entry {
+                    score: -64,
+                    best: 63,
+                    depth: 36,
+                    bound,
+                    selective: sel,
+                    generation: 200,
+                };
+                assert_eq!(Entry::unpack(e.pack()), e);
+            }
+        }
+    }
+
+    #[test]
     fn a_torn_entry_matches_no_key() {
         let t = TranspositionTable::new(0);
         t.store(7, 3, Bound::Exact, 12, 1);
@@ -324,6 +385,7 @@ mod tests {
             best: 2,
             depth: 9,
             bound: Bound::Lower,
+            selective: 0,
             generation: 0,
         };
         t.words[1].store(other.pack(), Relaxed);
