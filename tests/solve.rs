@@ -148,3 +148,78 @@ fn two_threads_solve_to_the_same_scores() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+#[test]
+fn selective_passes_change_the_work_never_the_result() {
+    // Every position gets the passes (--selective-from 0): FFO #1-#19 and,
+    // in release builds, #40-#42 (where they run by default, from 20
+    // empties), against the exact search alone.
+    let files: &[&str] = if cfg!(debug_assertions) {
+        &["ffo/fforum-1-19.obf"]
+    } else {
+        &["ffo/fforum-1-19.obf", "ffo/fforum-40-42.obf"]
+    };
+    for &file in files {
+        let plain = solve_json(file, &["--no-selective"]);
+        let passes = solve_json(file, &["--selective-from", "0"]);
+        assert_eq!(passes["correct"], passes["total"], "{file}");
+        for (a, b) in plain["positions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(passes["positions"].as_array().unwrap())
+        {
+            assert_eq!(a["score"], b["score"], "{file}: {a} {b}");
+        }
+        assert_ne!(plain["nodes"], passes["nodes"], "{file}: the passes ran");
+    }
+}
+
+#[test]
+fn a_cut_model_without_exact_pairs_is_refused_by_name() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("solve");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A midgame ProbCut file: its pairs predict depth 4, not the exact score.
+    let midgame = crate::util::repo("engines/probcut/strong.ron");
+    let ffo = data("ffo/fforum-1-19.obf");
+    let out = arena(&[
+        "solve",
+        ffo.to_str().unwrap(),
+        "--endcut",
+        midgame.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("--endcut") && err.contains("strong.ron") && err.contains("deep: 60"),
+        "{err}"
+    );
+    // A malformed one names its file and line.
+    let bad = dir.join("bad-endcut.ron");
+    std::fs::write(
+        &bad,
+        "ProbCut(confidence: 1.5, stages: [\n(min_empties: 0, pairs: [(deep: 60, shallow: 2, a: NaN, b: 0.0, sigma: 1.0)])])\n",
+    )
+    .unwrap();
+    let out = arena(&[
+        "solve",
+        ffo.to_str().unwrap(),
+        "--endcut",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("bad-endcut.ron:2") && err.contains("a"),
+        "{err}"
+    );
+    // Turning the passes off and naming a model contradict each other.
+    let out = arena(&[
+        "solve",
+        ffo.to_str().unwrap(),
+        "--endcut",
+        bad.to_str().unwrap(),
+        "--no-selective",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

@@ -2,6 +2,7 @@
 //! parameters, and measure what they save and cost.
 
 use super::{print, print_json};
+use crate::lab::endcut::{fit_endcut, parse_stages, EndCutFitOptions};
 use crate::lab::probcut_run::{check_probcut, fit_probcut, ProbCutCheckOptions, ProbCutFitOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,6 +14,34 @@ pub enum ProbCutArgs {
     Fit(FitArgs),
     /// Search positions with and without an engine's ProbCut: nodes, best-move agreement, score difference
     Check(CheckArgs),
+    /// Fit the exact solver's cut model (exact score ≈ a·v_shallow + b, and sigma, per stage of empties) for `arena solve --endcut`
+    FitEndgame(FitEndgameArgs),
+}
+
+/// Arguments of `arena probcut fit-endgame`.
+#[derive(Debug, clap::Args)]
+pub struct FitEndgameArgs {
+    /// Weights file of the ordering evaluation (default: the solver's built-in one)
+    #[arg(long)]
+    pub order_eval: Option<PathBuf>,
+    /// Self-play games to draw positions from
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub games: u32,
+    /// Positions per stage (each solved exactly)
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(10..=100_000))]
+    pub positions: u64,
+    /// Seed of the games and the draw
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stages as empties:shallow (the stage's fewest empties, the shallow search's depth), comma-separated
+    #[arg(long, value_delimiter = ',', default_value = "12:2,15:3,18:4,21:4")]
+    pub stages: Vec<String>,
+    /// The file to write
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Print one JSON object: {"file","pairs":[...]}
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `arena probcut fit`.
@@ -87,7 +116,49 @@ pub fn run(args: &ProbCutArgs) -> anyhow::Result<ExitCode> {
     match args {
         ProbCutArgs::Fit(a) => run_fit(a),
         ProbCutArgs::Check(a) => run_check(a),
+        ProbCutArgs::FitEndgame(a) => run_fit_endgame(a),
     }
+}
+
+fn run_fit_endgame(args: &FitEndgameArgs) -> anyhow::Result<ExitCode> {
+    let stages = parse_stages(&args.stages)?;
+    let eval = match &args.order_eval {
+        Some(p) => crate::eval::OthelloEval::from_weights_file(p)?,
+        None => crate::endgame::builtin::order_eval(),
+    };
+    let r = fit_endcut(&EndCutFitOptions {
+        eval,
+        eval_file: args.order_eval.clone(),
+        games: args.games,
+        positions: args.positions as usize,
+        seed: args.seed,
+        stages,
+        out: args.out.clone(),
+        threads: 0,
+    })?;
+    if args.json {
+        print_json(&serde_json::json!({ "file": r.file, "pairs": r.pairs }))?;
+    } else {
+        let mut text = format!(
+            "{:>7} {:>7} {:>7} {:>7} {:>8} {:>6} {:>5}\n",
+            "empties", "shallow", "a", "b", "sigma", "r", "n"
+        );
+        for f in &r.pairs {
+            text.push_str(&format!(
+                "{:>7} {:>7} {:>7.3} {:>7.1} {:>8.1} {:>6.3} {:>5}\n",
+                f.min_empties,
+                f.pair.shallow,
+                f.pair.a,
+                f.pair.b,
+                f.pair.sigma,
+                f.correlation,
+                f.samples
+            ));
+        }
+        text.push_str(&format!("wrote {} in {:.1} s", r.file.display(), r.seconds));
+        print(&text)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {

@@ -2,9 +2,10 @@
 //! score and move against the file.
 
 use super::{print, print_json};
-use crate::endgame::{obf, Solver, MAX_SOLVE_EMPTIES};
+use crate::endgame::{obf, EndCut, Solver, EXACT_DEEP, MAX_SOLVE_EMPTIES};
 use crate::error::read_text;
 use crate::eval::OthelloEval;
+use crate::search::probcut::ProbCut;
 use crate::util::progress;
 use crate::Error;
 use std::path::PathBuf;
@@ -36,6 +37,15 @@ pub struct SolveArgs {
     /// Threads per solve, sharing one table (scores as on one thread; node counts vary from run to run)
     #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub threads: usize,
+    /// Cut model of the selective passes run before the exact one (a ProbCut file with deep: 60 pairs, from `arena probcut fit-endgame`; default: the built-in one, with the built-in evaluation); scores stay exact
+    #[arg(long, conflicts_with_all = ["no_eval_order", "no_selective"])]
+    pub endcut: Option<PathBuf>,
+    /// No selective passes: the exact search alone
+    #[arg(long)]
+    pub no_selective: bool,
+    /// Positions with at least this many empties get the selective passes
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub selective_from: u32,
 }
 
 /// One solved line of `arena solve --json`.
@@ -158,6 +168,25 @@ fn solver(args: &SolveArgs) -> crate::Result<Solver> {
     })?;
     solver.eval_from = args.eval_from;
     solver.set_threads(args.threads);
+    if args.no_selective || args.no_eval_order {
+        return Ok(solver);
+    }
+    if let Some(path) = &args.endcut {
+        let pc = ProbCut::load(path)?;
+        let cut = EndCut::new(&pc, args.selective_from).ok_or_else(|| {
+            Error::argument(
+                "--endcut",
+                format!(
+                    "{}: no stage has an exact-score pair (deep: {EXACT_DEEP}); fit one with arena probcut fit-endgame",
+                    path.display()
+                ),
+            )
+        })?;
+        solver.set_endcut(Some(cut));
+    } else if args.order_eval.is_none() {
+        // The built-in model is fitted for the built-in evaluation only.
+        solver.set_endcut(Some(crate::endgame::builtin::endcut(args.selective_from)));
+    }
     Ok(solver)
 }
 
@@ -290,6 +319,9 @@ mod tests {
             eval_from: 0,
             json: false,
             threads: 1,
+            endcut: None,
+            no_selective: false,
+            selective_from: 20,
         };
         assert_eq!(problems(&args("1")).unwrap().len(), 1);
         let e = problems(&args("1-2")).unwrap_err().to_string();

@@ -1,10 +1,13 @@
 //! The evaluation the solver orders moves with when nothing else is given:
 //! the shipped trained pattern tables (those the strong preset plays
 //! with), built into the binary so that `arena solve` and adjudication work
-//! from any folder.
+//! from any folder; and the cut model of `arena solve`'s selective passes,
+//! fitted for that evaluation.
 
+use super::EndCut;
 use crate::eval::patterns::Patterns;
 use crate::eval::OthelloEval;
+use crate::search::probcut::ProbCut;
 use std::path::Path;
 
 /// The shipped pattern weights (`engines/weights/patterns-train.bin`, made
@@ -12,6 +15,20 @@ use std::path::Path;
 /// than the older `patterns-fit` tables (FFO #40-#49 with the search of
 /// 2026-11-24: 931 M nodes against 1,225 M), read in milliseconds.
 const ORDER_WEIGHTS: &[u8] = include_bytes!("../../engines/weights/patterns-train.bin");
+
+/// The cut model of the selective passes for [`order_eval`]
+/// (`engines/probcut/endgame.ron`, made by `arena probcut fit-endgame
+/// --out engines/probcut/endgame.ron`).
+const ENDCUT: &str = include_str!("../../engines/probcut/endgame.ron");
+
+/// The built-in cut model, for solves of at least `from` empties.
+///
+/// # Panics
+/// Never: the built-in model is checked by a test.
+pub fn endcut(from: u32) -> EndCut {
+    let pc = ProbCut::parse(ENDCUT, Path::new("endgame.ron")).expect("built-in cut model");
+    EndCut::new(&pc, from).expect("built-in cut model has exact-score pairs")
+}
 
 /// The solver's built-in move-ordering evaluation.
 ///
@@ -42,5 +59,10 @@ mod tests {
         )
         .unwrap();
         assert!(strong.contains(r#"eval: Patterns(weights: "weights/patterns-train.bin")"#));
+    }
+
+    #[test]
+    fn the_built_in_cut_model_reads() {
+        assert_eq!(super::endcut(20).lowest(), 12);
     }
 }

@@ -20,7 +20,9 @@
 //!   above, so a node fails low without search when that bound is at most
 //!   alpha;
 //! - at [`SMALL`] empties or fewer, no table and no sorting: moves in
-//!   odd-parity quadrants first, and the last empty square counted directly.
+//!   odd-parity quadrants first, and the last empty square counted directly;
+//! - optionally, before a long solve, selective passes (Multi-ProbCut on
+//!   the exact score) whose moves order the exact pass (`selective.rs`).
 //!
 //! Nothing allocates during a solve: every list is on the stack.
 //!
@@ -38,6 +40,9 @@ pub mod obf;
 mod ordering;
 mod parallel;
 mod root;
+mod selective;
+
+pub use selective::{EndCut, CONFIDENCE, EXACT_DEEP};
 
 use crate::error::Error;
 use crate::eval::OthelloEval;
@@ -102,6 +107,12 @@ pub struct Solver {
     stop: Arc<AtomicBool>,
     /// The other threads' solvers (see [`Solver::set_threads`]).
     helpers: Vec<Solver>,
+    /// The cut model of the selective passes (see `selective.rs`).
+    endcut: Option<Box<EndCut>>,
+    /// The pass being searched: 0 exact, `k` at `CONFIDENCE[k - 1]`.
+    selective: u8,
+    /// The previous pass's root move, tried first at the root.
+    root_hint: Option<u8>,
 }
 
 impl Solver {
@@ -134,6 +145,9 @@ impl Solver {
             busy: None,
             stop: parallel::stop_flag(),
             helpers: Vec::new(),
+            endcut: None,
+            selective: 0,
+            root_hint: None,
         })
     }
 
@@ -151,6 +165,9 @@ impl Solver {
             busy: None,
             stop: Arc::clone(&main.stop),
             helpers: Vec::new(),
+            endcut: main.endcut.clone(),
+            selective: 0,
+            root_hint: None,
         }
     }
 

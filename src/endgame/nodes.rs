@@ -91,7 +91,7 @@ impl Solver {
         let mut hash_move = None;
         if let Some(e) = self.tt.probe(key) {
             hash_move = Some(e.best);
-            if e.bound.cuts(e.score, alpha, beta) {
+            if self.believes(&e) && e.bound.cuts(e.score, alpha, beta) {
                 return e.score;
             }
         }
@@ -103,7 +103,8 @@ impl Solver {
             return 0;
         }
         let bound = Bound::of(best, alpha0, beta);
-        self.tt.store(key, n, bound, best, best_sq);
+        self.tt
+            .store_selective(key, n, self.mark(n), bound, best, best_sq);
         best
     }
 
@@ -213,9 +214,13 @@ impl Solver {
         let mut hash_move = None;
         if let Some(e) = self.tt.probe(key) {
             hash_move = Some(e.best);
-            if e.bound.cuts(e.score, alpha, alpha + 1) {
+            if self.believes(&e) && e.bound.cuts(e.score, alpha, alpha + 1) {
                 return e.score;
             }
+        }
+        // In a selective pass: Multi-ProbCut on the exact score.
+        if let Some(v) = self.try_endcut(p, o, alpha, n) {
+            return v;
         }
         let mut list = [Scored::default(); 32];
         let count = self.order(p, o, moves, n, hash_move, false, alpha, &mut list);
@@ -225,8 +230,13 @@ impl Solver {
             for m in &list[..count] {
                 let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
                 if let Some(e) = self.tt.probe(hash(np, no)) {
-                    if matches!(e.bound, Bound::Upper | Bound::Exact) && -e.score > alpha {
-                        self.tt.store(key, n, Bound::Lower, -e.score, m.sq);
+                    if self.believes(&e)
+                        && matches!(e.bound, Bound::Upper | Bound::Exact)
+                        && -e.score > alpha
+                    {
+                        let mark = self.mark(n).max(e.selective);
+                        self.tt
+                            .store_selective(key, n, mark, Bound::Lower, -e.score, m.sq);
                         return -e.score;
                     }
                 }
@@ -241,7 +251,8 @@ impl Solver {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, n, bound, best, best_sq);
+        self.tt
+            .store_selective(key, n, self.mark(n), bound, best, best_sq);
         best
     }
 

@@ -35,18 +35,40 @@ impl Solver {
         self.nodes = 0;
         self.next_check = CHECK_EVERY;
         self.aborted = false;
+        self.selective = 0;
+        self.root_hint = None;
         if self.eval.is_some() && b.empties() >= self.eval_from && alpha == -64 && beta == 64 {
-            self.aspiration(b)
+            let mut guess = self.shallow(b.player, b.opponent, 4, -INF_CENTI, INF_CENTI) / 100;
+            if self.presearch(b.empties()) {
+                // The selective passes (see `selective.rs`): each one's
+                // score centres the next one's window, its move is tried
+                // first at the root, and its table entries order the rest.
+                for k in 1..=super::CONFIDENCE.len() as u8 {
+                    self.selective = k;
+                    let (v, m) = self.aspiration(b, guess);
+                    if self.aborted {
+                        self.selective = 0;
+                        self.root_hint = None;
+                        return (v, m);
+                    }
+                    guess = v;
+                    self.root_hint = m.and_then(Move::to_square).map(|sq| sq.index() as u8);
+                }
+                self.selective = 0;
+            }
+            let r = self.aspiration(b, guess);
+            self.root_hint = None;
+            r
         } else {
             self.root(b.player, b.opponent, alpha, beta)
         }
     }
 
-    /// Aspiration: a window of one disc either side of the ordering search's
-    /// estimate (depth 4), widened by 4 discs on the failing side until the
-    /// score is inside.
-    fn aspiration(&mut self, b: &Board) -> (i32, Option<Move>) {
-        let guess = self.shallow(b.player, b.opponent, 4, -INF_CENTI, INF_CENTI) / 100;
+    /// Aspiration: a window of one disc either side of `guess` (the
+    /// ordering search's depth-4 estimate, or the last selective pass's
+    /// score), widened by 4 discs on the failing side until the score is
+    /// inside.
+    fn aspiration(&mut self, b: &Board, guess: i32) -> (i32, Option<Move>) {
         let w = 1;
         let (mut lo, mut hi) = ((guess - w).clamp(-64, 63), (guess + w).clamp(-63, 64));
         loop {
@@ -77,7 +99,10 @@ impl Solver {
             return (-v, Some(Move::PASS));
         }
         let mut list = [Scored::default(); 32];
-        let count = self.order(p, o, moves, n, None, true, alpha, &mut list);
+        // The previous selective pass's move (when legal here: after a
+        // pass the root is the opponent's) is tried first.
+        let hint = self.root_hint.filter(|&sq| moves >> sq & 1 == 1);
+        let count = self.order(p, o, moves, n, hint, true, alpha, &mut list);
         let (best, best_sq) = self.search_moves(p, o, &list[..count], alpha, beta, n);
         (best, Some(Move::square(Square::new(best_sq))))
     }

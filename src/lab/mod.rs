@@ -14,6 +14,7 @@
 
 pub mod balanced;
 pub mod book_generate;
+pub mod endcut;
 pub mod eval_fit;
 pub mod fit;
 pub mod probcut;

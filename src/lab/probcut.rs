@@ -162,7 +162,7 @@ pub fn fit(
     (ProbCut { confidence, stages }, fits)
 }
 
-fn correlation(pts: &[(f64, f64)]) -> f64 {
+pub(super) fn correlation(pts: &[(f64, f64)]) -> f64 {
     let n = pts.len() as f64;
     let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
     let my = pts.iter().map(|p| p.1).sum::<f64>() / n;

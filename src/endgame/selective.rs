@@ -1,0 +1,293 @@
+//! Selective passes before a long exact solve: Multi-ProbCut on the exact
+//! score (Buro's ProbCut in the endgame, as Edax solves).
+//!
+//! With a cut model ([`Solver::set_endcut`]) and at least its `from`
+//! empties, a solve first searches the root (with its aspiration window)
+//! at increasing confidences, [`CONFIDENCE`] (Edax's 73%, 87%, 95%, 98%
+//! and 99%), then exactly. In a selective pass a null-window node whose
+//! empties the model covers first asks the ordering evaluation's shallow
+//! search: when the predicted exact score `a·v + b` lies more than
+//! `t·sigma` beyond the window (`t` the pass's confidence), the node is
+//! cut without its search. Each pass leaves in the table the moves that
+//! order the next one, and its score centres the next one's window.
+//!
+//! The passes never decide the score: the last pass is exact and believes
+//! only full results. Table entries carry the pass that found them
+//! ([`Entry::selective`]: 0 for a full search, `k` for a pass at
+//! `CONFIDENCE[k - 1]`); a pass believes full entries and those of its own
+//! confidence or a higher one, and uses any entry's move. A node with
+//! fewer empties than the model's lowest stage is never cut, nor is any
+//! node below it, so its result is exact and is stored as full even in a
+//! selective pass: the exact pass finds those subtrees already solved.
+//!
+//! The model is a ProbCut file (see [`crate::search::probcut`]) whose pairs
+//! have `deep: 60` (the exact score), fitted by `arena probcut
+//! fit-endgame`: per stage of empties, the exact score (in centidiscs)
+//! against the shallow search at that pair's `shallow` depth.
+
+use super::Solver;
+use crate::search::probcut::{ProbCut, MAX_DEPTH};
+use crate::search::tt::Entry;
+
+/// Confidences of the selective passes, in sigmas, lowest first.
+pub const CONFIDENCE: [f64; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
+
+/// A pair's `deep` that means "the exact score".
+pub const EXACT_DEEP: u32 = MAX_DEPTH;
+
+/// The model of one number of empties.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Cut {
+    /// Depth of the shallow search.
+    shallow: u32,
+    /// Slope (centidiscs of exact score per centidisc of shallow value).
+    a: f64,
+    /// Intercept (centidiscs).
+    b: f64,
+    /// Standard deviation of the prediction's error (centidiscs).
+    sigma: f64,
+}
+
+/// The cut model by empties, ready for the hot path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndCut {
+    /// The model at each number of empties (`None`: never cut there).
+    at: [Option<Cut>; 65],
+    /// Fewest empties with a model: below, every result is exact.
+    lowest: u32,
+    /// A solve of at least this many empties runs the selective passes.
+    from: u32,
+}
+
+impl EndCut {
+    /// The model of a ProbCut file's exact-score pairs (the first pair
+    /// with `deep: 60` of each stage), for solves of at least `from`
+    /// empties. `None` when no stage has such a pair.
+    pub fn new(pc: &ProbCut, from: u32) -> Option<EndCut> {
+        let mut at = [None; 65];
+        let mut lowest = None;
+        for (n, slot) in at.iter_mut().enumerate() {
+            let n = n as u32;
+            let Some(stage) = pc.stages.iter().find(|s| n >= s.min_empties) else {
+                continue;
+            };
+            let Some(p) = stage.pairs.iter().find(|p| p.deep == EXACT_DEEP) else {
+                continue;
+            };
+            // A shallow search as deep as the empties would be the solve.
+            if p.shallow >= n {
+                continue;
+            }
+            *slot = Some(Cut {
+                shallow: p.shallow,
+                a: p.a,
+                b: p.b,
+                sigma: p.sigma,
+            });
+            lowest.get_or_insert(n);
+        }
+        Some(EndCut {
+            at,
+            lowest: lowest?,
+            from,
+        })
+    }
+
+    /// Fewest empties the model cuts at.
+    pub fn lowest(&self) -> u32 {
+        self.lowest
+    }
+}
+
+impl Solver {
+    /// Runs selective passes before solves of at least `from` empties with
+    /// this model (`None`: exact solves only, the default). The passes
+    /// need the ordering evaluation: without one they are skipped.
+    pub fn set_endcut(&mut self, cut: Option<EndCut>) {
+        for h in &mut self.helpers {
+            h.endcut = cut.clone().map(Box::new);
+        }
+        self.endcut = cut.map(Box::new);
+    }
+
+    /// Whether a solve of `empties` empties runs the selective passes.
+    #[inline]
+    pub(super) fn presearch(&self, empties: u32) -> bool {
+        self.eval.is_some() && self.endcut.as_ref().is_some_and(|c| empties >= c.from)
+    }
+
+    /// Whether this pass may take `e`'s bound: a full result always, a
+    /// selective one only in a selective pass of its confidence or a lower
+    /// one.
+    #[inline(always)]
+    pub(super) fn believes(&self, e: &Entry) -> bool {
+        e.selective == 0 || (self.selective != 0 && e.selective >= self.selective)
+    }
+
+    /// What a result at `n` empties is stored as: 0 (full) in the exact
+    /// pass and below the model's lowest empties, else this pass.
+    #[inline(always)]
+    pub(super) fn mark(&self, n: u32) -> u8 {
+        if self.selective != 0 && self.endcut.as_ref().is_some_and(|c| n >= c.lowest) {
+            self.selective
+        } else {
+            0
+        }
+    }
+
+    /// In a selective pass, at a null-window node (window `(alpha, alpha +
+    /// 1)`) of `n` empties: `Some(alpha + 1)` when the shallow search
+    /// predicts a fail high, `Some(alpha)` a fail low, with the pass's
+    /// confidence; `None` to search the node.
+    #[inline]
+    pub(super) fn try_endcut(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+        if self.selective == 0 {
+            return None;
+        }
+        let cut = self.endcut.as_ref()?.at[n as usize]?;
+        let margin = CONFIDENCE[usize::from(self.selective) - 1] * cut.sigma;
+        let limit = f64::from(super::INF_CENTI / 2);
+        let beta = alpha + 1;
+        // Fail high: a·v + b − margin ≥ beta  ⇔  v ≥ (beta + margin − b) / a.
+        if beta < 64 {
+            let bound = ((f64::from(beta * 100) + margin - cut.b) / cut.a).ceil();
+            if bound.abs() < limit {
+                let bound = bound as i32;
+                if self.shallow(p, o, cut.shallow, bound - 1, bound) >= bound {
+                    return Some(beta);
+                }
+            }
+        }
+        // Fail low: a·v + b + margin ≤ alpha  ⇔  v ≤ (alpha − margin − b) / a.
+        if alpha > -64 {
+            let bound = ((f64::from(alpha * 100) - margin - cut.b) / cut.a).floor();
+            if bound.abs() < limit {
+                let bound = bound as i32;
+                if self.shallow(p, o, cut.shallow, bound, bound + 1) <= bound {
+                    return Some(alpha);
+                }
+            }
+        }
+        None
+    }
+
+    /// The ordering evaluation's alpha-beta value of `b` at `depth`
+    /// (centidiscs for the side to move; 0 at depth 0 without an
+    /// evaluation): what the cut model predicts from.
+    pub fn estimate(&mut self, b: &crate::game::othello::Board, depth: u32) -> i32 {
+        self.shallow(
+            b.player,
+            b.opponent,
+            depth,
+            -super::INF_CENTI,
+            super::INF_CENTI,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endgame::builtin::order_eval;
+    use crate::game::othello::Board;
+    use crate::game::Game;
+    use crate::search::probcut::{Pair, Stage};
+
+    fn model(sigma: f64) -> ProbCut {
+        let pair = |shallow| Pair {
+            deep: EXACT_DEEP,
+            shallow,
+            a: 1.0,
+            b: 0.0,
+            sigma,
+        };
+        ProbCut {
+            confidence: 1.5,
+            stages: vec![
+                Stage {
+                    min_empties: 14,
+                    pairs: vec![pair(4)],
+                },
+                Stage {
+                    min_empties: 10,
+                    pairs: vec![pair(2)],
+                },
+                Stage {
+                    min_empties: 0,
+                    pairs: vec![],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn the_model_covers_the_stages_with_exact_pairs() {
+        let c = EndCut::new(&model(500.0), 20).unwrap();
+        assert_eq!(c.lowest(), 10);
+        assert!(c.at[9].is_none());
+        assert_eq!(c.at[12].unwrap().shallow, 2);
+        assert_eq!(c.at[30].unwrap().shallow, 4);
+        let none = ProbCut {
+            confidence: 1.5,
+            stages: vec![Stage {
+                min_empties: 0,
+                pairs: vec![],
+            }],
+        };
+        assert!(EndCut::new(&none, 20).is_none());
+    }
+
+    /// Positions of `empties` empties from seeded random play.
+    fn positions(seed: u64, empties: u32, count: usize) -> Vec<Board> {
+        let mut rng = crate::util::SplitMix64::new(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut b = Board::start();
+            let mut moves = crate::game::MoveList::new();
+            while b.empties() > empties && !b.is_over() {
+                moves.clear();
+                b.generate_moves(&mut moves);
+                b = b.play(moves.get(rng.below(moves.len() as u64) as usize));
+            }
+            if b.empties() == empties && !b.is_over() {
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn selective_passes_never_change_the_exact_score() {
+        // A model far too bold (sigma 0.5 discs: nearly every node it sees
+        // is cut in the passes) must still give the exact score and a move
+        // that reaches it, since the last pass believes only full results.
+        let mut exact = Solver::new(8, Some(order_eval()));
+        let mut bold = Solver::new(8, Some(order_eval()));
+        bold.set_endcut(EndCut::new(&model(50.0), 16));
+        for b in positions(7, 18, 6) {
+            exact.clear();
+            bold.clear();
+            let want = exact.solve(&b);
+            let got = bold.solve(&b);
+            let text = crate::game::othello::board_string(&b);
+            assert_eq!(got.score, want.score, "{text}");
+            let mv = got.best_move.unwrap();
+            exact.clear();
+            assert_eq!(-exact.solve(&b.play(mv)).score, want.score, "{text}");
+            assert!(got.nodes != want.nodes, "the passes ran: {text}");
+        }
+    }
+
+    #[test]
+    fn on_several_threads_too() {
+        let mut exact = Solver::new(8, Some(order_eval()));
+        let mut bold = Solver::new(8, Some(order_eval()));
+        bold.set_threads(2);
+        bold.set_endcut(EndCut::new(&model(150.0), 16));
+        for b in positions(9, 18, 4) {
+            exact.clear();
+            bold.clear();
+            assert_eq!(bold.solve(&b).score, exact.solve(&b).score);
+        }
+    }
+}
