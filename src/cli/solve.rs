@@ -2,7 +2,7 @@
 //! score and move against the file.
 
 use super::{print, print_json};
-use crate::endgame::{obf, EndCut, Solver, EXACT_DEEP, MAX_SOLVE_EMPTIES};
+use crate::endgame::{obf, EndCut, Solver, MAX_SOLVE_EMPTIES};
 use crate::error::read_text;
 use crate::eval::OthelloEval;
 use crate::search::probcut::ProbCut;
@@ -43,7 +43,7 @@ pub struct SolveArgs {
     /// No selective passes: the exact search alone
     #[arg(long)]
     pub no_selective: bool,
-    /// Positions with at least this many empties get the selective passes
+    /// Positions with at least this many empties get the selective passes (with the built-in evaluation, or a model given by --endcut)
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub selective_from: u32,
 }
@@ -173,15 +173,8 @@ fn solver(args: &SolveArgs) -> crate::Result<Solver> {
     }
     if let Some(path) = &args.endcut {
         let pc = ProbCut::load(path)?;
-        let cut = EndCut::new(&pc, args.selective_from).ok_or_else(|| {
-            Error::argument(
-                "--endcut",
-                format!(
-                    "{}: no stage has an exact-score pair (deep: {EXACT_DEEP}); fit one with arena probcut fit-endgame",
-                    path.display()
-                ),
-            )
-        })?;
+        let cut = EndCut::new(&pc, args.selective_from)
+            .map_err(|e| Error::argument("--endcut", format!("{}: {e}", path.display())))?;
         solver.set_endcut(Some(cut));
     } else if args.order_eval.is_none() {
         // The built-in model is fitted for the built-in evaluation only.

@@ -35,6 +35,10 @@ pub const CONFIDENCE: [f64; 5] = [1.1, 1.5, 2.0, 2.6, 3.3];
 /// A pair's `deep` that means "the exact score".
 pub const EXACT_DEEP: u32 = MAX_DEPTH;
 
+/// Deepest shallow search a cut model may ask for: the shallow search
+/// does not look at the clock, so a deeper one could outlast a deadline.
+pub const MAX_SHALLOW: u32 = 12;
+
 /// The model of one number of empties.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Cut {
@@ -62,8 +66,24 @@ pub struct EndCut {
 impl EndCut {
     /// The model of a ProbCut file's exact-score pairs (the first pair
     /// with `deep: 60` of each stage), for solves of at least `from`
-    /// empties. `None` when no stage has such a pair.
-    pub fn new(pc: &ProbCut, from: u32) -> Option<EndCut> {
+    /// empties.
+    ///
+    /// # Errors
+    /// What is wrong, for the caller to name the file: no stage has such a
+    /// pair, or one asks for a shallow search deeper than [`MAX_SHALLOW`].
+    pub fn new(pc: &ProbCut, from: u32) -> Result<EndCut, String> {
+        if let Some((k, p)) = pc.stages.iter().enumerate().find_map(|(k, s)| {
+            s.pairs
+                .iter()
+                .find(|p| p.deep == EXACT_DEEP && p.shallow > MAX_SHALLOW)
+                .map(|p| (k, p))
+        }) {
+            return Err(format!(
+                "stage {}: shallow {} is deeper than {MAX_SHALLOW} (the cut model's searches do not look at the clock)",
+                k + 1,
+                p.shallow
+            ));
+        }
         let mut at = [None; 65];
         let mut lowest = None;
         for (n, slot) in at.iter_mut().enumerate() {
@@ -86,11 +106,10 @@ impl EndCut {
             });
             lowest.get_or_insert(n);
         }
-        Some(EndCut {
-            at,
-            lowest: lowest?,
-            from,
-        })
+        let lowest = lowest.ok_or_else(|| {
+            format!("no stage has an exact-score pair (deep: {EXACT_DEEP}); fit one with arena probcut fit-endgame")
+        })?;
+        Ok(EndCut { at, lowest, from })
     }
 
     /// Fewest empties the model cuts at.
@@ -102,8 +121,11 @@ impl EndCut {
 impl Solver {
     /// Runs selective passes before solves of at least `from` empties with
     /// this model (`None`: exact solves only, the default). The passes
-    /// need the ordering evaluation: without one they are skipped.
+    /// need the ordering evaluation: without one they are skipped. Empties
+    /// the table: what an earlier model's passes stored below its lowest
+    /// stage counts as exact, which another model need not grant.
     pub fn set_endcut(&mut self, cut: Option<EndCut>) {
+        self.tt.clear();
         for h in &mut self.helpers {
             h.endcut = cut.clone().map(Box::new);
         }
@@ -223,6 +245,10 @@ mod tests {
     #[test]
     fn the_model_covers_the_stages_with_exact_pairs() {
         let c = EndCut::new(&model(500.0), 20).unwrap();
+        let mut deep = model(500.0);
+        deep.stages[0].pairs[0].shallow = 13;
+        let e = EndCut::new(&deep, 20).unwrap_err();
+        assert!(e.contains("stage 1: shallow 13"), "{e}");
         assert_eq!(c.lowest(), 10);
         assert!(c.at[9].is_none());
         assert_eq!(c.at[12].unwrap().shallow, 2);
@@ -234,7 +260,7 @@ mod tests {
                 pairs: vec![],
             }],
         };
-        assert!(EndCut::new(&none, 20).is_none());
+        assert!(EndCut::new(&none, 20).unwrap_err().contains("deep: 60"));
     }
 
     /// Positions of `empties` empties from seeded random play.
@@ -263,7 +289,7 @@ mod tests {
         // that reaches it, since the last pass believes only full results.
         let mut exact = Solver::new(8, Some(order_eval()));
         let mut bold = Solver::new(8, Some(order_eval()));
-        bold.set_endcut(EndCut::new(&model(50.0), 16));
+        bold.set_endcut(EndCut::new(&model(50.0), 16).ok());
         for b in positions(7, 18, 6) {
             exact.clear();
             bold.clear();
@@ -283,7 +309,7 @@ mod tests {
         let mut exact = Solver::new(8, Some(order_eval()));
         let mut bold = Solver::new(8, Some(order_eval()));
         bold.set_threads(2);
-        bold.set_endcut(EndCut::new(&model(150.0), 16));
+        bold.set_endcut(EndCut::new(&model(150.0), 16).ok());
         for b in positions(9, 18, 4) {
             exact.clear();
             bold.clear();

@@ -159,11 +159,17 @@ pub fn fit_endcut(opts: &EndCutFitOptions) -> Result<EndCutFitReport> {
                 format!("the positions at {empties} empties do not spread; play more games"),
             ));
         };
+        if !(a > 0.01 && a < 100.0) {
+            return Err(Error::argument(
+                "--games",
+                format!("the shallow search at {empties} empties does not predict the exact score (slope {a:.3}); play more games or use another evaluation"),
+            ));
+        }
         let round = |x: f64, k: f64| (x * k).round() / k;
         let pair = Pair {
             deep: EXACT_DEEP,
             shallow,
-            a: round(a.clamp(0.02, 99.0), 1e4),
+            a: round(a, 1e4),
             b: round(b, 10.0),
             sigma: round(sigma, 10.0),
         };

@@ -272,6 +272,16 @@ impl TranspositionTable {
         let deep = Entry::unpack(deep_data);
         let deep_used = deep_data != 0;
         let same = deep_word ^ deep_data == key;
+        // A selective result never replaces a full one of the same
+        // position at least as deep, in either slot.
+        if selective != 0 {
+            let recent_data = w[3].load(Relaxed);
+            let recent_same = recent_data != 0 && w[2].load(Relaxed) ^ recent_data == key;
+            let keeps = |same: bool, e: Entry| same && e.selective == 0 && e.depth >= depth;
+            if keeps(deep_used && same, deep) || keeps(recent_same, Entry::unpack(recent_data)) {
+                return;
+            }
+        }
         // Depth first, then a full result over a selective one; for full
         // results this is `deep.depth <= depth`.
         let deeper = (deep.depth, deep.selective == 0) <= (depth, selective == 0);
@@ -353,6 +363,12 @@ mod tests {
         );
         t.store(1, 20, Bound::Exact, 4, 2);
         assert_eq!(t.probe(1).unwrap().selective, 0);
+        // A guess about the same position does not replace the proof.
+        t.store_selective(1, 20, 2, Bound::Lower, 9, 3);
+        assert_eq!(
+            (t.probe(1).unwrap().selective, t.probe(1).unwrap().score),
+            (0, 4)
+        );
         // Another position's selective result of the same depth goes to
         // the recent slot; the full one stays in the deep slot.
         t.store_selective(2, 20, 1, Bound::Upper, 0, 1);
