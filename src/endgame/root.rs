@@ -47,8 +47,7 @@ impl Solver {
                     self.selective = k;
                     let (v, m) = self.aspiration(b, guess);
                     if self.aborted {
-                        self.selective = 0;
-                        self.root_hint = None;
+                        // The next search resets the pass and the hint.
                         return (v, m);
                     }
                     guess = v;
@@ -56,9 +55,7 @@ impl Solver {
                 }
                 self.selective = 0;
             }
-            let r = self.aspiration(b, guess);
-            self.root_hint = None;
-            r
+            self.aspiration(b, guess)
         } else {
             self.root(b.player, b.opponent, alpha, beta)
         }

@@ -130,11 +130,7 @@ pub fn fit_endcut(opts: &EndCutFitOptions) -> Result<EndCutFitReport> {
             .map(|s| s.0)
             .filter(|b| (b.empties() == empties || b.empties() == empties + 1) && !b.is_over())
             .collect();
-        let mut rng = SplitMix64::new(opts.seed ^ 0x454E_4443_5554 ^ u64::from(empties));
-        for i in (1..boards.len()).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
-            boards.swap(i, j);
-        }
+        SplitMix64::new(opts.seed ^ 0x454E_4443_5554 ^ u64::from(empties)).shuffle(&mut boards);
         boards.truncate(opts.positions);
         if boards.len() < 10 {
             return Err(Error::argument(
