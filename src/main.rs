@@ -12,7 +12,7 @@ fn main() -> ExitCode {
     match arena::cli::run(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            arena::util::eprint_line(&format!("error: {err:#}"));
             let internal = matches!(
                 err.downcast_ref::<arena::Error>(),
                 Some(arena::Error::Internal(_))

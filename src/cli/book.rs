@@ -175,7 +175,7 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         if args.strict {
             anyhow::bail!("{what} (--strict)");
         }
-        eprintln!("warning: {what} (--strict makes this an error)");
+        crate::util::eprint_line(&format!("warning: {what} (--strict makes this an error)"));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -279,17 +279,17 @@ fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         print(&generate_text(&r))?;
     }
     if let Some(m) = r.candidates.filter(|&m| m >= r.enumerated) {
-        eprintln!(
+        crate::util::eprint_line(&format!(
             "note: --candidates {m} is not fewer than the {} openings there are: searched all of them",
             r.enumerated
-        );
+        ));
     }
     if let Some(k) = r.limit.filter(|&k| k > r.kept) {
-        eprintln!(
+        crate::util::eprint_line(&format!(
             "note: --limit {k} is more than the {} openings {}: wrote all of them",
             r.kept,
             if r.balanced { "kept" } else { "there are" }
-        );
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -360,11 +360,11 @@ fn import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
         ))?;
     }
     if r.duplicates() > 0 {
-        eprintln!(
+        crate::util::eprint_line(&format!(
             "warning: {} (exact or by symmetry); `arena book check {}` lists them",
             count(r.duplicates(), "duplicate opening"),
             shell_word(&args.out.display().to_string())
-        );
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -106,7 +106,7 @@ pub fn named<T: Copy + Send + Sync + 'static>(
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match run_command(cli) {
         Err(err) if is_usage(&err) => {
-            eprintln!("error: {err:#}");
+            crate::util::eprint_line(&format!("error: {err:#}"));
             Ok(ExitCode::from(2))
         }
         other => other,

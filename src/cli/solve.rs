@@ -242,10 +242,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let line = solve_one(&mut solver, p);
         bar.inc(1);
         if !line.correct {
-            eprintln!(
-                "{}",
-                p.mismatch(&args.file, line.score, line.best_move.as_deref())
-            );
+            crate::util::eprint_line(&p.mismatch(
+                &args.file,
+                line.score,
+                line.best_move.as_deref(),
+            ));
         }
         if !args.json {
             bar.suspend(|| print(&line_text(&line)))?;

@@ -21,3 +21,12 @@ pub use fs::{same_file, write_atomic, write_atomic_bytes, write_durable, FolderL
 pub use hash::{fnv1a, Fnv1a};
 pub use par::parallel_map;
 pub use rng::SplitMix64;
+
+/// Writes `text` and a newline on stderr. A closed or broken stderr
+/// (`arena … 2>&1 | head -1`) drops the line instead of panicking, as
+/// `eprintln!` would (and a panic while printing the panic aborts).
+pub fn eprint_line(text: &str) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{text}");
+}

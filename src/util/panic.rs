@@ -45,10 +45,10 @@ pub fn install_hook() {
         let place = info
             .location()
             .map_or_else(String::new, |l| format!(" at {}:{}", l.file(), l.line()));
-        eprintln!(
+        crate::util::eprint_line(&format!(
             "internal error{place}: {}; please report it",
             message.lines().next().unwrap_or("")
-        );
+        ));
     }));
 }
 
