@@ -203,7 +203,11 @@ pub fn run_with(
     let played = folder.games.len();
     let mut collector =
         Collector::new(&info, &out, folder.journal, folder.games, decides, progress);
-    let workers = concurrency.min(usize::try_from(total).unwrap_or(usize::MAX));
+    // At least one: a shard that owns no pair still asks its scheduler,
+    // which says it is done, and leaves an empty journal for `arena merge`.
+    let workers = concurrency
+        .min(usize::try_from(total).unwrap_or(usize::MAX))
+        .max(1);
     let pool = Pool {
         tournament: Arc::new(t.clone()),
         workers,
