@@ -218,7 +218,9 @@ impl Error {
     }
 
     /// As [`Error::config_field`], at the field's `n`th occurrence (0-based;
-    /// the last one when there are fewer).
+    /// the last one when there are fewer) among those least deep in the
+    /// file's brackets (a tournament's own `limit`, not an inline
+    /// engine's); the file's first value when the field is not written.
     pub fn config_field_nth(
         path: &Path,
         text: &str,
@@ -226,28 +228,173 @@ impl Error {
         n: usize,
         message: String,
     ) -> Error {
-        let places = field_places(text, field);
-        let (line, column) = places.get(n).or(places.last()).copied().unwrap_or((0, 0));
+        let (line, column) = field_place(text, (0, usize::MAX), field, n);
         Error::config_at(path, line, column, format!("{field}: {message}"))
     }
 }
 
-/// Lines and columns (1-based) where `field` is written as a RON field
-/// name (`field:`), skipping `//` comments.
-pub fn field_places(text: &str, field: &str) -> Vec<(usize, usize)> {
+/// Where `field:` is written in the characters `scope` (a range of
+/// character indices) of a RON text: its `n`th occurrence (or the last)
+/// among the least deep ones; where the scope's value starts when it is not
+/// written there (a field left to its default); `(0, 0)` for a text with
+/// no value at all.
+pub fn field_place(text: &str, scope: (usize, usize), field: &str, n: usize) -> (usize, usize) {
+    let spots: Vec<FieldSpot> = field_spots(text, field)
+        .into_iter()
+        .filter(|s| (scope.0..scope.1).contains(&s.index))
+        .collect();
+    let least = spots.iter().map(|s| s.depth).min();
+    let shallow: Vec<&FieldSpot> = spots.iter().filter(|s| Some(s.depth) == least).collect();
+    match shallow.get(n).or(shallow.last()) {
+        Some(s) => (s.line, s.column),
+        None => value_start(text, scope),
+    }
+}
+
+/// A field name written as `field:` in a RON text, outside comments and
+/// strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldSpot {
+    /// Index of its first character.
+    pub index: usize,
+    /// Line, 1-based.
+    pub line: usize,
+    /// Column in characters, 1-based.
+    pub column: usize,
+    /// Brackets (`(`, `[`, `{`) open around it.
+    pub depth: usize,
+}
+
+/// Every place `field:` is written in a RON text, in order.
+pub fn field_spots(text: &str, field: &str) -> Vec<FieldSpot> {
+    let code = mask_ron(&text.chars().collect::<Vec<char>>());
+    let name: Vec<char> = field.chars().collect();
+    let word = |c: &char| c.is_alphanumeric() || *c == '_';
+    let (mut depth, mut line, mut column) = (0usize, 1usize, 1usize);
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or("");
-        let mut from = 0;
-        while let Some(k) = code[from..].find(field) {
-            let at = from + k;
-            let before_ok =
-                at == 0 || !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_');
-            let after = code[at + field.len()..].trim_start();
-            if before_ok && after.starts_with(':') {
-                out.push((i + 1, at + 1));
+    for i in 0..code.len() {
+        if !name.is_empty()
+            && code[i..].starts_with(&name)
+            && (i == 0 || !word(&code[i - 1]))
+            && !code.get(i + name.len()).is_some_and(word)
+            && code[i + name.len()..].iter().find(|c| !c.is_whitespace()) == Some(&':')
+        {
+            out.push(FieldSpot {
+                index: i,
+                line,
+                column,
+                depth,
+            });
+        }
+        match code[i] {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '\n' => {
+                line += 1;
+                column = 0;
             }
-            from = at + field.len();
+            _ => {}
+        }
+        column += 1;
+    }
+    out
+}
+
+/// The character range of entry `n` (0-based) of the list written as
+/// `list: [...]` least deep in a RON text; `None` when there is no such
+/// list or entry.
+pub fn list_entry(text: &str, list: &str, n: usize) -> Option<(usize, usize)> {
+    let code = mask_ron(&text.chars().collect::<Vec<char>>());
+    let spot = field_spots(text, list)
+        .into_iter()
+        .min_by_key(|s| s.depth)?;
+    let colon = spot.index + list.chars().count();
+    let open = colon + code[colon..].iter().position(|&c| c == '[')?;
+    if code[colon..open]
+        .iter()
+        .any(|&c| c != ':' && !c.is_whitespace())
+    {
+        return None;
+    }
+    let (mut depth, mut index, mut start) = (0usize, 0usize, open + 1);
+    for (k, &c) in code.iter().enumerate().skip(open + 1) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => return (index == n).then_some((start, k)),
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if index == n {
+                    return Some((start, k));
+                }
+                index += 1;
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Line and column of the first character of a value in `scope` (comments
+/// and spaces skipped); `(0, 0)` when there is none.
+fn value_start(text: &str, scope: (usize, usize)) -> (usize, usize) {
+    let code = mask_ron(&text.chars().collect::<Vec<char>>());
+    let (mut line, mut column) = (1, 1);
+    for (i, &c) in code.iter().enumerate() {
+        if i >= scope.1 {
+            break;
+        }
+        if i >= scope.0 && !c.is_whitespace() {
+            return (line, column);
+        }
+        if c == '\n' {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    (0, 0)
+}
+
+/// The characters of a RON text with comments blanked and the contents of
+/// strings made neutral, index for index, so that brackets, colons and
+/// field names inside them do not count.
+pub fn mask_ron(chars: &[char]) -> Vec<char> {
+    let mut out = chars.to_vec();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '/' if chars.get(i + 1) == Some(&'/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    out[i] = ' ';
+                    i += 1;
+                }
+            }
+            '/' if chars.get(i + 1) == Some(&'*') => {
+                while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
+                    // Line breaks stay, so lines still count.
+                    if chars[i] != '\n' {
+                        out[i] = ' ';
+                    }
+                    i += 1;
+                }
+                out[i..(i + 2).min(chars.len())].fill(' ');
+                i += 2;
+            }
+            '"' => {
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    out[i] = 'a';
+                    if chars[i] == '\\' && i + 1 < chars.len() {
+                        out[i + 1] = 'a';
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            _ => i += 1,
         }
     }
     out

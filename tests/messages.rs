@@ -494,3 +494,125 @@ fn every_small_edit_of_a_shipped_file_gives_a_short_plain_message() {
     }
     assert!(checked > 3000, "{checked}");
 }
+
+/// A tournament with two inline engines written alike, whose `tweak` is
+/// applied to the second (or, with `top`, to the tournament itself).
+fn two_inline(second: &str, top: &str) -> String {
+    let root = repo("");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("messages/out-two");
+    format!(
+        r#"Tournament(
+    name: "two",
+    engines: [
+        Inline(Engine(
+            name: "a",
+            search: Pvs,
+            limit: Depth(2),
+            tt_mib: 4,
+            eval: Discs,
+        )),
+        Inline(Engine(
+            {second}
+            search: Pvs,
+            limit: Depth(2),
+            tt_mib: 4,
+            eval: Discs,
+        )),
+    ],
+    format: RoundRobin(rounds: 1),
+    book: (file: "{root}openings/all-4ply.txt", order: Sequential, start: 0),
+    concurrency: 1,
+    seed: 1,
+    out: "{out}",
+    {top}
+)
+"#,
+        root = root.display(),
+        out = out.display(),
+    )
+}
+
+#[test]
+fn an_error_points_at_the_entry_or_level_it_is_in() {
+    let dir = tmp("levels");
+    let cases: &[(&str, &str, &str, &str)] = &[
+        // The second engine's own field, not the first engine's alike one.
+        (
+            "name: \"b\",",
+            "",
+            "tt_mib: 4,",
+            "15:22: engines entry 2, tt_mib must be at least 0, got -4",
+        ),
+        // Two engines named alike: the second entry is the culprit.
+        (
+            "name: \"a\",",
+            "",
+            "",
+            "11:9: engines: two engines are named \"a\"; names must be unique (they label results)",
+        ),
+        // A tournament's limit is the tournament's, not the engines'.
+        (
+            "name: \"b\",",
+            "limit: Some(Depth(0)),",
+            "",
+            "24:5: limit: Depth(0) searches nothing; the depth must be at least 1",
+        ),
+        (
+            "name: \"b\",",
+            "time_control: Some(MoveTime(0)),",
+            "",
+            "24:5: time_control: MoveTime(0): the time must be at least 1 ms",
+        ),
+    ];
+    for (i, (second, top, bad_tt, expected)) in cases.iter().enumerate() {
+        let mut text = two_inline(second, top);
+        if !bad_tt.is_empty() {
+            // Only the second engine's `tt_mib` (its last occurrence).
+            let at = text.rfind(bad_tt).unwrap();
+            text.replace_range(at..at + bad_tt.len(), "tt_mib: -4,");
+        }
+        let file = dir.join(format!("t{i}.ron"));
+        std::fs::write(&file, &text).unwrap();
+        expect_file_error(&file, &["run", "{}"], expected);
+    }
+}
+
+#[test]
+fn an_external_engine_limit_beyond_the_game_is_refused() {
+    let dir = tmp("external-limit");
+    let file = dir.join("deep.ron");
+    std::fs::write(
+        &file,
+        format!(
+            "External(\n    name: \"deep\",\n    command: \"{}\",\n    args: [\"serve\"],\n    protocol: Nboard,\n    limit: Some(Depth(999)),\n)\n",
+            env!("CARGO_BIN_EXE_arena")
+        ),
+    )
+    .unwrap();
+    let list = dir.join("t.ron");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("messages/out-ext");
+    std::fs::write(
+        &list,
+        format!(
+            r#"Tournament(name: "x", engines: [Path("{}"), Path("{}engines/random.ron")],
+    format: RoundRobin(rounds: 1),
+    book: (file: "{}openings/all-4ply.txt", order: Sequential, start: 0),
+    concurrency: 1, seed: 1, out: "{}")
+"#,
+            file.display(),
+            repo("").display(),
+            repo("").display(),
+            out.display()
+        ),
+    )
+    .unwrap();
+    let got = arena(&["run", list.to_str().unwrap()]);
+    assert_eq!(got.status.code(), Some(1), "{}", stderr(&got));
+    let err = stderr(&got);
+    assert!(
+        err.starts_with(&format!("error: {}:6:", file.display()))
+            && err.contains("Depth(999) is deeper than the game")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+}

@@ -608,3 +608,57 @@ fn a_panic_is_one_line_and_exit_101() {
         "{e}"
     );
 }
+
+#[test]
+fn a_shard_that_owns_no_pair_finishes_empty_and_merges() {
+    let dir = tmp("trust-empty-shard");
+    let weak = engine("random", "search: Random");
+    let ab = engine(
+        "ab1",
+        "search: AlphaBeta(fail: Soft), limit: Depth(1), eval: Discs",
+    );
+    // One pair in all: shard 2/2 owns none.
+    let (cfg, _) = config(&dir, "RoundRobin(rounds: 1)", &[ab, weak], "");
+    let mut folders = Vec::new();
+    for k in 1..=2 {
+        let out = dir.join(format!("s{k}"));
+        let shard = format!("{k}/2");
+        let got = arena(&[
+            "run",
+            s(&cfg),
+            "--shard",
+            &shard,
+            "--out",
+            s(&out),
+            "--quiet",
+        ]);
+        assert_eq!(
+            got.status.code(),
+            Some(0),
+            "shard {shard}: {}",
+            stderr(&got)
+        );
+        folders.push(out);
+    }
+    assert_eq!(lines(&folders[0].join("journal.jsonl")), 2, "two games");
+    assert_eq!(lines(&folders[1].join("journal.jsonl")), 0, "no game");
+    let merged = dir.join("m");
+    let got = arena(&["merge", s(&folders[0]), s(&folders[1]), "--out", s(&merged)]);
+    assert_eq!(got.status.code(), Some(0), "{}", stderr(&got));
+    assert_eq!(json(&merged.join("results.json"))["games"], 2);
+}
+
+#[test]
+fn a_closed_stderr_still_gives_the_exit_code() {
+    // The error line has nowhere to go; the exit code must still say 1
+    // (not an abort from a failed write).
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let status = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", "no-such-config.ron"])
+        .stdout(std::process::Stdio::null())
+        .stderr(writer)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+}

@@ -407,12 +407,7 @@ fn check_stated(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
         return Ok(());
     };
     let quoted = format!("{:?}", raw.name);
-    let (line, column) = src
-        .text
-        .lines()
-        .enumerate()
-        .find_map(|(i, l)| l.find(&quoted).map(|c| (i + 1, c + 1)))
-        .unwrap_or((0, 0));
+    let (line, column) = src.value_place("name");
     let message = format!(
         "{field}: missing; engine {quoted} searches, so it must state {what}; nothing is assumed"
     );

@@ -187,6 +187,13 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             return Err(src.field("name", "a tournament needs a non-empty name"));
         }
         let tc = raw.time_control.map(TimeControl::limit);
+        // Checked here, before engines that take them as their own limit
+        // are loaded (their errors would name the engine's file).
+        for (field, limit) in [("time_control", tc), ("limit", raw.limit)] {
+            if let Some(msg) = limit.and_then(Limit::problem) {
+                return Err(src.field(field, msg));
+            }
+        }
         let (engines, fingerprints) = load_engines(&src, &raw.engines, tc, raw.limit)?;
         let sprt = check_format(&src, &raw.format, engines.len())?;
         check_size(&src, &raw.format, engines.len())?;
@@ -256,14 +263,10 @@ fn load_engines(
             EngineRef::Path(p) => {
                 let full = src.base().join(p);
                 if !full.exists() {
-                    return Err(Error::config_field_nth(
-                        src.path,
-                        src.text,
+                    return Err(src.entry("engines", i).field(
                         "engines",
-                        0,
                         format!("engine {}: engine file {} not found", i + 1, full.display()),
-                    )
-                    .at_text(src.text, &p.to_string_lossy()));
+                    ));
                 }
                 let c = EngineSpec::load(&full, time_control)?;
                 (c, full.parent().unwrap_or(Path::new(".")).to_path_buf())
@@ -273,12 +276,15 @@ fn load_engines(
                 if let Some(limit) = time_control {
                     raw.set_default_limit(limit);
                 }
-                let c = EngineConfig::try_from(Sourced { raw, source: *src })?;
+                let c = EngineConfig::try_from(Sourced {
+                    raw,
+                    source: src.entry("engines", i),
+                })?;
                 (EngineSpec::Engine(c), src.base().to_path_buf())
             }
         };
         if engines.iter().any(|o| o.name() == config.name()) {
-            return Err(src.field(
+            return Err(src.entry("engines", i).field(
                 "engines",
                 format!(
                     "two engines are named {:?}; names must be unique (they label results)",
@@ -504,34 +510,4 @@ fn engine_fingerprint(spec: &EngineSpec, base: &Path) -> serde_json::Value {
         fingerprint["probcut_fnv1a"] = serde_json::Value::String(p);
     }
     fingerprint
-}
-
-impl Error {
-    /// Moves a config error to the line where `needle` first appears in
-    /// `text` (when it does), keeping its message.
-    pub fn at_text(self, text: &str, needle: &str) -> Error {
-        match self {
-            Error::Config { path, message, .. } => {
-                let found = text
-                    .lines()
-                    .enumerate()
-                    .find_map(|(i, l)| l.find(needle).map(|c| (i + 1, c + 1)));
-                match found {
-                    Some((line, column)) => Error::Config {
-                        path,
-                        line,
-                        column,
-                        message,
-                    },
-                    None => Error::Config {
-                        path,
-                        line: 0,
-                        column: 0,
-                        message,
-                    },
-                }
-            }
-            other => other,
-        }
-    }
 }

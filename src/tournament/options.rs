@@ -82,27 +82,14 @@ impl TimeControl {
     }
 }
 
-/// A limit forced on every engine: something to play by, within what a
-/// search accepts, and one an external engine can be told.
+/// A limit forced on every engine (its range is checked with the config's
+/// other limits): one an external engine can be told.
 pub fn check_forced_limit(
     src: &Source<'_>,
     limit: Option<Limit>,
     engines: &[EngineSpec],
 ) -> Result<()> {
-    use crate::search::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
     let Some(l) = limit else { return Ok(()) };
-    let ok = match l {
-        Limit::Depth(d) => (1..=MAX_DEPTH).contains(&d),
-        Limit::Nodes(n) => (1..=MAX_NODES).contains(&n),
-        Limit::MoveTime(ms) => (1..=MAX_TIME_MS).contains(&ms),
-        Limit::Clock(base, inc) => base + inc > 0 && base <= MAX_TIME_MS && inc <= MAX_TIME_MS,
-    };
-    if !ok {
-        return Err(src.field(
-            "limit",
-            format!("{l:?} is out of range (depth 1 to {MAX_DEPTH}, nodes 1 to {MAX_NODES}, times 1 ms to {MAX_TIME_MS} ms)"),
-        ));
-    }
     let external = engines.iter().find(|e| e.in_process().is_none());
     match (l, external) {
         (Limit::Nodes(_), Some(e)) => Err(src.field(

@@ -66,24 +66,77 @@ pub fn check_stages(min_empties: &[u32], text: &str, path: &Path) -> Result<()> 
 }
 
 /// Where a config came from: its file (named in errors, and the base of the
-/// relative paths inside it) and its text (where errors find their line).
+/// relative paths inside it), its text (where errors find their line) and
+/// the part of the text it is (the whole file, or one inline engine of a
+/// tournament's `engines` list).
 #[derive(Clone, Copy, Debug)]
 pub struct Source<'a> {
     /// The file.
     pub path: &'a Path,
     /// Its text.
     pub text: &'a str,
+    /// The characters (a range of indices) this value is written in.
+    scope: (usize, usize),
 }
 
 impl<'a> Source<'a> {
     /// The source `text` of the file `path`.
     pub fn new(path: &'a Path, text: &'a str) -> Source<'a> {
-        Source { path, text }
+        Source {
+            path,
+            text,
+            scope: (0, usize::MAX),
+        }
     }
 
-    /// An error about `field`, at its first occurrence in the text.
+    /// The source of entry `n` (0-based) of the list `list` written in
+    /// this one: errors about its fields point into that entry. This
+    /// source when there is no such entry.
+    pub fn entry(&self, list: &str, n: usize) -> Source<'a> {
+        let within = |&(a, b): &(usize, usize)| a >= self.scope.0 && b <= self.scope.1;
+        match crate::error::list_entry(self.text, list, n).filter(within) {
+            Some(scope) => Source { scope, ..*self },
+            None => *self,
+        }
+    }
+
+    /// An error about `field`: at its least deep occurrence in this
+    /// source's part of the text (the first of those), or where that part
+    /// starts when the field is not written (left to its default).
     pub fn field(&self, field: &str, message: impl Into<String>) -> Error {
-        Error::config_field(self.path, self.text, field, message.into())
+        let (line, column) = self.place(field);
+        Error::config_at(
+            self.path,
+            line,
+            column,
+            format!("{field}: {}", message.into()),
+        )
+    }
+
+    /// Line and column of `field`, as [`Source::field`] places its error.
+    pub fn place(&self, field: &str) -> (usize, usize) {
+        crate::error::field_place(self.text, self.scope, field, 0)
+    }
+
+    /// Line and column of the value written after `field:` (on the same
+    /// line); where `field` is placed when its value is on another line.
+    pub fn value_place(&self, field: &str) -> (usize, usize) {
+        let (line, column) = self.place(field);
+        let Some(text) = line.checked_sub(1).and_then(|i| self.text.lines().nth(i)) else {
+            return (line, column);
+        };
+        let rest: Vec<char> = text.chars().skip(column.saturating_sub(1)).collect();
+        let after = field.chars().count();
+        let skip = rest
+            .iter()
+            .enumerate()
+            .skip(after)
+            .find(|&(_, c)| *c != ':' && !c.is_whitespace())
+            .map(|(k, _)| k);
+        match skip {
+            Some(k) if rest[after..k].contains(&':') => (line, column + k),
+            _ => (line, column),
+        }
     }
 
     /// The folder relative paths inside the file start from.

@@ -38,7 +38,11 @@ pub(super) struct Place {
 /// The place of position `at` (an index in characters) of the text.
 pub(super) fn place_at(chars: &[char], at: usize) -> Place {
     Place {
-        levels: levels(&mask(chars), chars, token_start(chars, at)),
+        levels: levels(
+            &crate::error::mask_ron(chars),
+            chars,
+            token_start(chars, at),
+        ),
         value: value_at(chars, at),
         next: value_at(&chars[at..], 0),
         in_number: chars.get(at).is_some_and(|c| matches!(c, '.' | 'e' | 'E'))
@@ -57,45 +61,6 @@ pub(super) fn char_index(text: &str, line: usize, column: usize) -> usize {
         index += l.chars().count() + 1;
     }
     index
-}
-
-/// The text with comments blanked and string contents made neutral, index
-/// for index, so brackets and colons inside them do not count.
-fn mask(chars: &[char]) -> Vec<char> {
-    let mut out = chars.to_vec();
-    let mut i = 0;
-    while i < chars.len() {
-        match chars[i] {
-            '/' if chars.get(i + 1) == Some(&'/') => {
-                while i < chars.len() && chars[i] != '\n' {
-                    out[i] = ' ';
-                    i += 1;
-                }
-            }
-            '/' if chars.get(i + 1) == Some(&'*') => {
-                while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
-                    out[i] = ' ';
-                    i += 1;
-                }
-                out[i..(i + 2).min(chars.len())].fill(' ');
-                i += 2;
-            }
-            '"' => {
-                i += 1;
-                while i < chars.len() && chars[i] != '"' {
-                    out[i] = 'a';
-                    if chars[i] == '\\' && i + 1 < chars.len() {
-                        out[i + 1] = 'a';
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    out
 }
 
 fn is_word(c: char) -> bool {

@@ -138,19 +138,16 @@ impl TryFrom<Sourced<'_, RawExternal>> for ExternalConfig {
     }
 }
 
-/// An external engine's own limit: something to play by.
+/// An external engine's own limit: something to play by, within the caps
+/// our own engines have (depth 60, 24 hours), and one the protocols can send.
 fn check_limit(src: &Source<'_>, raw: &RawExternal) -> Result<()> {
     let bad = match raw.limit {
         None => None,
-        Some(Limit::Depth(0)) => Some("Depth(0) searches nothing; the depth must be at least 1"),
-        Some(Limit::Nodes(_)) => {
-            Some("Nodes(n) cannot be sent over NBoard or GTP; use Depth(n), MoveTime(ms) or Clock(base, inc)")
-        }
-        Some(Limit::MoveTime(0) | Limit::Clock(0, 0)) => Some("the time must be at least 1 ms"),
-        Some(Limit::MoveTime(ms) | Limit::Clock(ms, _)) if ms > MAX_MS => {
-            Some("at most 86400000 ms (24 hours)")
-        }
-        Some(Limit::Depth(_) | Limit::MoveTime(_) | Limit::Clock(..)) => None,
+        Some(Limit::Nodes(_)) => Some(
+            "Nodes(n) cannot be sent over NBoard or GTP; use Depth(n), MoveTime(ms) or Clock(base, inc)"
+                .to_string(),
+        ),
+        Some(limit @ (Limit::Depth(_) | Limit::MoveTime(_) | Limit::Clock(..))) => limit.problem(),
     };
     match bad {
         Some(msg) => Err(src.field("limit", msg)),
