@@ -336,7 +336,52 @@ fn a_journal_that_lies_is_an_error_naming_the_file_line_and_field() {
         (
             "stranger",
             Box::new(|v| v["black"] = "nobody".into()),
-            "black: \"nobody\" is not an engine",
+            "black: \"nobody\", but the schedule has",
+        ),
+        (
+            "swapped",
+            Box::new(|v| {
+                let black = v["black"].clone();
+                v["black"] = v["white"].clone();
+                v["white"] = black;
+            }),
+            "as black in game",
+        ),
+        (
+            "opening",
+            Box::new(|v| v["opening_id"] = (v["opening_id"].as_u64().unwrap() + 1).into()),
+            "opening_id: ",
+        ),
+        (
+            "round",
+            Box::new(|v| v["round"] = 2.into()),
+            "round: 2, but game",
+        ),
+        (
+            "forfeiter",
+            Box::new(|v| {
+                v["reason"] = format!("crash: {} (gone)", v["black"].as_str().unwrap()).into();
+                v["result"] = 1.0.into();
+                v["disc_diff"] = 64.into();
+            }),
+            "result: 1 does not match \"crash: ",
+        ),
+        (
+            "unknown",
+            Box::new(|v| v["reason"] = "resigned".into()),
+            "reason: \"resigned\" is not a way a game ends",
+        ),
+        (
+            "nodes",
+            Box::new(|v| {
+                v["nodes"].as_array_mut().unwrap().pop();
+            }),
+            "nodes: ",
+        ),
+        (
+            "plies",
+            Box::new(|v| v["opening_plies"] = 70.into()),
+            "opening_plies: 70 is more than",
         ),
     ];
     for (name, edit, want) in cases {

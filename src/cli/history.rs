@@ -160,7 +160,7 @@ fn read_run(dir: &Path, labels: &BTreeMap<String, String>) -> anyhow::Result<New
     let info = crate::tournament::read_info(dir)?;
     let path = dir.join("journal.jsonl");
     let contents = journal::read(&path)?;
-    contents.check_run(&info)?;
+    crate::tournament::folder::check_journal(&contents, &info)?;
     if contents.games.is_empty() {
         return Err(Error::Argument {
             argument: dir.display().to_string(),

@@ -26,8 +26,8 @@ fn bad(field: &'static str, message: String) -> BadGame {
 
 /// Checks a game on its own: its result is 0, 0.5 or 1; its moves are
 /// legal from its start; a game that ended normally is over, with the disc
-/// difference and result of its final position; a forfeit is a win or a
-/// loss.
+/// difference and result of its final position; a forfeit is lost by the
+/// engine it names; the per-move lists fit the moves.
 ///
 /// # Errors
 /// The first problem found.
@@ -49,6 +49,7 @@ pub fn check_game(rec: &GameRecord, game: GameKind) -> Result<(), BadGame> {
             ),
         ));
     }
+    // The moves first: the other fields are checked against them.
     match game {
         GameKind::Othello => {
             let start = match &rec.start {
@@ -57,10 +58,50 @@ pub fn check_game(rec: &GameRecord, game: GameKind) -> Result<(), BadGame> {
             };
             let (end, _) =
                 play_move_list(start, &rec.moves).map_err(|e| bad("moves", e.to_string()))?;
-            check_result(rec, &end)
+            check_move_data(rec)?;
+            check_result(rec, &end, 64)
         }
-        GameKind::TicTacToe => check_result(rec, &replay_tictactoe(&rec.moves)?),
+        GameKind::TicTacToe => {
+            let end = replay_tictactoe(&rec.moves)?;
+            check_move_data(rec)?;
+            check_result(rec, &end, 10)
+        }
     }
+}
+
+/// The opening's plies are among the moves, and the per-move lists (one
+/// entry for each move after the opening; `scores` may be left out) are as
+/// long as the moves they describe, with times that are times.
+fn check_move_data(rec: &GameRecord) -> Result<(), BadGame> {
+    let plies = rec.moves.len() / 2;
+    if rec.opening_plies > plies {
+        return Err(bad(
+            "opening_plies",
+            format!(
+                "{} is more than the game's {plies} plies",
+                rec.opening_plies
+            ),
+        ));
+    }
+    let after = plies - rec.opening_plies;
+    let lists: [(&'static str, usize); 4] = [
+        ("nodes", rec.nodes.len()),
+        ("times_ms", rec.times_ms.len()),
+        ("depths", rec.depths.len()),
+        ("scores", rec.scores.len()),
+    ];
+    for (field, len) in lists {
+        if len != 0 && len != after {
+            return Err(bad(
+                field,
+                format!("{len} entries for the {after} moves after the opening"),
+            ));
+        }
+    }
+    if let Some(t) = rec.times_ms.iter().find(|t| !(t.is_finite() && **t >= 0.0)) {
+        return Err(bad("times_ms", format!("{t} is not a time in ms")));
+    }
+    Ok(())
 }
 
 /// A tic-tac-toe game's moves (`a1b2…`) replayed from the empty board.
@@ -86,21 +127,65 @@ fn replay_tictactoe(moves: &str) -> Result<TicTacToe, BadGame> {
 }
 
 /// A game's result against its end: a game played out is over with that
-/// score; an adjudicated one has a result its score gives; a forfeit is a
-/// win or a loss.
-fn check_result<G: Game>(rec: &GameRecord, end: &G) -> Result<(), BadGame> {
+/// score; an adjudicated one has a result its score gives; a forfeit is
+/// lost by the engine it names, by `largest` (the game's largest score).
+fn check_result<G: Game>(rec: &GameRecord, end: &G, largest: i32) -> Result<(), BadGame> {
     if rec.reason == "game over" {
         check_ending(rec, end)
     } else if rec.reason.starts_with("adjudicated") {
         check_adjudicated(rec)
-    } else if rec.result == 0.5 {
-        Err(bad(
-            "result",
-            format!("a game lost by {:?} cannot be a draw", rec.reason),
-        ))
     } else {
-        Ok(())
+        check_forfeit(rec, largest)
     }
+}
+
+/// A forfeit (`time forfeit: NAME (...)`, `crash: NAME (...)`, `illegal
+/// move: NAME (...)`): NAME is one of the game's two engines, and it lost,
+/// by the game's largest score.
+fn check_forfeit(rec: &GameRecord, largest: i32) -> Result<(), BadGame> {
+    let named = ["time forfeit: ", "crash: ", "illegal move: "]
+        .iter()
+        .find_map(|kind| rec.reason.strip_prefix(kind));
+    let Some(named) = named else {
+        return Err(bad(
+            "reason",
+            format!(
+                "{:?} is not a way a game ends (game over, adjudicated, time forfeit, crash or illegal move)",
+                rec.reason
+            ),
+        ));
+    };
+    let is = |name: &str| {
+        named
+            .strip_prefix(name)
+            .is_some_and(|r| r.starts_with(" ("))
+    };
+    let (result, disc_diff) = if is(&rec.black) {
+        (0.0, -largest)
+    } else if is(&rec.white) {
+        (1.0, largest)
+    } else {
+        return Err(bad(
+            "reason",
+            format!("{:?} names neither engine of the game", rec.reason),
+        ));
+    };
+    if rec.result != result {
+        return Err(bad(
+            "result",
+            format!(
+                "{} does not match {:?}: the engine named lost, so black scores {result}",
+                rec.result, rec.reason
+            ),
+        ));
+    }
+    if rec.disc_diff != disc_diff {
+        return Err(bad(
+            "disc_diff",
+            format!("{} is not a forfeit's score ({disc_diff:+})", rec.disc_diff),
+        ));
+    }
+    Ok(())
 }
 
 /// An adjudicated game: a final score of at most 64 discs, and the result
@@ -159,12 +244,31 @@ fn check_ending<G: Game>(rec: &GameRecord, end: &G) -> Result<(), BadGame> {
     Ok(())
 }
 
+/// Where the schedule puts a game: its engines (indices into the run's
+/// engines), round and opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// Black's engine.
+    pub black: usize,
+    /// White's engine.
+    pub white: usize,
+    /// Round of the meeting.
+    pub round: u64,
+    /// Opening index in the book.
+    pub opening_id: usize,
+}
+
 /// Checks a game against its run: its id is one the run (its shard)
-/// schedules and its engines are two different engines of the run.
+/// schedules, and its engines, round and opening are those the schedule
+/// gives that id (`slot`).
 ///
 /// # Errors
 /// The first problem found.
-pub fn check_in_run(rec: &GameRecord, info: &TournamentInfo) -> Result<(), BadGame> {
+pub fn check_in_run(
+    rec: &GameRecord,
+    info: &TournamentInfo,
+    slot: impl Fn(u64) -> Slot,
+) -> Result<(), BadGame> {
     let games = info.total_pairs.saturating_mul(2);
     if rec.game_id >= games {
         return Err(bad(
@@ -186,13 +290,40 @@ pub fn check_in_run(rec: &GameRecord, info: &TournamentInfo) -> Result<(), BadGa
             ),
         ));
     }
-    for (field, name) in [("black", &rec.black), ("white", &rec.white)] {
-        if !info.engines.contains(name) {
-            return Err(bad(field, format!("{name:?} is not an engine of this run")));
+    let want = slot(rec.game_id);
+    let name = |i: usize| info.engines.get(i).map_or("?", String::as_str);
+    for (field, got, i) in [
+        ("black", &rec.black, want.black),
+        ("white", &rec.white, want.white),
+    ] {
+        if got != name(i) {
+            return Err(bad(
+                field,
+                format!(
+                    "{got:?}, but the schedule has {:?} as {field} in game {}",
+                    name(i),
+                    rec.game_id
+                ),
+            ));
         }
     }
-    if rec.black == rec.white {
-        return Err(bad("white", format!("{:?} cannot play itself", rec.white)));
+    if rec.round != want.round {
+        return Err(bad(
+            "round",
+            format!(
+                "{}, but game {} is of round {}",
+                rec.round, rec.game_id, want.round
+            ),
+        ));
+    }
+    if rec.opening_id != want.opening_id {
+        return Err(bad(
+            "opening_id",
+            format!(
+                "{}, but the schedule plays opening {} in game {}",
+                rec.opening_id, want.opening_id, rec.game_id
+            ),
+        ));
     }
     Ok(())
 }

@@ -6,7 +6,7 @@
 //! A kill can leave a last line half written; reading drops it (and
 //! resuming truncates it away) so that the game is simply played again.
 
-use super::check::{check_game, check_in_run, BadGame};
+use super::check::{check_game, check_in_run, BadGame, Slot};
 use super::game::GameRecord;
 use super::info::TournamentInfo;
 use crate::error::{Error, Result};
@@ -98,6 +98,12 @@ pub fn read(path: &Path) -> Result<Contents> {
         if header.is_none() {
             let h: Header = serde_json::from_str(line.trim_end())
                 .map_err(|e| bad(format!("not an arena journal header: {e}")))?;
+            if h.arena_journal != 1 {
+                return Err(bad(format!(
+                    "arena_journal: version {} (this arena reads version 1)",
+                    h.arena_journal
+                )));
+            }
             header = Some(h);
             // The header counts even without its newline (appending adds one).
             valid_len += read as u64;
@@ -147,13 +153,14 @@ fn bad_field(path: &Path, line_no: usize, line: &str, b: &BadGame) -> Error {
 }
 
 impl Contents {
-    /// Checks every game against the run `info` describes (the schedule,
-    /// the shard, the engines), and the header against `info`'s config.
+    /// Checks every game against the run `info` describes (the shard, and
+    /// the schedule, which puts game `id` in `slot(id)`), and the header
+    /// against `info`'s config.
     ///
     /// # Errors
     /// [`Error::Config`] naming the file, line and field of the first
     /// problem.
-    pub fn check_run(&self, info: &TournamentInfo) -> Result<()> {
+    pub fn check_run(&self, info: &TournamentInfo, slot: &dyn Fn(u64) -> Slot) -> Result<()> {
         if self.header.config_hash != info.config_hash {
             return Err(Error::config_at(
                 &self.path,
@@ -168,7 +175,7 @@ impl Contents {
         let text = std::fs::read_to_string(&self.path).unwrap_or_default();
         let all: Vec<&str> = text.lines().collect();
         for (rec, &n) in self.games.iter().zip(&self.lines) {
-            check_in_run(rec, info)
+            check_in_run(rec, info, slot)
                 .map_err(|b| bad_field(&self.path, n, all.get(n - 1).copied().unwrap_or(""), &b))?;
         }
         Ok(())

@@ -3,8 +3,9 @@
 //! read back, and the folder-level commands `report` (recompute every output
 //! from the journal) and `merge` (combine shard folders).
 
-use super::schedule;
+use super::schedule::{self, Schedule};
 use crate::error::{Error, Result};
+use crate::records::check::Slot;
 use crate::records::journal::{self, Header, Journal};
 use crate::records::{GameRecord, Shard, TournamentInfo};
 use crate::report::{analyse, write_outputs, Results};
@@ -62,7 +63,7 @@ pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result
     write_durable(&out.join("tournament.json"), &info_json(info))?;
     let (journal, games, must_be_finished) = match (old, existing) {
         (Some(c), Existing::Resume | Existing::Show) => {
-            c.check_run(info)?;
+            check_journal(&c, info)?;
             let must = existing == Existing::Show;
             (Journal::append_to(&path, c.valid_len)?, c.games, must)
         }
@@ -152,11 +153,56 @@ pub fn report(dir: &Path) -> Result<(TournamentInfo, Results)> {
     let _lock = FolderLock::take(dir).map_err(lock_error)?;
     let info = read_info(dir)?;
     let c = journal::read(&dir.join("journal.jsonl"))?;
-    c.check_run(&info)?;
+    check_journal(&c, &info)?;
     let results = analyse(&info, &c.games);
     write_outputs(dir, &info, &results, &c.games)?;
     Ok((info, results))
 }
+
+/// Checks a journal's games against the run `info` describes: its shard,
+/// and for each game id the engines, round and opening the schedule of
+/// `info`'s format, book order and seed gives it (so a line with colours
+/// swapped or another opening is an error, not a different result).
+///
+/// # Errors
+/// The first problem, naming the journal's line and field; a book in
+/// `tournament.json` no schedule can be made of.
+pub fn check_journal(c: &journal::Contents, info: &TournamentInfo) -> Result<()> {
+    let book = &info.book;
+    let order = crate::book::OpeningOrder::new(book.openings, book.order, info.seed, book.start)
+        .map_err(|e| {
+            let path = c.path.with_file_name("tournament.json");
+            Error::config_at(&path, 0, 0, format!("book: {e}"))
+        })?;
+    let meetings = schedule::meetings(&info.format, info.engines.len());
+    if meetings.is_empty() && info.total_pairs > 0 {
+        let path = c.path.with_file_name("tournament.json");
+        return Err(Error::config_at(
+            &path,
+            0,
+            0,
+            format!(
+                "format: {:?} has no meeting of its {} engines",
+                info.format,
+                info.engines.len()
+            ),
+        ));
+    }
+    let plan = Schedule::of_meetings(meetings, info.total_pairs, order, Shard::ALL);
+    c.check_run(info, &|game_id| {
+        let p = plan.pairing(game_id);
+        Slot {
+            black: p.black,
+            white: p.white,
+            round: p.round,
+            opening_id: p.opening_id,
+        }
+    })
+}
+
+/// Most openings a `tournament.json` may say its book has (its schedule's
+/// opening order is built in memory when its journal is checked).
+const MAX_BOOK: usize = 100_000_000;
 
 /// Reads `tournament.json` from a results folder.
 ///
@@ -183,6 +229,17 @@ pub fn read_info(dir: &Path) -> Result<TournamentInfo> {
             0,
             0,
             format!("shard: {:?} is not K/N or \"merged\"", info.shard),
+        ));
+    }
+    if info.book.openings == 0 || info.book.openings > MAX_BOOK {
+        return Err(Error::config_at(
+            &path,
+            0,
+            0,
+            format!(
+                "book: {} openings is not a book a run plays (1 to {MAX_BOOK})",
+                info.book.openings
+            ),
         ));
     }
     if info.engines.len() < 2 || info.total_pairs > schedule::MAX_PAIRS {

@@ -50,7 +50,7 @@ fn read_shard(dir: &Path) -> Result<ShardRun> {
             ),
         ));
     }
-    c.check_run(&info)?;
+    super::folder::check_journal(&c, &info)?;
     Ok(ShardRun {
         dir: dir.to_path_buf(),
         info,
