@@ -131,10 +131,29 @@ fn problems(args: &SolveArgs) -> crate::Result<Vec<obf::Problem>> {
         ),
         None => None,
     };
+    let total = problems.len();
     let chosen: Vec<obf::Problem> = problems
         .into_iter()
         .filter(|p| range.is_none_or(|(a, b)| (a..=b).contains(&p.line)))
         .collect();
+    if chosen.is_empty() {
+        // "0 of 0 correct" would read as a pass.
+        return Err(match (&args.lines, total) {
+            (Some(l), 1..) => Error::Usage {
+                argument: "--lines".into(),
+                message: format!(
+                    "{l:?}: no position of {} is on those lines",
+                    args.file.display()
+                ),
+            },
+            _ => Error::config_at(
+                &args.file,
+                0,
+                0,
+                "no position in this file (one per line: 64 squares, the side to move, `;` and the expected score)".into(),
+            ),
+        });
+    }
     if let Some(p) = chosen
         .iter()
         .find(|p| p.board.empties() > MAX_SOLVE_EMPTIES)
