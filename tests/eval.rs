@@ -223,6 +223,15 @@ fn pattern_files_with_errors_name_the_file_line_and_field() {
             good.replacen("mobility: 0.0", "mobility: inf", 1),
             "mobility: stage 1",
         ),
+        // A map would keep the second silently.
+        (
+            good.replacen(
+                "\"diag_4\": [],",
+                "\"diag_4\": [], \"diag_4\": [(1, 5.0)],",
+                1,
+            ),
+            "pattern `diag_4` is given twice",
+        ),
     ];
     for (text, want) in cases {
         let e = arena::eval::Patterns::parse(&text, path)

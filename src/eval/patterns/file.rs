@@ -31,7 +31,46 @@ struct RawStage {
     mobility: f64,
     #[serde(default)]
     parity: f64,
-    tables: BTreeMap<String, Vec<(u64, f64)>>,
+    tables: Tables,
+}
+
+/// A stage's `tables`: pattern name to its sparse `(index, weight)` list.
+/// A name given twice is an error (a map would keep the last silently).
+struct Tables(BTreeMap<String, Vec<(u64, f64)>>);
+
+impl std::ops::Deref for Tables {
+    type Target = BTreeMap<String, Vec<(u64, f64)>>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Tables {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Tables, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Tables;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map from pattern names to (index, weight) lists")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Tables, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some((name, entries)) = map.next_entry::<String, Vec<(u64, f64)>>()? {
+                    if out.contains_key(&name) {
+                        return Err(serde::de::Error::custom(format!(
+                            "pattern `{name}` is given twice in one stage's tables"
+                        )));
+                    }
+                    out.insert(name, entries);
+                }
+                Ok(Tables(out))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
 }
 
 impl StageBound for RawStage {
