@@ -383,6 +383,8 @@ fn bad_command_line_values_exit_2_and_bad_files_exit_1() {
             "nobody",
         ],
         &["solve", obf, "--lines", "3-1"],
+        // Lines the file has no position on: "0 of 0 correct" would pass.
+        &["solve", obf, "--lines", "30-40"],
         &["solve", obf, "--tt-mib", "0"],
         &["bench", "--depth", "0"],
         &["book", "generate", "--plies", "0", "--out", "x.txt"],
@@ -413,6 +415,16 @@ fn bad_command_line_values_exit_2_and_bad_files_exit_1() {
         let out = arena(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
     }
+    // A file with no position is not "0 of 0 correct".
+    let empty = tmp("empty-obf").join("empty.obf");
+    std::fs::write(&empty, "% nothing here\n").unwrap();
+    let out = arena(&["solve", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no position in this file"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// `solve` says on stderr which line disagrees with the file, and both
@@ -614,5 +626,55 @@ fn an_external_engine_limit_beyond_the_game_is_refused() {
             && err.contains("Depth(999) is deeper than the game")
             && err.lines().count() == 1,
         "{err}"
+    );
+}
+
+#[test]
+fn an_engine_of_another_game_or_an_ignored_flag_is_refused() {
+    let dir = tmp("other-game");
+    let ttt = dir.join("ttt.ron");
+    std::fs::write(
+        &ttt,
+        "Engine(\n    name: \"t\",\n    game: TicTacToe,\n    search: Minimax,\n    limit: Depth(9),\n)\n",
+    )
+    .unwrap();
+    let p = ttt.to_str().unwrap();
+    let want = "3:5: game: engine \"t\" plays tictactoe;";
+    for args in [
+        vec!["search", "--engine", p],
+        vec!["eval", "--engine", p],
+        vec!["serve", "--engine", p, "--protocol", "nboard"],
+    ] {
+        let out = arena(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("error: {p}:{want}")) && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    // A weights file the disc count would not read.
+    let out = arena(&["search", "--weights", "engines/weights/features-v1.ron"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--weights"), "{}", stderr(&out));
+    // A tournament with nowhere to write.
+    let base = shipped("configs/quick.ron");
+    let out_line = base.lines().position(|l| l.contains("out: \"")).unwrap() + 1;
+    let text: Vec<String> = base
+        .lines()
+        .map(|l| {
+            if l.contains("out: \"") {
+                "    out: \"\",".into()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    let file = dir.join("noout.ron");
+    std::fs::write(&file, text.join("\n")).unwrap();
+    expect_file_error(
+        &file,
+        &["run", "{}"],
+        &format!("{out_line}:5: out: the results folder is empty text; name one, like out: \"results/NAME\""),
     );
 }

@@ -117,7 +117,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         }
         .into());
     };
-    let config = EngineConfig::load(engine)?;
+    let config = EngineConfig::load(engine)?.othello(engine, "arena eval")?;
     let board = super::othello_position(args.position.as_deref())?;
     let v = config.eval.evaluate(&board);
     let report = EvalReport {

@@ -188,14 +188,21 @@ fn limit_override(args: &SearchArgs) -> Option<Limit> {
         .or(args.movetime.map(Limit::MoveTime))
 }
 
-/// The engine the flags describe.
-fn inline_engine(args: &SearchArgs) -> RawEngine {
+/// The engine the flags describe; a weights file for an evaluation that
+/// takes none is a usage error (it would be ignored).
+fn inline_engine(args: &SearchArgs) -> crate::Result<RawEngine> {
+    if args.weights.is_some() && matches!(args.eval, None | Some(EvalFlag::Discs)) {
+        return Err(Error::Usage {
+            argument: "--weights".into(),
+            message: "the disc count (--eval discs, the default) takes no weights file; name --eval squares, features or patterns".into(),
+        });
+    }
     let variant = args
         .algorithm
         .unwrap_or(Variant::AlphaBeta { fail: Fail::Soft });
     let search = SearchKind::Search(variant);
     let weights = args.weights.clone().unwrap_or_default();
-    RawEngine {
+    Ok(RawEngine {
         name: "command-line".into(),
         game: GameKind::Othello,
         search,
@@ -219,7 +226,7 @@ fn inline_engine(args: &SearchArgs) -> RawEngine {
             limit: true,
             eval: true,
         },
-    }
+    })
 }
 
 /// Checks a flag-described engine: a setting the flags got wrong is a
@@ -259,7 +266,7 @@ fn engine_file(path: &Path, limit: Option<Limit>) -> crate::Result<EngineConfig>
     if let Some(l) = limit {
         raw.set_limit(l);
     }
-    EngineConfig::check(raw, &text, path)
+    EngineConfig::check(raw, &text, path)?.othello(path, "arena search")
 }
 
 /// An Othello search: the engine file or the flags' engine, its limit
@@ -268,7 +275,7 @@ fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
     let pos = super::othello_position(args.position.as_deref())?;
     let config = match &args.engine {
         Some(path) => engine_file(path, limit_override(args))?,
-        None => check_inline(inline_engine(args))?,
+        None => check_inline(inline_engine(args)?)?,
     };
     let Some(settings) = config.search else {
         return Err(Error::Argument {
@@ -313,7 +320,7 @@ fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
         })?,
         None => TicTacToe::new(),
     };
-    let mut raw = inline_engine(args);
+    let mut raw = inline_engine(args)?;
     if raw.eval != EvalSpec::Discs {
         return Err(Error::Usage {
             argument: "--eval".into(),

@@ -47,7 +47,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         }
         .into());
     };
-    let mut served = Served::new(config);
+    let config = config.clone().othello(&args.engine, "arena serve")?;
+    let mut served = Served::new(&config);
     let limit = (args.tc)
         .or(args.movetime.map(Limit::MoveTime))
         .or(args.depth.map(Limit::Depth));

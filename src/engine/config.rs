@@ -233,6 +233,29 @@ pub struct EngineConfig {
 }
 
 impl EngineConfig {
+    /// This engine, when it plays Othello; an error at its file's `game`
+    /// field when it plays another game (`command` names what needs
+    /// Othello, e.g. "arena search").
+    ///
+    /// # Errors
+    /// [`Error::Config`] naming `path`, the line of `game` and the game.
+    pub fn othello(self, path: &Path, command: &str) -> Result<EngineConfig> {
+        if self.raw.game == GameKind::Othello {
+            return Ok(self);
+        }
+        let text = read_text(path).unwrap_or_default();
+        Err(Error::config_field(
+            path,
+            &text,
+            "game",
+            format!(
+                "engine {:?} plays {}; {command} needs an Othello engine",
+                self.name,
+                self.raw.game.name()
+            ),
+        ))
+    }
+
     /// Reads and checks an engine file.
     ///
     /// # Errors

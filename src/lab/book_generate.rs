@@ -201,7 +201,7 @@ fn sampled(opts: &BookGenerateOptions) -> bool {
 
 /// The filter of a balanced book, its engine loaded.
 fn balance(b: &BalancedOptions) -> Result<Balance, BookGenerateError> {
-    let config = EngineConfig::load(&b.engine)?;
+    let config = EngineConfig::load(&b.engine)?.othello(&b.engine, "arena book generate")?;
     Balance::new(&config, b.depth, b.max_abs).map_err(|e| match e {
         BalanceError::NotSearching { .. } => Error::Argument {
             argument: "--engine".into(),

@@ -115,7 +115,7 @@ fn draw(
 
 /// The engine at `path`, which must search (not the random mover).
 fn searching_engine(path: &Path) -> Result<EngineConfig> {
-    let config = EngineConfig::load(path)?;
+    let config = EngineConfig::load(path)?.othello(path, "arena probcut")?;
     if config.search.is_none() {
         return Err(Error::argument(
             "--engine",

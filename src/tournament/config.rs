@@ -186,6 +186,12 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
         if raw.name.trim().is_empty() {
             return Err(src.field("name", "a tournament needs a non-empty name"));
         }
+        if raw.out.as_os_str().is_empty() {
+            return Err(src.field(
+                "out",
+                "the results folder is empty text; name one, like out: \"results/NAME\"",
+            ));
+        }
         let tc = raw.time_control.map(TimeControl::limit);
         // Checked here, before engines that take them as their own limit
         // are loaded (their errors would name the engine's file).
