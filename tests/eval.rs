@@ -257,6 +257,18 @@ fn pattern_files_with_errors_name_the_file_line_and_field() {
         .lines()
         .count();
     assert!(e.contains(&format!("p.ron:{line}:")), "line {line}: {e}");
+    // Stages out of order: the error is at the stage that breaks it.
+    let swapped = good.replacen("min_empties: 20", "min_empties: 50", 1);
+    let e = arena::eval::Patterns::parse(&swapped, path)
+        .unwrap_err()
+        .to_string();
+    let line = swapped[..swapped.find("min_empties: 50").unwrap()]
+        .lines()
+        .count();
+    assert!(
+        e.contains(&format!("p.ron:{line}:")) && e.contains("strictly decreasing"),
+        "line {line}: {e}"
+    );
 }
 
 #[test]

@@ -381,8 +381,8 @@ fn check_threads(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
 }
 
 fn check_name(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
-    if raw.name.trim().is_empty() {
-        return Err(src.field("name", "an engine needs a non-empty name"));
+    if let Some(msg) = crate::util::ron::name_problem(&raw.name, "an engine") {
+        return Err(src.field("name", msg));
     }
     Ok(())
 }

@@ -183,8 +183,8 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
 
     fn try_from(s: Sourced<'_, RawTournament>) -> Result<Tournament> {
         let (raw, src) = (s.raw, s.source);
-        if raw.name.trim().is_empty() {
-            return Err(src.field("name", "a tournament needs a non-empty name"));
+        if let Some(msg) = crate::util::ron::name_problem(&raw.name, "a tournament") {
+            return Err(src.field("name", msg));
         }
         if raw.out.as_os_str().is_empty() {
             return Err(src.field(

@@ -45,24 +45,45 @@ pub fn stage_of(min_empties: &[u32], empties: u32) -> usize {
 /// Checks a list of stage bounds: non-empty, strictly decreasing, ending at 0.
 ///
 /// # Errors
-/// [`Error::Config`] naming the field.
+/// [`Error::Config`] naming the field, at the stage that breaks the order.
 pub fn check_stages(min_empties: &[u32], text: &str, path: &Path) -> Result<()> {
-    let bad = |msg: String| Err(Error::config_field(path, text, "min_empties", msg));
-    if min_empties.is_empty() {
-        return bad("there must be at least one stage".into());
+    let bad =
+        |n: usize, msg: String| Err(Error::config_field_nth(path, text, "min_empties", n, msg));
+    let Some(&last) = min_empties.last() else {
+        return bad(0, "there must be at least one stage".into());
+    };
+    if let Some(i) = min_empties.windows(2).position(|w| w[0] <= w[1]) {
+        return bad(
+            i + 1,
+            format!(
+                "stages must be listed with min_empties strictly decreasing, got {min_empties:?} (stage {} is not below stage {})",
+                i + 2,
+                i + 1
+            ),
+        );
     }
-    if min_empties.windows(2).any(|w| w[0] <= w[1]) {
-        return bad(format!(
-            "stages must be listed with min_empties strictly decreasing, got {min_empties:?}"
-        ));
-    }
-    if *min_empties.last().unwrap() != 0 {
-        return bad(format!(
-            "the last stage must have min_empties: 0 (got {})",
-            min_empties.last().unwrap()
-        ));
+    if last != 0 {
+        return bad(
+            min_empties.len() - 1,
+            format!("the last stage must have min_empties: 0 (got {last})"),
+        );
     }
     Ok(())
+}
+
+/// What is wrong with a display name (a `what`'s, e.g. "an engine"): it is
+/// empty, or not one line of plain text (names label results, tables and
+/// game records, line by line).
+pub fn name_problem(name: &str, what: &str) -> Option<String> {
+    if name.trim().is_empty() {
+        Some(format!("{what} needs a non-empty name"))
+    } else if name.chars().any(char::is_control) {
+        Some(format!(
+            "{name:?} holds a line break, tab or other control character; a name is one line of text"
+        ))
+    } else {
+        None
+    }
 }
 
 /// Where a config came from: its file (named in errors, and the base of the

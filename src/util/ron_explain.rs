@@ -106,6 +106,18 @@ fn value_words(code: &RonError, place: &Place) -> Option<String> {
     Some(match code {
         RonError::IntegerOutOfBounds => out_of_bounds(place),
         RonError::ExpectedInteger => format!("{name} must be a whole number, got {value}"),
+        // A word where a number goes: most often a field name written in
+        // a value that takes its numbers in order, like `Clock(10000, 100)`.
+        RonError::InvalidIntegerDigit { .. }
+            if value
+                .strip_prefix('`')
+                .is_some_and(|v| v.starts_with(char::is_alphabetic)) =>
+        {
+            format!("{name} takes numbers in order, without field names; got {value}")
+        }
+        RonError::InvalidIntegerDigit { .. } => {
+            format!("{name} must be a whole number, got {value}")
+        }
         RonError::ExpectedComma if place.in_number && is_fraction(value) => {
             format!("{name} must be a whole number, got {value}")
         }

@@ -106,8 +106,8 @@ impl TryFrom<Sourced<'_, RawExternal>> for ExternalConfig {
 
     fn try_from(s: Sourced<'_, RawExternal>) -> Result<ExternalConfig> {
         let (raw, src) = (s.raw, s.source);
-        if raw.name.trim().is_empty() {
-            return Err(src.field("name", "an engine needs a non-empty name"));
+        if let Some(msg) = crate::util::ron::name_problem(&raw.name, "an engine") {
+            return Err(src.field("name", msg));
         }
         if raw.command.trim().is_empty() {
             return Err(src.field("command", "the program to start is empty"));
