@@ -80,6 +80,12 @@ pub enum TicTacToeError {
         /// O marks.
         o: u32,
     },
+    /// A position no game reaches (play goes on after a line).
+    #[error("no game reaches this position: {why}")]
+    Unreachable {
+        /// Why, in words.
+        why: &'static str,
+    },
     /// An illegal move in a move list.
     #[error("illegal move {text:?} at index {index} of the move list")]
     IllegalMove {
@@ -158,6 +164,20 @@ impl TicTacToe {
         let (xc, oc) = (x.count_ones(), o.count_ones());
         if xc != oc && xc != oc + 1 {
             return Err(TicTacToeError::BadCounts { x: xc, o: oc });
+        }
+        // The game ends at the first line: the side that made it moved last.
+        let why = match (Self::has_line(x), Self::has_line(o)) {
+            (true, true) => Some("X and O both have a line, but the game ends at the first"),
+            (true, false) if xc == oc => {
+                Some("X has a line, so X moved last and has one mark more than O")
+            }
+            (false, true) if xc > oc => {
+                Some("O has a line, so O moved last and has as many marks as X")
+            }
+            _ => None,
+        };
+        if let Some(why) = why {
+            return Err(TicTacToeError::Unreachable { why });
         }
         Ok(TicTacToe { x, o })
     }
@@ -265,5 +285,19 @@ mod tests {
             TicTacToe::parse("XXX------"),
             Err(TicTacToeError::BadCounts { .. })
         ));
+        // Positions past the end of a game: both lines, or a line and then
+        // another move by the loser.
+        for board in ["XXXOOO---", "XXXOO-O--", "OOOXX-XX-"] {
+            assert!(
+                matches!(
+                    TicTacToe::parse(board),
+                    Err(TicTacToeError::Unreachable { .. })
+                ),
+                "{board}"
+            );
+        }
+        // A line by the last mover is a finished game.
+        assert!(TicTacToe::parse("XXXOO----").unwrap().is_over());
+        assert!(TicTacToe::parse("OOOXX-X--").unwrap().is_over());
     }
 }
