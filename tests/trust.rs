@@ -707,3 +707,65 @@ fn a_closed_stderr_still_gives_the_exit_code() {
         .unwrap();
     assert_eq!(status.code(), Some(1));
 }
+
+#[test]
+fn journal_bytes_a_user_or_a_kill_may_leave_are_read_or_named() {
+    let dir = tmp("trust-journal-bytes");
+    let (_, t) = slow_pair(&dir, 2);
+    tournament::run(&t, &opts(&dir.join("o"), 2, Shard::ALL, false)).unwrap();
+    let text = std::fs::read(dir.join("o/journal.jsonl")).unwrap();
+    let write = |name: &str, bytes: &[u8]| -> std::process::Output {
+        let folder = dir.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::copy(
+            dir.join("o/tournament.json"),
+            folder.join("tournament.json"),
+        )
+        .unwrap();
+        std::fs::write(folder.join("journal.jsonl"), bytes).unwrap();
+        arena(&["report", s(&folder)])
+    };
+    // An editor's byte order mark is read past.
+    let bom = [b"\xef\xbb\xbf".as_slice(), &text].concat();
+    let out = write("bom", &bom);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // A kill inside a character of the last line: that game is replayed.
+    let mut cut = text.clone();
+    cut.extend_from_slice(b"{\"pair_id\":9,\"black\":\"\xc3");
+    let out = write("cut", &cut);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Bytes that are not text, inside the file: named by line.
+    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    let mut bad = lines.clone();
+    let broken = [lines[2], b"\xff"].concat();
+    bad[2] = &broken;
+    let out = write("binary", &bad.join(&b'\n'));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("binary/journal.jsonl:3:") && stderr(&out).contains("not UTF-8"),
+        "{}",
+        stderr(&out)
+    );
+    // A negative id: the field and what it must be, in words.
+    let line = String::from_utf8(lines[1].to_vec()).unwrap();
+    let id = serde_json::from_str::<serde_json::Value>(&line).unwrap()["game_id"].clone();
+    let neg = line.replacen(&format!("\"game_id\":{id}"), "\"game_id\":-5", 1);
+    assert_ne!(neg, line);
+    let edited = String::from_utf8(text.clone())
+        .unwrap()
+        .replacen(&line, &neg, 1);
+    let out = write("negative", edited.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let e = stderr(&out);
+    assert!(
+        e.contains("negative/journal.jsonl:2:")
+            && e.contains("game_id: invalid value: integer `-")
+            && e.contains("expected a whole number of at least 0")
+            && !e.contains("u64"),
+        "{e}"
+    );
+    // A folder that is not there is named itself (not its lock file).
+    let out = arena(&["report", s(&dir.join("nowhere"))]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!stderr(&out).contains(".arena.lock"), "{}", stderr(&out));
+}

@@ -73,6 +73,7 @@ pub struct Contents {
 pub fn read(path: &Path) -> Result<Contents> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let mut reader = BufReader::new(file);
+    let mut bytes = Vec::new();
     let mut line = String::new();
     let mut valid_len = 0u64;
     let mut header: Option<Header> = None;
@@ -81,15 +82,35 @@ pub fn read(path: &Path) -> Result<Contents> {
     let mut lines = Vec::new();
     let mut n = 0usize;
     loop {
-        line.clear();
+        bytes.clear();
         let read = reader
-            .read_line(&mut line)
+            .read_until(b'\n', &mut bytes)
             .map_err(|e| Error::io(path, e))?;
         if read == 0 {
             break;
         }
         n += 1;
-        let complete = line.ends_with('\n');
+        let complete = bytes.ends_with(b"\n");
+        line.clear();
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => line.push_str(text),
+            // A kill can cut the last line inside a character: replay it.
+            Err(_) if !complete => break,
+            Err(e) => {
+                return Err(Error::config_at(
+                    path,
+                    n,
+                    e.valid_up_to() + 1,
+                    "not UTF-8 text (a journal is lines of JSON)".into(),
+                ))
+            }
+        }
+        if n == 1 {
+            // An editor's byte order mark.
+            if let Some(rest) = line.strip_prefix('\u{feff}') {
+                line = rest.to_string();
+            }
+        }
         if complete && line.trim().is_empty() {
             valid_len += read as u64;
             continue;
@@ -127,7 +148,7 @@ pub fn read(path: &Path) -> Result<Contents> {
                     games.push(rec);
                 }
                 Err(_) if !complete => break, // torn by a kill: replay it
-                Err(e) => return Err(bad(format!("corrupt game line: {e}"))),
+                Err(e) => return Err(corrupt(path, n, &line, &e)),
             }
         }
         if complete {
@@ -143,6 +164,33 @@ pub fn read(path: &Path) -> Result<Contents> {
         valid_len,
         path: path.to_path_buf(),
     })
+}
+
+/// A game line that is not a game record: at the column where reading
+/// stopped, naming the field there (the last key before it) and what was
+/// expected, in words.
+fn corrupt(path: &Path, line_no: usize, line: &str, e: &serde_json::Error) -> Error {
+    let column = e.column().max(1);
+    let before = line.get(..column.min(line.len())).unwrap_or(line);
+    let field = before.rfind("\":").and_then(|end| {
+        let start = before[..end].rfind('"')? + 1;
+        Some(&before[start..end])
+    });
+    let message = e.to_string();
+    let message = message
+        .split(" at line ")
+        .next()
+        .unwrap_or(&message)
+        .replace("expected u64", "expected a whole number of at least 0")
+        .replace("expected usize", "expected a whole number of at least 0")
+        .replace("expected u32", "expected a whole number of at least 0")
+        .replace("expected i32", "expected a whole number")
+        .replace("expected f64", "expected a number");
+    let message = match field {
+        Some(f) => format!("corrupt game line: {f}: {message}"),
+        None => format!("corrupt game line: {message}"),
+    };
+    Error::config_at(path, line_no, column, message)
 }
 
 /// The error of a bad game line: file, line, the column of the field's key,

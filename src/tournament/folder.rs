@@ -150,6 +150,17 @@ fn remove_stale_temporaries(dir: &Path) {
 /// # Errors
 /// A missing or bad journal or tournament.json.
 pub fn report(dir: &Path) -> Result<(TournamentInfo, Results)> {
+    // The folder itself named when it is not one (not its lock file).
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(Error::io(
+                dir,
+                std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a folder"),
+            ))
+        }
+        Err(e) => return Err(Error::io(dir, e)),
+    }
     let _lock = FolderLock::take(dir).map_err(lock_error)?;
     let info = read_info(dir)?;
     let c = journal::read(&dir.join("journal.jsonl"))?;

@@ -34,7 +34,11 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
 /// [`Error::Io`].
 pub fn write_atomic_bytes(path: &Path, text: &[u8]) -> Result<()> {
     let tmp = temp_name(path);
-    std::fs::write(&tmp, text).map_err(|e| Error::io(&tmp, e))?;
+    // Errors name the file being written, not its temporary name.
+    std::fs::write(&tmp, text).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })?;
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         Error::io(path, e)
@@ -56,7 +60,7 @@ pub fn write_durable(path: &Path, text: &str) -> Result<()> {
     };
     write().map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        Error::io(&tmp, e)
+        Error::io(path, e)
     })?;
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
