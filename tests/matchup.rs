@@ -55,6 +55,17 @@ fn a_match_from_the_command_line_plays_like_a_config() {
     );
     let tc = arena(&["match", s(&a), s(&b), "--tc", "fast", "--book", s(&book)]);
     assert_eq!(tc.status.code(), Some(2));
+    // One engine against itself: the two names clash, said of the
+    // arguments (not of the config the command writes for itself).
+    let same = arena(&["match", s(&a), s(&a), "--games", "2", "--book", s(&book)]);
+    assert_eq!(same.status.code(), Some(2), "{}", stderr(&same));
+    assert!(
+        stderr(&same).starts_with("error: FIRST and SECOND: ")
+            && stderr(&same).contains("names must be unique")
+            && !stderr(&same).contains("arena-match.ron"),
+        "{}",
+        stderr(&same)
+    );
 }
 
 #[test]

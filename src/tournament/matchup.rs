@@ -73,7 +73,21 @@ pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
 /// Bad engine files (naming their own file, line and field), a bad book.
 pub fn match_tournament(a: &Path, b: &Path, o: &MatchOptions) -> Result<Tournament> {
     let text = match_config(a, b, o)?;
-    Tournament::parse(&text, Path::new("arena-match.ron"))
+    let generated = Path::new("arena-match.ron");
+    Tournament::parse(&text, generated).map_err(|e| match e {
+        // The generated file is not the user's: what is wrong with it is
+        // what the two arguments make together (the same name twice).
+        Error::Config { path, message, .. } if path == generated => Error::Usage {
+            argument: "FIRST and SECOND".into(),
+            message: format!(
+                "{} and {}: {}",
+                a.display(),
+                b.display(),
+                message.strip_prefix("engines: ").unwrap_or(&message)
+            ),
+        },
+        other => other,
+    })
 }
 
 #[cfg(test)]
