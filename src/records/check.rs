@@ -155,16 +155,24 @@ fn check_forfeit(rec: &GameRecord, largest: i32) -> Result<(), BadGame> {
             ),
         ));
     };
-    let is = |name: &str| {
+    // NAME, then ` (details)` (or nothing, as older versions wrote a time
+    // forfeit). One name can begin the other ("ab" and "ab (ext)"), so
+    // the line stands when an engine it can name lost as recorded.
+    let names = |name: &str| {
         named
             .strip_prefix(name)
-            .is_some_and(|r| r.starts_with(" ("))
+            .is_some_and(|r| r.is_empty() || r.starts_with(" ("))
     };
-    let (result, disc_diff) = if is(&rec.black) {
-        (0.0, -largest)
-    } else if is(&rec.white) {
-        (1.0, largest)
-    } else {
+    let candidates: Vec<(f64, i32)> = [(&rec.black, 0.0, -largest), (&rec.white, 1.0, largest)]
+        .into_iter()
+        .filter(|(name, ..)| names(name))
+        .map(|(_, result, diff)| (result, diff))
+        .collect();
+    let Some(&(result, disc_diff)) = candidates
+        .iter()
+        .find(|&&(r, _)| r == rec.result)
+        .or(candidates.first())
+    else {
         return Err(bad(
             "reason",
             format!("{:?} names neither engine of the game", rec.reason),
@@ -260,14 +268,15 @@ pub struct Slot {
 
 /// Checks a game against its run: its id is one the run (its shard)
 /// schedules, and its engines, round and opening are those the schedule
-/// gives that id (`slot`).
+/// gives that id (`slot`; `None` for a schedule that is not fixed in
+/// advance: then its engines are two different engines of the run).
 ///
 /// # Errors
 /// The first problem found.
 pub fn check_in_run(
     rec: &GameRecord,
     info: &TournamentInfo,
-    slot: impl Fn(u64) -> Slot,
+    slot: impl Fn(u64) -> Option<Slot>,
 ) -> Result<(), BadGame> {
     let games = info.total_pairs.saturating_mul(2);
     if rec.game_id >= games {
@@ -290,7 +299,17 @@ pub fn check_in_run(
             ),
         ));
     }
-    let want = slot(rec.game_id);
+    let Some(want) = slot(rec.game_id) else {
+        for (field, name) in [("black", &rec.black), ("white", &rec.white)] {
+            if !info.engines.contains(name) {
+                return Err(bad(field, format!("{name:?} is not an engine of this run")));
+            }
+        }
+        if rec.black == rec.white {
+            return Err(bad("white", format!("{:?} cannot play itself", rec.white)));
+        }
+        return Ok(());
+    };
     let name = |i: usize| info.engines.get(i).map_or("?", String::as_str);
     for (field, got, i) in [
         ("black", &rec.black, want.black),
@@ -369,6 +388,25 @@ mod tests {
         assert_eq!(field(record("e6e6", 1.0, 64, "crash: a (x)")), "moves");
         assert_eq!(field(record("e6", 0.5, 0, "crash: a (x)")), "result");
         assert_eq!(check(&record("e6", 0.0, -64, "crash: a (x)")), Ok(()));
+        // A forfeit names its loser: the result must be that engine's loss,
+        // even when one name begins the other, and in the older form
+        // without details.
+        assert_eq!(field(record("e6", 1.0, 64, "crash: a (x)")), "result");
+        assert_eq!(field(record("e6", 0.0, -60, "crash: a (x)")), "disc_diff");
+        assert_eq!(field(record("e6", 0.0, -64, "crash: c (x)")), "reason");
+        assert_eq!(field(record("e6", 0.0, -64, "resigned")), "reason");
+        assert_eq!(check(&record("e6", 0.0, -64, "time forfeit: a")), Ok(()));
+        let mut prefix = record("e6", 1.0, 64, "crash: a (ext) (exit status 1)");
+        prefix.white = "a (ext)".into();
+        assert_eq!(check(&prefix), Ok(()));
+        // Per-move lists fit the moves after the opening.
+        let mut lists = record(SHORTEST, 1.0, 64, "game over");
+        lists.nodes = vec![1; 8];
+        assert_eq!(field(lists.clone()), "nodes");
+        lists.nodes = vec![1; 9];
+        assert_eq!(check(&lists), Ok(()));
+        lists.opening_plies = 10;
+        assert_eq!(field(lists), "opening_plies");
         // Tic-tac-toe: X takes the top row in five moves and scores 10 - 5.
         let ttt = |m: &str, r: f64, d: i32| {
             check_game(&record(m, r, d, "game over"), GameKind::TicTacToe)

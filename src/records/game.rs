@@ -35,8 +35,9 @@ pub struct GameRecord {
     pub result: f64,
     /// Black minus white discs, empties to the winner (±64 for a forfeit).
     pub disc_diff: i32,
-    /// Why the game ended: `game over`, `time forfeit: NAME`, `crash: NAME
-    /// (...)`, `illegal move: NAME (...)`.
+    /// Why the game ended: `game over`, `adjudicated: ...`, `time forfeit:
+    /// NAME (used ... of ...)` (older versions: `time forfeit: NAME`),
+    /// `crash: NAME (...)`, `illegal move: NAME (...)`.
     pub reason: String,
     /// Nodes searched for each move after the opening (0 for forced passes).
     pub nodes: Vec<u64>,
