@@ -129,6 +129,12 @@ pub struct TournamentInfo {
         skip_serializing_if = "super::journal::is_othello"
     )]
     pub game: GameKind,
+    /// True when the games came from a scheduler of the caller's
+    /// (`tournament::run_with`), not the format's fixed schedule: its
+    /// games are then checked against the run's engines, not against the
+    /// fixed schedule's slots (absent: false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub custom_schedule: bool,
 }
 
 fn othello() -> GameKind {

@@ -170,13 +170,21 @@ pub fn read(path: &Path) -> Result<Contents> {
 /// stopped, naming the field there (the last key before it) and what was
 /// expected, in words.
 fn corrupt(path: &Path, line_no: usize, line: &str, e: &serde_json::Error) -> Error {
-    let column = e.column().max(1);
-    let before = line.get(..column.min(line.len())).unwrap_or(line);
-    let field = before.rfind("\":").and_then(|end| {
+    // serde_json counts bytes; columns here count characters.
+    let mut end = e.column().min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &line[..end];
+    let column = before.chars().count().max(1);
+    let message = e.to_string();
+    // The key before the column names the field a value is wrong for; a
+    // missing or repeated field is named by the message itself.
+    let keyed = !message.starts_with("missing field") && !message.starts_with("duplicate field");
+    let field = before.rfind("\":").filter(|_| keyed).and_then(|end| {
         let start = before[..end].rfind('"')? + 1;
         Some(&before[start..end])
     });
-    let message = e.to_string();
     let message = message
         .split(" at line ")
         .next()
@@ -202,13 +210,18 @@ fn bad_field(path: &Path, line_no: usize, line: &str, b: &BadGame) -> Error {
 
 impl Contents {
     /// Checks every game against the run `info` describes (the shard, and
-    /// the schedule, which puts game `id` in `slot(id)`), and the header
+    /// the schedule, which puts game `id` in `slot(id)` when it is fixed in
+    /// advance), and the header
     /// against `info`'s config.
     ///
     /// # Errors
     /// [`Error::Config`] naming the file, line and field of the first
     /// problem.
-    pub fn check_run(&self, info: &TournamentInfo, slot: &dyn Fn(u64) -> Slot) -> Result<()> {
+    pub fn check_run(
+        &self,
+        info: &TournamentInfo,
+        slot: &dyn Fn(u64) -> Option<Slot>,
+    ) -> Result<()> {
         if self.header.config_hash != info.config_hash {
             return Err(Error::config_at(
                 &self.path,

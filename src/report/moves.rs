@@ -139,6 +139,7 @@ mod tests {
             shard: "1/1".into(),
             partial: None,
             game: crate::game::GameKind::Othello,
+            custom_schedule: false,
         };
         // One opening ply (black's f5), then white (b) d6, black (a) c3,
         // white passes, black c4; b then loses on time.

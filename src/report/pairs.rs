@@ -162,6 +162,7 @@ mod tests {
             shard: shard.into(),
             partial: None,
             game: crate::game::GameKind::Othello,
+            custom_schedule: false,
         }
     }
 

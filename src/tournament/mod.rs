@@ -105,6 +105,7 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         shard: shard.to_string(),
         partial: None,
         game: t.game,
+        custom_schedule: false,
     }
 }
 
@@ -155,7 +156,7 @@ fn check_programs(t: &Tournament) -> Result<()> {
 /// journal, I/O errors, or a failure inside a worker.
 pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
     let scheduler = schedule::for_format(&t.format, t.engines.len(), t.order.clone(), opts.shard);
-    run_with(t, scheduler, opts)
+    run_scheduled(t, scheduler, opts, false)
 }
 
 /// Runs a tournament with the games `scheduler` chooses (a format of the
@@ -166,8 +167,20 @@ pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
 /// As [`run`]; also a scheduler that waits while no game is in flight.
 pub fn run_with(
     t: &Tournament,
+    scheduler: Box<dyn Scheduler>,
+    opts: &RunOptions,
+) -> Result<RunOutcome> {
+    run_scheduled(t, scheduler, opts, true)
+}
+
+/// [`run_with`], saying whether the scheduler is the caller's (`custom`):
+/// `tournament.json` records it, and the journal's games are then not
+/// checked against the format's fixed schedule.
+fn run_scheduled(
+    t: &Tournament,
     mut scheduler: Box<dyn Scheduler>,
     opts: &RunOptions,
+    custom: bool,
 ) -> Result<RunOutcome> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
     let concurrency = opts.concurrency.unwrap_or(t.concurrency);
@@ -179,7 +192,10 @@ pub fn run_with(
     }
     check_tables(t, concurrency)?;
     check_programs(t)?;
-    let info = info(t, opts.shard);
+    let info = TournamentInfo {
+        custom_schedule: custom,
+        ..info(t, opts.shard)
+    };
     let existing = match (opts.resume, opts.overwrite) {
         (true, _) => Existing::Resume,
         (false, true) => Existing::Overwrite,

@@ -26,6 +26,7 @@ fn info(engines: &[&str], format: Format, pairs: u64) -> TournamentInfo {
         shard: "1/1".into(),
         partial: None,
         game: GameKind::Othello,
+        custom_schedule: false,
     }
 }
 
