@@ -385,9 +385,14 @@ pub fn mask_ron(chars: &[char]) -> Vec<char> {
             '"' => {
                 i += 1;
                 while i < chars.len() && chars[i] != '"' {
-                    out[i] = 'a';
+                    // Line breaks stay, so lines still count.
+                    if chars[i] != '\n' {
+                        out[i] = 'a';
+                    }
                     if chars[i] == '\\' && i + 1 < chars.len() {
-                        out[i + 1] = 'a';
+                        if chars[i + 1] != '\n' {
+                            out[i + 1] = 'a';
+                        }
                         i += 1;
                     }
                     i += 1;
@@ -523,5 +528,23 @@ pub fn excerpt(text: &str, max: usize) -> String {
         format!("{shown}…")
     } else {
         shown
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_is_placed_on_its_line_after_strings_and_comments_with_line_breaks() {
+        let text = "T(\n  out: \"a\nb\",\n  /* c\n */ depth: 3,\n  n: [(x: 1), (x: 2)],\n)";
+        let all = (0, usize::MAX);
+        assert_eq!(field_place(text, all, "depth", 0), (5, 5));
+        assert_eq!(field_place(text, all, "out", 0), (2, 3));
+        // Inside the list's second entry.
+        let second = list_entry(text, "n", 1).unwrap();
+        assert_eq!(field_place(text, second, "x", 0), (6, 16));
+        // A field not written: where its part of the text starts.
+        assert_eq!(field_place(text, second, "y", 0), (6, 15));
     }
 }
