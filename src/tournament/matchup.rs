@@ -76,16 +76,25 @@ pub fn match_tournament(a: &Path, b: &Path, o: &MatchOptions) -> Result<Tourname
     let generated = Path::new("arena-match.ron");
     Tournament::parse(&text, generated).map_err(|e| match e {
         // The generated file is not the user's: what is wrong with it is
-        // what the two arguments make together (the same name twice).
-        Error::Config { path, message, .. } if path == generated => Error::Usage {
-            argument: "FIRST and SECOND".into(),
-            message: format!(
-                "{} and {}: {}",
-                a.display(),
-                b.display(),
-                message.strip_prefix("engines: ").unwrap_or(&message)
-            ),
-        },
+        // said of the arguments that made it.
+        Error::Config { path, message, .. } if path == generated => {
+            let (argument, message) = if let Some(m) = message.strip_prefix("engines: ") {
+                ("FIRST and SECOND", format!("{} and {}: {m}", a.display(), b.display()))
+            } else if message.contains("leave book out") {
+                (
+                    "FIRST and SECOND",
+                    "arena match plays Othello engines; a tic-tac-toe match needs a config (configs/tictactoe.ron)".into(),
+                )
+            } else if message.starts_with("book") || message.starts_with("file") {
+                ("--book", message)
+            } else {
+                ("arena match", message)
+            };
+            Error::Usage {
+                argument: argument.into(),
+                message,
+            }
+        }
         other => other,
     })
 }
