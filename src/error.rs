@@ -239,7 +239,8 @@ impl Error {
 /// written there (a field left to its default); `(0, 0)` for a text with
 /// no value at all.
 pub fn field_place(text: &str, scope: (usize, usize), field: &str, n: usize) -> (usize, usize) {
-    let spots: Vec<FieldSpot> = field_spots(text, field)
+    let code = mask_ron(&text.chars().collect::<Vec<char>>());
+    let spots: Vec<FieldSpot> = spots_in(&code, field)
         .into_iter()
         .filter(|s| (scope.0..scope.1).contains(&s.index))
         .collect();
@@ -247,27 +248,27 @@ pub fn field_place(text: &str, scope: (usize, usize), field: &str, n: usize) -> 
     let shallow: Vec<&FieldSpot> = spots.iter().filter(|s| Some(s.depth) == least).collect();
     match shallow.get(n).or(shallow.last()) {
         Some(s) => (s.line, s.column),
-        None => value_start(text, scope),
+        None => value_start(&code, scope),
     }
 }
 
 /// A field name written as `field:` in a RON text, outside comments and
 /// strings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FieldSpot {
+struct FieldSpot {
     /// Index of its first character.
-    pub index: usize,
+    index: usize,
     /// Line, 1-based.
-    pub line: usize,
+    line: usize,
     /// Column in characters, 1-based.
-    pub column: usize,
+    column: usize,
     /// Brackets (`(`, `[`, `{`) open around it.
-    pub depth: usize,
+    depth: usize,
 }
 
-/// Every place `field:` is written in a RON text, in order.
-pub fn field_spots(text: &str, field: &str) -> Vec<FieldSpot> {
-    let code = mask_ron(&text.chars().collect::<Vec<char>>());
+/// Every place `field:` is written in a RON text masked by [`mask_ron`],
+/// in order.
+fn spots_in(code: &[char], field: &str) -> Vec<FieldSpot> {
     let name: Vec<char> = field.chars().collect();
     let word = |c: &char| c.is_alphanumeric() || *c == '_';
     let (mut depth, mut line, mut column) = (0usize, 1usize, 1usize);
@@ -305,9 +306,7 @@ pub fn field_spots(text: &str, field: &str) -> Vec<FieldSpot> {
 /// list or entry.
 pub fn list_entry(text: &str, list: &str, n: usize) -> Option<(usize, usize)> {
     let code = mask_ron(&text.chars().collect::<Vec<char>>());
-    let spot = field_spots(text, list)
-        .into_iter()
-        .min_by_key(|s| s.depth)?;
+    let spot = spots_in(&code, list).into_iter().min_by_key(|s| s.depth)?;
     let colon = spot.index + list.chars().count();
     let open = colon + code[colon..].iter().position(|&c| c == '[')?;
     if code[colon..open]
@@ -335,10 +334,9 @@ pub fn list_entry(text: &str, list: &str, n: usize) -> Option<(usize, usize)> {
     None
 }
 
-/// Line and column of the first character of a value in `scope` (comments
-/// and spaces skipped); `(0, 0)` when there is none.
-fn value_start(text: &str, scope: (usize, usize)) -> (usize, usize) {
-    let code = mask_ron(&text.chars().collect::<Vec<char>>());
+/// Line and column of the first character of a value in `scope` of a
+/// masked text (comments and spaces skipped); `(0, 0)` when there is none.
+fn value_start(code: &[char], scope: (usize, usize)) -> (usize, usize) {
     let (mut line, mut column) = (1, 1);
     for (i, &c) in code.iter().enumerate() {
         if i >= scope.1 {

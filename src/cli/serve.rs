@@ -36,8 +36,7 @@ pub struct ServeArgs {
 /// # Errors
 /// A bad engine file, an external engine, or failed I/O.
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
-    let spec = EngineSpec::load(&args.engine, None)?;
-    let Some(config) = spec.in_process() else {
+    let EngineSpec::Engine(config) = EngineSpec::load(&args.engine, None)? else {
         return Err(Error::Argument {
             argument: "--engine".into(),
             message: format!(
@@ -47,7 +46,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         }
         .into());
     };
-    let config = config.clone().othello(&args.engine, "arena serve")?;
+    let config = config.othello(&args.engine, "arena serve")?;
     let mut served = Served::new(&config);
     let limit = (args.tc)
         .or(args.movetime.map(Limit::MoveTime))

@@ -97,12 +97,14 @@ pub fn read(path: &Path) -> Result<Contents> {
             // A kill can cut the last line inside a character: replay it.
             Err(_) if !complete => break,
             Err(e) => {
+                // Columns count characters, as everywhere else.
+                let valid = String::from_utf8_lossy(&bytes[..e.valid_up_to()]);
                 return Err(Error::config_at(
                     path,
                     n,
-                    e.valid_up_to() + 1,
+                    valid.chars().count() + 1,
                     "not UTF-8 text (a journal is lines of JSON)".into(),
-                ))
+                ));
             }
         }
         if n == 1 {
@@ -211,8 +213,7 @@ fn bad_field(path: &Path, line_no: usize, line: &str, b: &BadGame) -> Error {
 impl Contents {
     /// Checks every game against the run `info` describes (the shard, and
     /// the schedule, which puts game `id` in `slot(id)` when it is fixed in
-    /// advance), and the header
-    /// against `info`'s config.
+    /// advance), and the header against `info`'s config.
     ///
     /// # Errors
     /// [`Error::Config`] naming the file, line and field of the first

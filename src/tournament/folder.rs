@@ -183,25 +183,19 @@ pub fn check_journal(c: &journal::Contents, info: &TournamentInfo) -> Result<()>
         // A scheduler of the caller's: no fixed slots to check against.
         return c.check_run(info, &|_| None);
     }
+    let bad_info = |message: String| {
+        Error::config_at(&c.path.with_file_name("tournament.json"), 0, 0, message)
+    };
     let book = &info.book;
     let order = crate::book::OpeningOrder::new(book.openings, book.order, info.seed, book.start)
-        .map_err(|e| {
-            let path = c.path.with_file_name("tournament.json");
-            Error::config_at(&path, 0, 0, format!("book: {e}"))
-        })?;
+        .map_err(|e| bad_info(format!("book: {e}")))?;
     let meetings = schedule::meetings(&info.format, info.engines.len());
     if meetings.is_empty() && info.total_pairs > 0 {
-        let path = c.path.with_file_name("tournament.json");
-        return Err(Error::config_at(
-            &path,
-            0,
-            0,
-            format!(
-                "format: {:?} has no meeting of its {} engines",
-                info.format,
-                info.engines.len()
-            ),
-        ));
+        return Err(bad_info(format!(
+            "format: {:?} has no meeting of its {} engines",
+            info.format,
+            info.engines.len()
+        )));
     }
     let plan = Schedule::of_meetings(meetings, info.total_pairs, order, Shard::ALL);
     c.check_run(info, &|game_id| {
