@@ -138,6 +138,38 @@ fn probcut_fit_and_check_work_end_to_end() {
         }
     }
     assert!(stdout(&r).contains("wrote"));
+    // Nested: the same positions, deep values from searches that cut with
+    // the pairs below; depth 3 has none below, so its pair is the plain
+    // one, and the file's header gives the command with --nested.
+    let nested_out = dir.join("pc-nested.ron");
+    let r = arena(&[
+        "probcut",
+        "fit",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--games",
+        "6",
+        "--positions",
+        "60",
+        "--pairs",
+        "3:1,4:2,5:1",
+        "--stages",
+        "30,0",
+        "--nested",
+        "--out",
+        nested_out.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let nested = ProbCut::load(&nested_out).unwrap();
+    for (p, n) in pc.stages.iter().zip(&nested.stages) {
+        assert_eq!(p.pairs[0], n.pairs[0]);
+        assert_eq!(n.pairs.len(), 3);
+    }
+    let text = std::fs::read_to_string(&nested_out).unwrap();
+    assert!(
+        text.lines().nth(1).unwrap().contains(" --nested --out "),
+        "{text}"
+    );
     // The engine with the fitted file: check reports nodes and agreement.
     let with = dir.join("e-pc.ron");
     std::fs::write(

@@ -74,6 +74,9 @@ pub struct FitArgs {
     /// Only positions with more empties than this (default: the engine's endgame_exact_at, or 12)
     #[arg(long)]
     pub min_empties: Option<u32>,
+    /// Fit the pairs from the shallowest up, each deep value from a search that already cuts with the pairs below it (as in play; makes deep pairs affordable)
+    #[arg(long)]
+    pub nested: bool,
     /// The ProbCut file to write
     #[arg(long)]
     pub out: PathBuf,
@@ -171,6 +174,7 @@ fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
         max_depth: args.max_depth,
         stages: args.stages.clone(),
         confidence: args.confidence,
+        nested: args.nested,
         min_empties: args.min_empties,
         out: args.out.clone(),
         threads: 0,

@@ -20,7 +20,7 @@ use crate::game::othello::{Board, Move};
 use crate::game::Game;
 use crate::search::probcut::{fit_line, Pair, ProbCut, Stage};
 use crate::search::{search, Evaluator, Limit, SearchSettings, Searcher, Variant};
-use crate::util::{parallel_map, SplitMix64};
+use crate::util::{parallel_map, parallel_map_with, SplitMix64};
 use serde::Serialize;
 
 /// What to sample.
@@ -72,9 +72,11 @@ fn plain_searcher(config: &EngineConfig) -> Searcher<Board, OthelloEval> {
     )
 }
 
-/// The value of `b` at every depth from 0 (the evaluation) to `max_depth`.
-fn values(config: &EngineConfig, b: &Board, max_depth: u32) -> Vec<i32> {
-    let mut s = plain_searcher(config);
+/// The value of `b` at every depth from 0 (the evaluation) to `max_depth`,
+/// on `s` (cleared first: the result is that of a fresh searcher).
+fn values(s: &mut Searcher<Board, OthelloEval>, b: &Board, max_depth: u32) -> Vec<i32> {
+    s.clear();
+    s.probcut = None;
     (0..=max_depth)
         .map(|d| {
             if d == 0 {
@@ -99,36 +101,94 @@ pub struct PairFit {
     pub correlation: f64,
 }
 
+/// The value of `b` searched to `depth` (deepening from 1, as the engine
+/// plays) with ProbCut `pc` inside the search: what a node of that depth
+/// returns in play once the shallower pairs are fitted.
+fn selective_value(
+    s: &mut Searcher<Board, OthelloEval>,
+    b: &Board,
+    depth: u32,
+    pc: &ProbCut,
+) -> i32 {
+    s.clear();
+    s.probcut = Some(pc.clone());
+    let mut v = s.eval.evaluate(b);
+    for d in 1..=depth {
+        v = s.full_window(b, Variant::Pvs, d);
+    }
+    v
+}
+
 /// Fits every `(deep, shallow)` pair in every stage (`stage_bounds`,
 /// decreasing, ending at 0) on `positions`.
+///
+/// The shallow values are always plain searches (a ProbCut test searches
+/// without ProbCut). The deep values are plain too unless `nested`: then
+/// the pairs are fitted from the shallowest `deep` up, and each deep value
+/// comes from a search that already cuts with the pairs fitted below it,
+/// which is what a node of that depth returns in play (and costs about what
+/// the engine's own search to that depth costs, so pairs as deep as the
+/// engine reaches in play can be fitted).
 pub fn fit(
     config: &EngineConfig,
     positions: &[Board],
     pairs: &[(u32, u32)],
     stage_bounds: &[u32],
     confidence: f64,
+    nested: bool,
     threads: usize,
 ) -> (ProbCut, Vec<PairFit>) {
     let max_depth = pairs.iter().map(|p| p.0).max().unwrap_or(1);
-    let table = parallel_map(positions, threads, |b| values(config, b, max_depth));
-    let mut fits = Vec::new();
-    let stages = stage_bounds
-        .iter()
-        .enumerate()
-        .map(|(k, &min_empties)| {
-            let upper = if k == 0 {
-                u32::MAX
-            } else {
-                stage_bounds[k - 1]
-            };
+    let plain_to = if nested {
+        pairs.iter().map(|p| p.1).max().unwrap_or(0)
+    } else {
+        max_depth
+    };
+    // One searcher per thread, cleared for each position (a 64 MiB table
+    // allocated per search costs more than the shallow searches).
+    let searcher = || plain_searcher(config);
+    let mut table = parallel_map_with(positions, threads, searcher, |s, b| {
+        let mut v = values(s, b, plain_to);
+        v.resize(max_depth as usize + 1, 0);
+        v
+    });
+    let stage_of = |b: &Board| {
+        stage_bounds
+            .iter()
+            .position(|&m| b.empties() >= m)
+            .unwrap_or(stage_bounds.len() - 1)
+    };
+    let mut pc = ProbCut {
+        confidence,
+        stages: stage_bounds
+            .iter()
+            .map(|&min_empties| Stage {
+                min_empties,
+                pairs: Vec::new(),
+            })
+            .collect(),
+    };
+    let mut fits: Vec<(usize, PairFit)> = Vec::new();
+    let mut depths: Vec<u32> = pairs.iter().map(|p| p.0).collect();
+    depths.sort_unstable();
+    depths.dedup();
+    for deep in depths {
+        if nested {
+            let column = parallel_map_with(positions, threads, searcher, |s, b| {
+                selective_value(s, b, deep, &pc)
+            });
+            for (row, v) in table.iter_mut().zip(column) {
+                row[deep as usize] = v;
+            }
+        }
+        for (k, stage) in pc.stages.iter_mut().enumerate() {
             let rows: Vec<&Vec<i32>> = positions
                 .iter()
                 .zip(&table)
-                .filter(|(b, _)| b.empties() >= min_empties && b.empties() < upper)
+                .filter(|(b, _)| stage_of(b) == k)
                 .map(|(_, v)| v)
                 .collect();
-            let mut stage_pairs = Vec::new();
-            for &(deep, shallow) in pairs {
+            for &(_, shallow) in pairs.iter().filter(|p| p.0 == deep) {
                 let pts: Vec<(f64, f64)> = rows
                     .iter()
                     .map(|v| (f64::from(v[shallow as usize]), f64::from(v[deep as usize])))
@@ -143,23 +203,24 @@ pub fn fit(
                             b: round(b, 10.0),
                             sigma: round(sigma, 10.0),
                         };
-                        fits.push(PairFit {
-                            min_empties,
-                            pair,
-                            samples: pts.len(),
-                            correlation: correlation(&pts),
-                        });
-                        stage_pairs.push(pair);
+                        fits.push((
+                            k,
+                            PairFit {
+                                min_empties: stage.min_empties,
+                                pair,
+                                samples: pts.len(),
+                                correlation: correlation(&pts),
+                            },
+                        ));
+                        stage.pairs.push(pair);
                     }
                 }
             }
-            Stage {
-                min_empties,
-                pairs: stage_pairs,
-            }
-        })
-        .collect();
-    (ProbCut { confidence, stages }, fits)
+        }
+    }
+    // Reported stage by stage, as the file lists them.
+    fits.sort_by_key(|f| f.0);
+    (pc, fits.into_iter().map(|f| f.1).collect())
 }
 
 pub(super) fn correlation(pts: &[(f64, f64)]) -> f64 {
@@ -259,5 +320,86 @@ pub fn check(
         mean_move_loss: rows.iter().map(|r| f64::from(r.2)).sum::<f64>() / n / units,
         seconds_full: rows.iter().map(|r| r.0 .3).sum(),
         seconds_probcut: rows.iter().map(|r| r.1 .3).sum(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn setup() -> (EngineConfig, Vec<Board>) {
+        let path = Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/engines/features-fit.ron"
+        ));
+        let config = EngineConfig::load(path)
+            .unwrap()
+            .othello(path, "test")
+            .unwrap();
+        let positions = sample_positions(
+            &config.eval,
+            &Sampling {
+                games: 6,
+                seed: 3,
+                positions: 40,
+                min_empties: 14,
+                threads: 2,
+            },
+        );
+        assert_eq!(positions.len(), 40);
+        (config, positions)
+    }
+
+    #[test]
+    fn a_nested_fit_cuts_its_deep_searches_with_the_pairs_below() {
+        let (config, positions) = setup();
+        let pairs = [(3, 1), (4, 2), (5, 1), (6, 2)];
+        let (plain, _) = fit(&config, &positions, &pairs, &[30, 0], 1.0, false, 2);
+        let (nested, fits) = fit(&config, &positions, &pairs, &[30, 0], 1.0, true, 2);
+        // Reported stage by stage, as the file lists them, pairs in order.
+        let listed: Vec<(u32, u32)> = fits.iter().map(|f| (f.min_empties, f.pair.deep)).collect();
+        let mut sorted = listed.clone();
+        sorted.sort_by_key(|&(m, d)| (std::cmp::Reverse(m), d));
+        assert_eq!(listed, sorted);
+        for (p, n) in plain.stages.iter().zip(&nested.stages) {
+            // Nothing is fitted below depth 3: its deep values are plain.
+            assert_eq!(p.pairs[0], n.pairs[0]);
+            assert_eq!(p.pairs.len(), 4);
+            assert_eq!(n.pairs.len(), 4);
+        }
+        // Deeper, the deep values are those of searches that cut: they
+        // differ from the plain ones somewhere, so the fits do.
+        assert_ne!(plain, nested);
+        // The deep value of a nested pair is what the search with the
+        // pairs fitted below it returns.
+        let below = ProbCut {
+            confidence: 1.0,
+            stages: nested
+                .stages
+                .iter()
+                .map(|s| Stage {
+                    min_empties: s.min_empties,
+                    pairs: s.pairs.iter().copied().filter(|p| p.deep < 6).collect(),
+                })
+                .collect(),
+        };
+        let mut s = plain_searcher(&config);
+        let mut cut = 0;
+        for b in &positions {
+            let v = selective_value(&mut s, b, 6, &below);
+            let plain_v = values(&mut s, b, 6)[6];
+            cut += usize::from(v != plain_v);
+        }
+        assert!(cut > 0, "no search was cut");
+    }
+
+    #[test]
+    fn a_nested_fit_does_not_depend_on_the_thread_count() {
+        let (config, positions) = setup();
+        let pairs = [(3, 1), (4, 2), (5, 1)];
+        let one = fit(&config, &positions, &pairs, &[30, 0], 1.5, true, 1).0;
+        let two = fit(&config, &positions, &pairs, &[30, 0], 1.5, true, 2).0;
+        assert_eq!(one, two);
     }
 }

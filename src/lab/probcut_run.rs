@@ -33,6 +33,9 @@ pub struct ProbCutFitOptions {
     pub stages: Vec<u32>,
     /// Confidence written to the file.
     pub confidence: f64,
+    /// Fit the deep values of searches that already cut with the pairs
+    /// fitted below them, as in play (see [`super::probcut::fit`]).
+    pub nested: bool,
     /// Only positions with more empties than this (`None`: the engine's
     /// `endgame_exact_at`, or 12).
     pub min_empties: Option<u32>,
@@ -189,7 +192,7 @@ fn header(
     vec![
         format!("ProbCut parameters for {name} (values in centidiscs)."),
         format!(
-            "arena probcut fit --engine {} --games {} --positions {} --seed {} --pairs {} --stages {} --confidence {} --min-empties {min_empties} --out {}",
+            "arena probcut fit --engine {} --games {} --positions {} --seed {} --pairs {} --stages {} --confidence {} --min-empties {min_empties}{} --out {}",
             opts.engine.display(),
             opts.games,
             opts.positions,
@@ -197,10 +200,12 @@ fn header(
             pair_text.join(","),
             opts.stages.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
             opts.confidence,
+            if opts.nested { " --nested" } else { "" },
             opts.out.display()
         ),
         format!(
-            "{positions} positions from self-play with the engine's evaluation, searched by PVS to each depth (see src/engine/probcut.rs)."
+            "{positions} positions from self-play with the engine's evaluation, searched by PVS to each depth{} (see src/lab/probcut.rs).",
+            if opts.nested { ", the deep searches cutting with the pairs fitted below them" } else { "" }
         ),
     ]
 }
@@ -244,6 +249,7 @@ pub fn fit_probcut(opts: &ProbCutFitOptions) -> Result<ProbCutFitReport> {
         &pairs,
         &opts.stages,
         opts.confidence,
+        opts.nested,
         threads,
     );
     let header = header(opts, &config.name, &pairs, min_empties, positions.len());
