@@ -2,6 +2,7 @@
 //! result, which must be what perfect players reach by playing it out.
 
 use crate::tournament::{config, engine, games, opts, tmp};
+use crate::util::{arena, stderr};
 use arena::tournament::{self, Shard};
 
 #[test]
@@ -48,6 +49,22 @@ fn adjudication_equals_playing_the_endgame_out_with_perfect_players() {
             .unwrap();
     assert_eq!(r["terminations"]["adjudicated"], 8);
     assert_eq!(r["forfeits"], 0);
+    // The games are checked against the rule the run records: with a
+    // tournament.json that says 12 empties, the report refuses them,
+    // naming the journal's line and field.
+    let info = dir.join("judged/tournament.json");
+    let text = std::fs::read_to_string(&info).unwrap();
+    let rule = "\"solve_at_empties\": 14";
+    assert!(text.contains(rule), "{text}");
+    std::fs::write(&info, text.replace(rule, "\"solve_at_empties\": 12")).unwrap();
+    let r = arena(&["report", dir.join("judged").to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+    let e = stderr(&r);
+    assert!(
+        e.contains("journal.jsonl:2:") && e.contains("reason") && e.contains("12 empties or fewer"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
 }
 
 #[test]

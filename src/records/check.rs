@@ -59,11 +59,20 @@ pub fn check_game(rec: &GameRecord, game: GameKind) -> Result<(), BadGame> {
             let (end, _) =
                 play_move_list(start, &rec.moves).map_err(|e| bad("moves", e.to_string()))?;
             check_move_data(rec)?;
+            if rec.reason.starts_with("adjudicated") {
+                check_solved_at(rec, &end)?;
+            }
             check_result(rec, &end, 64)
         }
         GameKind::TicTacToe => {
             let end = replay_tictactoe(&rec.moves)?;
             check_move_data(rec)?;
+            if rec.reason.starts_with("adjudicated") {
+                return Err(bad(
+                    "reason",
+                    format!("{:?}: tic-tac-toe games are never adjudicated", rec.reason),
+                ));
+            }
             check_result(rec, &end, 10)
         }
     }
@@ -196,6 +205,97 @@ fn check_forfeit(rec: &GameRecord, largest: i32) -> Result<(), BadGame> {
     Ok(())
 }
 
+/// The empties an adjudicated game's reason says it was solved at
+/// (`adjudicated: solved at N empties`).
+fn solved_at(reason: &str) -> Option<u32> {
+    reason
+        .strip_prefix("adjudicated: solved at ")?
+        .strip_suffix(" empties")?
+        .parse()
+        .ok()
+}
+
+/// An adjudicated Othello game stops, not over, at the empties its reason
+/// names (adjudication solves the position the moves reach).
+fn check_solved_at(rec: &GameRecord, end: &Board) -> Result<(), BadGame> {
+    let Some(n) = solved_at(&rec.reason) else {
+        return Err(bad(
+            "reason",
+            format!(
+                "{:?} is not an adjudication (\"adjudicated: solved at N empties\")",
+                rec.reason
+            ),
+        ));
+    };
+    if end.is_over() {
+        return Err(bad(
+            "reason",
+            format!("{:?}, but the game is over after these moves", rec.reason),
+        ));
+    }
+    if n != end.empties() {
+        return Err(bad(
+            "reason",
+            format!(
+                "{:?}, but the moves stop at {} empties",
+                rec.reason,
+                end.empties()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Against a run that adjudicates at `limit` empties or fewer (`None`: it
+/// does not adjudicate): an adjudicated game was solved within the limit,
+/// and no game played a move (after its opening) from a position the
+/// limit would have adjudicated.
+fn check_adjudication_rule(rec: &GameRecord, limit: Option<u32>) -> Result<(), BadGame> {
+    if let Some(n) = solved_at(&rec.reason) {
+        return match limit {
+            None => Err(bad(
+                "reason",
+                format!(
+                    "{:?}, but this run does not adjudicate (tournament.json: adjudicate)",
+                    rec.reason
+                ),
+            )),
+            Some(l) if n > l => Err(bad(
+                "reason",
+                format!(
+                    "{:?}, but this run adjudicates at {l} empties or fewer (tournament.json: adjudicate)",
+                    rec.reason
+                ),
+            )),
+            Some(_) => Ok(()),
+        };
+    }
+    let Some(l) = limit else {
+        return Ok(());
+    };
+    let start = match &rec.start {
+        Some(p) => parse_position(p).map_err(|e| bad("start", e.to_string()))?,
+        None => Board::start(),
+    };
+    let (end, played) =
+        play_move_list(start, &rec.moves).map_err(|e| bad("moves", e.to_string()))?;
+    let Some(last) = played.get(rec.opening_plies..).and_then(<[_]>::last) else {
+        return Ok(());
+    };
+    // Each move fills one square (a pass none), so the position before the
+    // last move had the fewest empties any move was played from.
+    let before = end.empties() + u32::from(!last.is_pass());
+    if before <= l {
+        return Err(bad(
+            "moves",
+            format!(
+                "a move was played at {before} empties, where this run adjudicates (at {l} or fewer; tournament.json: adjudicate)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// An adjudicated game: a final score of at most 64 discs, and the result
 /// it gives (the score itself is the solver's; it is not solved again).
 fn check_adjudicated(rec: &GameRecord) -> Result<(), BadGame> {
@@ -298,6 +398,9 @@ pub fn check_in_run(
                 rec.game_id, info.shard
             ),
         ));
+    }
+    if let (Some(a), GameKind::Othello) = (&info.adjudicate, info.game) {
+        check_adjudication_rule(rec, a.solve_at_empties)?;
     }
     let Some(want) = slot(rec.game_id) else {
         for (field, name) in [("black", &rec.black), ("white", &rec.white)] {
@@ -415,5 +518,61 @@ mod tests {
         assert_eq!(ttt("a1a2b1b2c1", 1.0, 4).unwrap_err().field, "disc_diff");
         assert_eq!(ttt("a1a1", 1.0, 5).unwrap_err().field, "moves");
         assert_eq!(ttt("a1d9", 1.0, 5).unwrap_err().field, "moves");
+        let adjudicated = record("a1a2", 0.5, 0, "adjudicated: solved at 7 empties");
+        assert_eq!(
+            check_game(&adjudicated, GameKind::TicTacToe)
+                .unwrap_err()
+                .field,
+            "reason"
+        );
+    }
+
+    #[test]
+    fn an_adjudication_stops_where_its_reason_and_the_run_say() {
+        let check = |r: &GameRecord| check_game(r, GameKind::Othello);
+        let field = |r: GameRecord| check(&r).unwrap_err().field;
+        // Two moves leave 58 empties.
+        let at = |n: u32| {
+            record(
+                "e6f4",
+                0.0,
+                -2,
+                &format!("adjudicated: solved at {n} empties"),
+            )
+        };
+        assert_eq!(check(&at(58)), Ok(()));
+        assert_eq!(field(at(57)), "reason");
+        assert_eq!(
+            field(record("e6f4", 0.0, -2, "adjudicated: by hand")),
+            "reason"
+        );
+        let over = record(SHORTEST, 1.0, 64, "adjudicated: solved at 55 empties");
+        assert_eq!(field(over), "reason");
+        // Against the run's rule.
+        assert_eq!(check_adjudication_rule(&at(58), Some(58)), Ok(()));
+        assert_eq!(check_adjudication_rule(&at(58), Some(60)), Ok(()));
+        assert_eq!(
+            check_adjudication_rule(&at(58), Some(57))
+                .unwrap_err()
+                .field,
+            "reason"
+        );
+        assert_eq!(
+            check_adjudication_rule(&at(58), None).unwrap_err().field,
+            "reason"
+        );
+        // A move played where the run would have adjudicated: the third
+        // move was played at 58 empties.
+        let played_on = record("e6f4e3", 0.0, -64, "crash: b (x)");
+        assert_eq!(check_adjudication_rule(&played_on, Some(57)), Ok(()));
+        assert_eq!(check_adjudication_rule(&played_on, None), Ok(()));
+        let e = check_adjudication_rule(&played_on, Some(58)).unwrap_err();
+        assert_eq!(e.field, "moves");
+        assert!(e.message.contains("at 58 empties"), "{}", e.message);
+        // Moves of the opening are not the run's: an opening that ends
+        // within the limit is adjudicated before any move of the game.
+        let mut opening = played_on.clone();
+        opening.opening_plies = 3;
+        assert_eq!(check_adjudication_rule(&opening, Some(58)), Ok(()));
     }
 }

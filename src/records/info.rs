@@ -135,6 +135,20 @@ pub struct TournamentInfo {
     /// fixed schedule's slots (absent: false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub custom_schedule: bool,
+    /// How the run adjudicates, against which its adjudicated games are
+    /// checked (absent in folders written before it was recorded: not
+    /// checked then).
+    #[serde(default)]
+    pub adjudicate: Option<AdjudicateInfo>,
+}
+
+/// A run's adjudication, as recorded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdjudicateInfo {
+    /// Games end at this many empties or fewer with the solver's score
+    /// (`None`: no adjudication).
+    pub solve_at_empties: Option<u32>,
 }
 
 fn othello() -> GameKind {

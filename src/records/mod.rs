@@ -16,5 +16,5 @@ pub mod journal;
 
 pub use game::{ggf, GameRecord};
 pub use ggf::{ggf_of, parse_ggf, GgfError};
-pub use info::{BookInfo, Format, Shard, TournamentInfo};
+pub use info::{AdjudicateInfo, BookInfo, Format, Shard, TournamentInfo};
 pub use journal::{Header, Journal};

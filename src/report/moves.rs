@@ -140,6 +140,7 @@ mod tests {
             partial: None,
             game: crate::game::GameKind::Othello,
             custom_schedule: false,
+            adjudicate: None,
         };
         // One opening ply (black's f5), then white (b) d6, black (a) c3,
         // white passes, black c4; b then loses on time.

@@ -106,6 +106,9 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         partial: None,
         game: t.game,
         custom_schedule: false,
+        adjudicate: Some(crate::records::AdjudicateInfo {
+            solve_at_empties: t.adjudicate.solve_at_empties,
+        }),
     }
 }
 
