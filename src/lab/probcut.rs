@@ -147,11 +147,7 @@ pub fn fit(
     // One searcher per thread, cleared for each position (a 64 MiB table
     // allocated per search costs more than the shallow searches).
     let searcher = || plain_searcher(config);
-    let mut table = parallel_map_with(positions, threads, searcher, |s, b| {
-        let mut v = values(s, b, plain_to);
-        v.resize(max_depth as usize + 1, 0);
-        v
-    });
+    let table = parallel_map_with(positions, threads, searcher, |s, b| values(s, b, plain_to));
     let stage_of = |b: &Board| {
         stage_bounds
             .iter()
@@ -173,25 +169,23 @@ pub fn fit(
     depths.sort_unstable();
     depths.dedup();
     for deep in depths {
-        if nested {
-            let column = parallel_map_with(positions, threads, searcher, |s, b| {
+        // The deep values, kept apart from the plain table: a later pair's
+        // shallow side must stay plain even where it equals this depth.
+        let column: Vec<i32> = if nested {
+            parallel_map_with(positions, threads, searcher, |s, b| {
                 selective_value(s, b, deep, &pc)
-            });
-            for (row, v) in table.iter_mut().zip(column) {
-                row[deep as usize] = v;
-            }
-        }
+            })
+        } else {
+            table.iter().map(|v| v[deep as usize]).collect()
+        };
         for (k, stage) in pc.stages.iter_mut().enumerate() {
-            let rows: Vec<&Vec<i32>> = positions
-                .iter()
-                .zip(&table)
-                .filter(|(b, _)| stage_of(b) == k)
-                .map(|(_, v)| v)
+            let rows: Vec<usize> = (0..positions.len())
+                .filter(|&i| stage_of(&positions[i]) == k)
                 .collect();
             for &(_, shallow) in pairs.iter().filter(|p| p.0 == deep) {
                 let pts: Vec<(f64, f64)> = rows
                     .iter()
-                    .map(|v| (f64::from(v[shallow as usize]), f64::from(v[deep as usize])))
+                    .map(|&i| (f64::from(table[i][shallow as usize]), f64::from(column[i])))
                     .collect();
                 if let Some((a, b, sigma)) = fit_line(&pts) {
                     if a > 0.01 && a < 100.0 {
@@ -392,6 +386,47 @@ mod tests {
             cut += usize::from(v != plain_v);
         }
         assert!(cut > 0, "no search was cut");
+    }
+
+    #[test]
+    fn a_nested_pair_fits_plain_shallow_values_against_cut_deep_ones() {
+        // Pair 7:4's shallow depth is pair 4:2's deep depth: its shallow
+        // values must still be plain searches (a ProbCut test never cuts),
+        // not the depth-4 values cut by pair 3:1.
+        let (config, positions) = setup();
+        let pairs = [(3, 1), (4, 2), (7, 4)];
+        let (nested, _) = fit(&config, &positions, &pairs, &[0], 1.0, true, 2);
+        let pairs_below = |n: usize| ProbCut {
+            confidence: 1.0,
+            stages: vec![Stage {
+                min_empties: 0,
+                pairs: nested.stages[0].pairs[..n].to_vec(),
+            }],
+        };
+        let mut s = plain_searcher(&config);
+        let mut cut_at_4 = 0;
+        let pts: Vec<(f64, f64)> = positions
+            .iter()
+            .map(|b| {
+                let shallow = values(&mut s, b, 4)[4];
+                cut_at_4 += usize::from(selective_value(&mut s, b, 4, &pairs_below(1)) != shallow);
+                let deep = selective_value(&mut s, b, 7, &pairs_below(2));
+                (f64::from(shallow), f64::from(deep))
+            })
+            .collect();
+        assert!(
+            cut_at_4 > 0,
+            "the depth-4 values must differ for this test to tell"
+        );
+        let (a, b, sigma) = fit_line(&pts).unwrap();
+        let got = nested.stages[0].pairs[2];
+        assert_eq!((got.deep, got.shallow), (7, 4));
+        assert!((got.a - a).abs() < 1e-4, "{got:?} against a {a}");
+        assert!((got.b - b).abs() < 0.06, "{got:?} against b {b}");
+        assert!(
+            (got.sigma - sigma).abs() < 0.06,
+            "{got:?} against sigma {sigma}"
+        );
     }
 
     #[test]

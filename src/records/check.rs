@@ -267,19 +267,33 @@ fn check_adjudication_rule(rec: &GameRecord, limit: Option<u32>) -> Result<(), B
                     rec.reason
                 ),
             )),
-            Some(_) => Ok(()),
+            // Within the limit, but no later than the limit allowed.
+            Some(l) => check_played_above(rec, l),
         };
     }
-    let Some(l) = limit else {
+    match limit {
+        Some(l) => check_played_above(rec, l),
+        None => Ok(()),
+    }
+}
+
+/// No move after the opening was played from a position with `l` empties
+/// or fewer (where the run adjudicates).
+fn check_played_above(rec: &GameRecord, l: u32) -> Result<(), BadGame> {
+    // `opening_plies` counts the plies the text gives (as the per-move
+    // lists do); a game without a ply of its own has nothing to check.
+    if rec.moves.len() / 2 <= rec.opening_plies {
         return Ok(());
-    };
+    }
     let start = match &rec.start {
         Some(p) => parse_position(p).map_err(|e| bad("start", e.to_string()))?,
         None => Board::start(),
     };
     let (end, played) =
         play_move_list(start, &rec.moves).map_err(|e| bad("moves", e.to_string()))?;
-    let Some(last) = played.get(rec.opening_plies..).and_then(<[_]>::last) else {
+    // Passes are only ever inserted before a move: the list's last entry is
+    // the text's last ply.
+    let Some(last) = played.last() else {
         return Ok(());
     };
     // Each move fills one square (a pass none), so the position before the
@@ -550,7 +564,6 @@ mod tests {
         assert_eq!(field(over), "reason");
         // Against the run's rule.
         assert_eq!(check_adjudication_rule(&at(58), Some(58)), Ok(()));
-        assert_eq!(check_adjudication_rule(&at(58), Some(60)), Ok(()));
         assert_eq!(
             check_adjudication_rule(&at(58), Some(57))
                 .unwrap_err()
@@ -569,6 +582,15 @@ mod tests {
         let e = check_adjudication_rule(&played_on, Some(58)).unwrap_err();
         assert_eq!(e.field, "moves");
         assert!(e.message.contains("at 58 empties"), "{}", e.message);
+        // Adjudicated within the limit but later than it allowed: the
+        // second move was played at 59 empties, where a run that
+        // adjudicates at 59 would have stopped it.
+        assert_eq!(
+            check_adjudication_rule(&at(58), Some(59))
+                .unwrap_err()
+                .field,
+            "moves"
+        );
         // Moves of the opening are not the run's: an opening that ends
         // within the limit is adjudicated before any move of the game.
         let mut opening = played_on.clone();
