@@ -109,23 +109,31 @@ fn probcut_fit_and_check_work_end_to_end() {
         "Engine(name: \"e\", search: Pvs, limit: Depth(5), tt_mib: 2, ordering: [HashMove, Killers, FastestFirst], eval: Features(weights: \"w.ron\"))",
     )
     .unwrap();
+    // The same positions and pairs, plain or `--nested`.
+    let fit = |out: &Path, nested: bool| {
+        let mut args = vec![
+            "probcut",
+            "fit",
+            "--engine",
+            engine.to_str().unwrap(),
+            "--games",
+            "6",
+            "--positions",
+            "60",
+            "--pairs",
+            "3:1,4:2,5:1",
+            "--stages",
+            "30,0",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if nested {
+            args.push("--nested");
+        }
+        arena(&args)
+    };
     let out = dir.join("pc.ron");
-    let r = arena(&[
-        "probcut",
-        "fit",
-        "--engine",
-        engine.to_str().unwrap(),
-        "--games",
-        "6",
-        "--positions",
-        "60",
-        "--pairs",
-        "3:1,4:2,5:1",
-        "--stages",
-        "30,0",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let r = fit(&out, false);
     assert!(r.status.success(), "{}", stderr(&r));
     let pc = ProbCut::load(&out).unwrap();
     assert_eq!(pc.stages.len(), 2);
@@ -142,23 +150,7 @@ fn probcut_fit_and_check_work_end_to_end() {
     // the pairs below; depth 3 has none below, so its pair is the plain
     // one, and the file's header gives the command with --nested.
     let nested_out = dir.join("pc-nested.ron");
-    let r = arena(&[
-        "probcut",
-        "fit",
-        "--engine",
-        engine.to_str().unwrap(),
-        "--games",
-        "6",
-        "--positions",
-        "60",
-        "--pairs",
-        "3:1,4:2,5:1",
-        "--stages",
-        "30,0",
-        "--nested",
-        "--out",
-        nested_out.to_str().unwrap(),
-    ]);
+    let r = fit(&nested_out, true);
     assert!(r.status.success(), "{}", stderr(&r));
     let nested = ProbCut::load(&nested_out).unwrap();
     for (p, n) in pc.stages.iter().zip(&nested.stages) {
