@@ -20,7 +20,7 @@ use crate::game::othello::{Board, Move};
 use crate::game::Game;
 use crate::search::probcut::{fit_line, Pair, ProbCut, Stage};
 use crate::search::{search, Evaluator, Limit, SearchSettings, Searcher, Variant};
-use crate::util::{parallel_map, parallel_map_with, SplitMix64};
+use crate::util::{parallel_map, parallel_map_with, stage_of, SplitMix64};
 use serde::Serialize;
 
 /// What to sample.
@@ -148,12 +148,10 @@ pub fn fit(
     // allocated per search costs more than the shallow searches).
     let searcher = || plain_searcher(config);
     let table = parallel_map_with(positions, threads, searcher, |s, b| values(s, b, plain_to));
-    let stage_of = |b: &Board| {
-        stage_bounds
-            .iter()
-            .position(|&m| b.empties() >= m)
-            .unwrap_or(stage_bounds.len() - 1)
-    };
+    let stages: Vec<usize> = positions
+        .iter()
+        .map(|b| stage_of(stage_bounds, b.empties()))
+        .collect();
     let mut pc = ProbCut {
         confidence,
         stages: stage_bounds
@@ -179,9 +177,7 @@ pub fn fit(
             table.iter().map(|v| v[deep as usize]).collect()
         };
         for (k, stage) in pc.stages.iter_mut().enumerate() {
-            let rows: Vec<usize> = (0..positions.len())
-                .filter(|&i| stage_of(&positions[i]) == k)
-                .collect();
+            let rows: Vec<usize> = (0..positions.len()).filter(|&i| stages[i] == k).collect();
             for &(_, shallow) in pairs.iter().filter(|p| p.0 == deep) {
                 let pts: Vec<(f64, f64)> = rows
                     .iter()

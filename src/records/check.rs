@@ -7,7 +7,7 @@
 
 use super::game::{points_for, GameRecord};
 use super::info::TournamentInfo;
-use crate::game::othello::{parse_position, play_move_list, Board};
+use crate::game::othello::{parse_position, play_move_list, Board, Move};
 use crate::game::tictactoe::{Cell, TicTacToe};
 use crate::game::{Game, GameKind, MoveList};
 
@@ -52,12 +52,7 @@ pub fn check_game(rec: &GameRecord, game: GameKind) -> Result<(), BadGame> {
     // The moves first: the other fields are checked against them.
     match game {
         GameKind::Othello => {
-            let start = match &rec.start {
-                Some(p) => parse_position(p).map_err(|e| bad("start", e.to_string()))?,
-                None => Board::start(),
-            };
-            let (end, _) =
-                play_move_list(start, &rec.moves).map_err(|e| bad("moves", e.to_string()))?;
+            let (end, _) = replay_othello(rec)?;
             check_move_data(rec)?;
             if rec.reason.starts_with("adjudicated") {
                 check_solved_at(rec, &end)?;
@@ -76,6 +71,16 @@ pub fn check_game(rec: &GameRecord, game: GameKind) -> Result<(), BadGame> {
             check_result(rec, &end, 10)
         }
     }
+}
+
+/// An Othello game's moves replayed from its start: the end position and
+/// the moves with the passes the text leaves out.
+fn replay_othello(rec: &GameRecord) -> Result<(Board, Vec<Move>), BadGame> {
+    let start = match &rec.start {
+        Some(p) => parse_position(p).map_err(|e| bad("start", e.to_string()))?,
+        None => Board::start(),
+    };
+    play_move_list(start, &rec.moves).map_err(|e| bad("moves", e.to_string()))
 }
 
 /// The opening's plies are among the moves, and the per-move lists (one
@@ -285,12 +290,7 @@ fn check_played_above(rec: &GameRecord, l: u32) -> Result<(), BadGame> {
     if rec.moves.len() / 2 <= rec.opening_plies {
         return Ok(());
     }
-    let start = match &rec.start {
-        Some(p) => parse_position(p).map_err(|e| bad("start", e.to_string()))?,
-        None => Board::start(),
-    };
-    let (end, played) =
-        play_move_list(start, &rec.moves).map_err(|e| bad("moves", e.to_string()))?;
+    let (end, played) = replay_othello(rec)?;
     // Passes are only ever inserted before a move: the list's last entry is
     // the text's last ply.
     let Some(last) = played.last() else {
