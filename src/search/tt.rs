@@ -125,35 +125,139 @@ const WORDS: usize = 4;
 /// so a new table is allocated zeroed (the operating system supplies zero
 /// pages lazily) and costs nothing until it is used.
 pub struct TranspositionTable {
-    words: Vec<AtomicU64>,
+    words: Words,
     mask: usize,
     generation: AtomicU8,
 }
 
-/// `n` zero words from the allocator, or the refusal. The zeroes come from
-/// the allocator itself (fresh pages from the operating system for a large
-/// block), so no page is touched here and a large table costs only address
-/// space until the search writes to it; `vec![0; n]` would do the same but
-/// abort the process when refused.
-fn zeroed_words(n: usize) -> Result<Vec<AtomicU64>, AllocError> {
+/// Bytes in a transparent huge page (x86-64 and most Linux targets).
+#[cfg(target_os = "linux")]
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The table's words: zeroed memory aligned to a cache line, so no
+/// 32-byte bucket straddles two lines. On Linux it is mapped straight from
+/// the kernel (zero pages, supplied lazily, so a large table costs only
+/// address space until the search writes to it) and, from 2 MiB up,
+/// aligned to and advised onto transparent huge pages: every probe is a
+/// random access, and with 4 KiB pages a 64 MiB table misses the TLB on
+/// nearly every one (`perf` put a fifth of a mid-game search in the probe).
+/// Elsewhere it comes zeroed from the global allocator.
+#[derive(Debug)]
+struct Words {
+    ptr: std::ptr::NonNull<AtomicU64>,
+    len: usize,
+}
+
+// SAFETY: `Words` owns its block alone (as a `Vec` would), and the block
+// holds atomics, which any thread may share.
+unsafe impl Send for Words {}
+// SAFETY: as above: shared access is only through `&[AtomicU64]`.
+unsafe impl Sync for Words {}
+
+impl std::ops::Deref for Words {
+    type Target = [AtomicU64];
+    fn deref(&self) -> &[AtomicU64] {
+        // SAFETY: `ptr` points to `len` initialised (zeroed or stored)
+        // atomics that live as long as `self` (or is dangling with `len`
+        // 0), and they are only ever accessed through shared references.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+/// `n` zero words, or the refusal of the memory (never an abort).
+fn zeroed_words(n: usize) -> Result<Words, AllocError> {
     let refused = AllocError {
         bytes: n.saturating_mul(8),
     };
-    let layout = std::alloc::Layout::array::<AtomicU64>(n).map_err(|_| refused)?;
-    if layout.size() == 0 {
-        return Ok(Vec::new());
+    let bytes = n.checked_mul(8).ok_or(refused)?;
+    if bytes == 0 {
+        return Ok(Words {
+            ptr: std::ptr::NonNull::dangling(),
+            len: 0,
+        });
     }
-    // SAFETY: the layout's size is not zero. A non-null pointer is a fresh
-    // block from the global allocator with the alignment of `AtomicU64` and
-    // room for exactly `n` of them, every byte zero (a valid `AtomicU64`,
-    // which has the representation of `u64`), so a `Vec` of length and
-    // capacity `n` may own it and free it with this layout.
-    unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
-        if ptr.is_null() {
-            Err(refused)
-        } else {
-            Ok(Vec::from_raw_parts(ptr, n, n))
+    let ptr = map_zeroed(bytes).ok_or(refused)?;
+    Ok(Words { ptr, len: n })
+}
+
+/// A fresh zeroed block of `bytes` (not 0), aligned as [`Words`] says.
+#[cfg(target_os = "linux")]
+fn map_zeroed(bytes: usize) -> Option<std::ptr::NonNull<AtomicU64>> {
+    use libc::{c_void, MAP_ANONYMOUS, MAP_FAILED, MAP_PRIVATE, PROT_READ, PROT_WRITE};
+    let huge = bytes >= HUGE_PAGE;
+    // Room to slide the block to a huge-page boundary.
+    let mapped = if huge {
+        bytes.checked_add(HUGE_PAGE)?
+    } else {
+        bytes
+    };
+    // SAFETY: an anonymous private mapping at an address of the kernel's
+    // choosing: it touches no memory that exists already.
+    let base = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            mapped,
+            PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if base == MAP_FAILED {
+        return None;
+    }
+    let addr = base as usize;
+    let start = if huge {
+        addr.next_multiple_of(HUGE_PAGE)
+    } else {
+        addr
+    };
+    if huge {
+        let head = start - addr;
+        let tail = mapped - head - bytes;
+        // SAFETY: the head and the tail are the parts of the mapping just
+        // made that lie outside the block kept (both page-aligned: the
+        // mapping is, and `start` and `bytes` are multiples of the huge
+        // page, a table being a power of two of at least that size). The
+        // advice only changes how the kept block is backed; refused, it
+        // leaves ordinary pages.
+        unsafe {
+            if head > 0 {
+                libc::munmap(base, head);
+            }
+            if tail > 0 {
+                libc::munmap((start + bytes) as *mut c_void, tail);
+            }
+            libc::madvise(start as *mut c_void, bytes, libc::MADV_HUGEPAGE);
+        }
+    }
+    std::ptr::NonNull::new(start as *mut AtomicU64)
+}
+
+/// A fresh zeroed block of `bytes` (not 0), aligned as [`Words`] says.
+#[cfg(not(target_os = "linux"))]
+fn map_zeroed(bytes: usize) -> Option<std::ptr::NonNull<AtomicU64>> {
+    let layout = std::alloc::Layout::from_size_align(bytes, 64).ok()?;
+    // SAFETY: the layout's size is not zero.
+    std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>())
+}
+
+impl Drop for Words {
+    fn drop(&mut self) {
+        if self.len == 0 {
+            return;
+        }
+        let bytes = self.len * 8;
+        // SAFETY: the block came from `map_zeroed(bytes)` and is freed
+        // once, here, as it was obtained.
+        #[cfg(target_os = "linux")]
+        unsafe {
+            libc::munmap(self.ptr.as_ptr().cast(), bytes);
+        }
+        #[cfg(not(target_os = "linux"))]
+        unsafe {
+            let layout = std::alloc::Layout::from_size_align_unchecked(bytes, 64);
+            std::alloc::dealloc(self.ptr.as_ptr().cast(), layout);
         }
     }
 }
@@ -204,7 +308,7 @@ impl TranspositionTable {
 
     /// Empties the table (while no thread searches with it).
     pub fn clear(&self) {
-        for w in &self.words {
+        for w in self.words.iter() {
             w.store(0, Relaxed);
         }
         self.generation.store(0, Relaxed);
@@ -334,6 +438,21 @@ mod tests {
         assert_eq!(TranspositionTable::bytes(16384), 16 << 30);
         let t = TranspositionTable::try_new(1).unwrap();
         assert!(t.words.iter().all(|w| w.load(Relaxed) == 0));
+    }
+
+    #[test]
+    fn buckets_never_straddle_a_cache_line() {
+        for mib in [0, 1, 4] {
+            let t = TranspositionTable::new(mib);
+            assert_eq!(t.words.as_ptr() as usize % 64, 0, "{mib} MiB");
+            t.store(5, 1, Bound::Exact, 3, 2);
+            assert_eq!(t.probe(5).unwrap().score, 3);
+        }
+        #[cfg(target_os = "linux")]
+        assert_eq!(
+            TranspositionTable::new(4).words.as_ptr() as usize % HUGE_PAGE,
+            0
+        );
     }
 
     #[test]
