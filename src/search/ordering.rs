@@ -83,12 +83,18 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         hash_move: Option<G::Move>,
     ) {
         let n = moves.len();
-        let mut keys = [[0i32; MAX_ORDER]; crate::game::movelist::MAX_MOVES];
+        // Each move's keys, packed into one number in priority order (see
+        // `packed`), so the sort compares one integer instead of a row of
+        // keys: the same order as comparing the rows lexicographically.
+        let mut keys = [0u128; crate::game::movelist::MAX_MOVES];
         let options = self.order.len().min(MAX_ORDER);
-        for (i, row) in keys.iter_mut().enumerate().take(n) {
+        for (i, key) in keys.iter_mut().enumerate().take(n) {
             let mv = moves.get(i);
-            for (k, key) in row.iter_mut().enumerate().take(options) {
-                *key = self.order_key(self.order[k], pos, mv, ply, depth, hash_move);
+            for k in 0..options {
+                let opt = self.order[k];
+                let (bits, field) =
+                    packed(opt, self.order_key(opt, pos, mv, ply, depth, hash_move));
+                *key = *key << bits | field;
             }
         }
         // Insertion sort, stable: ties keep board order.
@@ -138,6 +144,84 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 -self.alphabeta_soft(&child, -INFINITY, INFINITY, (depth - 1) / 3, ply + 1)
             }
             OrderBy::ShallowSearch => 0,
+        }
+    }
+}
+
+/// Option `opt`'s key as an unsigned field of the packed key: its width in
+/// bits and its value, mapped so that the fields compare as the keys do.
+/// The widths add up to 105 bits for all six options, within a `u128`.
+#[inline(always)]
+fn packed(opt: OrderBy, key: i32) -> (u32, u128) {
+    match opt {
+        // 0 or 1.
+        OrderBy::HashMove => (1, key as u128),
+        // 0 to 2.
+        OrderBy::Killers => (2, key as u128),
+        // 0 to i32::MAX (the history is capped there).
+        OrderBy::History => (31, key as u128),
+        // Minus a move count, at most MAX_MOVES (64): 0 to 64 upwards.
+        OrderBy::FastestFirst => (7, (key + 64) as u128),
+        // Any i32, its sign bit flipped: the unsigned order is the signed one.
+        OrderBy::SquareWeights | OrderBy::ShallowSearch => (32, u128::from(key as u32 ^ 1 << 31)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A row of keys as `order_key` can give them for `ALL`, in range.
+    fn row() -> impl Strategy<Value = [i32; MAX_ORDER]> {
+        (
+            0..=1i32,
+            0..=2i32,
+            0..=i32::MAX,
+            -64..=0i32,
+            any::<i32>(),
+            any::<i32>(),
+        )
+            .prop_map(|(h, k, hist, ff, sq, sh)| [h, k, hist, ff, sq, sh])
+    }
+
+    /// The options in the order of `row`'s keys.
+    const ROW: [OrderBy; MAX_ORDER] = [
+        OrderBy::HashMove,
+        OrderBy::Killers,
+        OrderBy::History,
+        OrderBy::FastestFirst,
+        OrderBy::SquareWeights,
+        OrderBy::ShallowSearch,
+    ];
+
+    fn pack(order: &[usize], keys: &[i32; MAX_ORDER]) -> u128 {
+        order.iter().fold(0, |acc, &k| {
+            let (bits, field) = packed(ROW[k], keys[k]);
+            assert!(
+                field >> bits == 0,
+                "{:?} {} fits {bits} bits",
+                ROW[k],
+                keys[k]
+            );
+            acc << bits | field
+        })
+    }
+
+    proptest! {
+        /// Packed keys compare as the rows of keys do, lexicographically,
+        /// for any priority order of the options (and so sort the same).
+        #[test]
+        fn packed_keys_compare_as_rows_of_keys(
+            a in row(),
+            b in row(),
+            order in Just((0..MAX_ORDER).collect::<Vec<_>>()).prop_shuffle(),
+            same in any::<[bool; MAX_ORDER]>(),
+        ) {
+            // Many equal fields, so that later options decide.
+            let b: [i32; MAX_ORDER] = std::array::from_fn(|k| if same[k] { a[k] } else { b[k] });
+            let rows = |x: &[i32; MAX_ORDER]| order.iter().map(|&k| x[k]).collect::<Vec<_>>();
+            prop_assert_eq!(pack(&order, &a).cmp(&pack(&order, &b)), rows(&a).cmp(&rows(&b)));
         }
     }
 }
