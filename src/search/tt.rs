@@ -146,6 +146,8 @@ const HUGE_PAGE: usize = 2 << 20;
 struct Words {
     ptr: std::ptr::NonNull<AtomicU64>,
     len: usize,
+    /// Bytes of the block as obtained (at least `len * 8`): what is freed.
+    block: usize,
 }
 
 // SAFETY: `Words` owns its block alone (as a `Vec` would), and the block
@@ -174,22 +176,30 @@ fn zeroed_words(n: usize) -> Result<Words, AllocError> {
         return Ok(Words {
             ptr: std::ptr::NonNull::dangling(),
             len: 0,
+            block: 0,
         });
     }
-    let ptr = map_zeroed(bytes).ok_or(refused)?;
-    Ok(Words { ptr, len: n })
+    let (ptr, block) = map_zeroed(bytes).ok_or(refused)?;
+    Ok(Words { ptr, len: n, block })
 }
 
-/// A fresh zeroed block of `bytes` (not 0), aligned as [`Words`] says.
+/// A fresh zeroed block of at least `bytes` (not 0), aligned as [`Words`]
+/// says, and its size.
 #[cfg(target_os = "linux")]
-fn map_zeroed(bytes: usize) -> Option<std::ptr::NonNull<AtomicU64>> {
+fn map_zeroed(bytes: usize) -> Option<(std::ptr::NonNull<AtomicU64>, usize)> {
     use libc::{c_void, MAP_ANONYMOUS, MAP_FAILED, MAP_PRIVATE, PROT_READ, PROT_WRITE};
     let huge = bytes >= HUGE_PAGE;
-    // Room to slide the block to a huge-page boundary.
-    let mapped = if huge {
-        bytes.checked_add(HUGE_PAGE)?
+    // A whole number of huge pages (a table of 2 MiB or more already is:
+    // a power of two), and room to slide them to a huge-page boundary.
+    let block = if huge {
+        bytes.checked_next_multiple_of(HUGE_PAGE)?
     } else {
         bytes
+    };
+    let mapped = if huge {
+        block.checked_add(HUGE_PAGE)?
+    } else {
+        block
     };
     // SAFETY: an anonymous private mapping at an address of the kernel's
     // choosing: it touches no memory that exists already.
@@ -214,49 +224,49 @@ fn map_zeroed(bytes: usize) -> Option<std::ptr::NonNull<AtomicU64>> {
     };
     if huge {
         let head = start - addr;
-        let tail = mapped - head - bytes;
+        let tail = mapped - head - block;
         // SAFETY: the head and the tail are the parts of the mapping just
         // made that lie outside the block kept (both page-aligned: the
-        // mapping is, and `start` and `bytes` are multiples of the huge
-        // page, a table being a power of two of at least that size). The
-        // advice only changes how the kept block is backed; refused, it
-        // leaves ordinary pages.
+        // mapping is, and `start` and `block` are multiples of the huge
+        // page). The advice only changes how the kept block is backed;
+        // refused, it leaves ordinary pages.
         unsafe {
             if head > 0 {
                 libc::munmap(base, head);
             }
             if tail > 0 {
-                libc::munmap((start + bytes) as *mut c_void, tail);
+                libc::munmap((start + block) as *mut c_void, tail);
             }
-            libc::madvise(start as *mut c_void, bytes, libc::MADV_HUGEPAGE);
+            libc::madvise(start as *mut c_void, block, libc::MADV_HUGEPAGE);
         }
     }
-    std::ptr::NonNull::new(start as *mut AtomicU64)
+    Some((std::ptr::NonNull::new(start as *mut AtomicU64)?, block))
 }
 
-/// A fresh zeroed block of `bytes` (not 0), aligned as [`Words`] says.
+/// A fresh zeroed block of `bytes` (not 0), aligned as [`Words`] says,
+/// and its size.
 #[cfg(not(target_os = "linux"))]
-fn map_zeroed(bytes: usize) -> Option<std::ptr::NonNull<AtomicU64>> {
+fn map_zeroed(bytes: usize) -> Option<(std::ptr::NonNull<AtomicU64>, usize)> {
     let layout = std::alloc::Layout::from_size_align(bytes, 64).ok()?;
     // SAFETY: the layout's size is not zero.
-    std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>())
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+    Some((std::ptr::NonNull::new(ptr)?, bytes))
 }
 
 impl Drop for Words {
     fn drop(&mut self) {
-        if self.len == 0 {
+        if self.block == 0 {
             return;
         }
-        let bytes = self.len * 8;
-        // SAFETY: the block came from `map_zeroed(bytes)` and is freed
-        // once, here, as it was obtained.
+        // SAFETY: the block of `self.block` bytes came from `map_zeroed`
+        // and is freed once, here, as it was obtained.
         #[cfg(target_os = "linux")]
         unsafe {
-            libc::munmap(self.ptr.as_ptr().cast(), bytes);
+            libc::munmap(self.ptr.as_ptr().cast(), self.block);
         }
         #[cfg(not(target_os = "linux"))]
         unsafe {
-            let layout = std::alloc::Layout::from_size_align_unchecked(bytes, 64);
+            let layout = std::alloc::Layout::from_size_align_unchecked(self.block, 64);
             std::alloc::dealloc(self.ptr.as_ptr().cast(), layout);
         }
     }
@@ -449,10 +459,18 @@ mod tests {
             assert_eq!(t.probe(5).unwrap().score, 3);
         }
         #[cfg(target_os = "linux")]
-        assert_eq!(
-            TranspositionTable::new(4).words.as_ptr() as usize % HUGE_PAGE,
-            0
-        );
+        {
+            assert_eq!(
+                TranspositionTable::new(4).words.as_ptr() as usize % HUGE_PAGE,
+                0
+            );
+            // A block that is not a whole number of huge pages is rounded
+            // up, and every word of it is usable.
+            let w = zeroed_words(HUGE_PAGE / 8 + 3).unwrap();
+            assert_eq!(w.block, 2 * HUGE_PAGE);
+            w[w.len() - 1].store(7, Relaxed);
+            assert_eq!(w[w.len() - 1].load(Relaxed), 7);
+        }
     }
 
     #[test]
