@@ -1,6 +1,7 @@
 //! The evaluation the solver orders moves with when nothing else is given:
-//! the shipped trained pattern tables (those the strong preset plays
-//! with), built into the binary so that `arena solve` and adjudication work
+//! the first generation of the trained pattern tables (the strong preset
+//! now plays the second, and orders its own solves with it), built into
+//! the binary so that `arena solve` and adjudication work
 //! from any folder; and the cut model of `arena solve`'s selective passes,
 //! fitted for that evaluation.
 
@@ -46,8 +47,10 @@ mod tests {
     use crate::eval::patterns::Patterns;
     use std::path::Path;
 
+    /// The FFO figures and the built-in cut model were measured and fitted
+    /// with the first generation; the strong preset plays the second.
     #[test]
-    fn the_built_in_weights_are_the_strong_presets_weights() {
+    fn the_built_in_weights_are_the_first_generation() {
         let crate::eval::OthelloEval::Patterns(built_in) = super::order_eval() else {
             panic!("the built-in evaluation is a pattern evaluation");
         };
@@ -58,7 +61,7 @@ mod tests {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("engines/strong.ron"),
         )
         .unwrap();
-        assert!(strong.contains(r#"eval: Patterns(weights: "weights/patterns-train.bin")"#));
+        assert!(strong.contains(r#"eval: Patterns(weights: "weights/patterns-train2.bin")"#));
     }
 
     #[test]
