@@ -11,7 +11,7 @@ use crate::eval::OthelloEval;
 use crate::search::probcut::ProbCut;
 use std::path::Path;
 
-/// The shipped pattern weights (`engines/weights/patterns-train.bin`, made
+/// The first-generation pattern weights (`engines/weights/patterns-train.bin`, made
 /// by `arena train engines/training/patterns-train.ron`): better ordering
 /// than the older `patterns-fit` tables (FFO #40-#49 with the search of
 /// 2026-11-24: 931 M nodes against 1,225 M), read in milliseconds.

@@ -153,7 +153,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
 /// The widths add up to 105 bits for all six options, within a `u128`.
 #[inline(always)]
 fn packed(opt: OrderBy, key: i32) -> (u32, u128) {
-    match opt {
+    // FastestFirst's 7 bits hold 0 to 64 moves.
+    const _: () = assert!(crate::game::movelist::MAX_MOVES <= 64);
+    let (bits, field) = match opt {
         // 0 or 1.
         OrderBy::HashMove => (1, key as u128),
         // 0 to 2.
@@ -164,7 +166,9 @@ fn packed(opt: OrderBy, key: i32) -> (u32, u128) {
         OrderBy::FastestFirst => (7, (key + 64) as u128),
         // Any i32, its sign bit flipped: the unsigned order is the signed one.
         OrderBy::SquareWeights | OrderBy::ShallowSearch => (32, u128::from(key as u32 ^ 1 << 31)),
-    }
+    };
+    debug_assert!(field >> bits == 0, "{opt:?} key {key} out of its range");
+    (bits, field)
 }
 
 #[cfg(test)]

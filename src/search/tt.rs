@@ -217,13 +217,14 @@ fn map_zeroed(bytes: usize) -> Option<(std::ptr::NonNull<AtomicU64>, usize)> {
         return None;
     }
     let addr = base as usize;
-    let start = if huge {
-        addr.next_multiple_of(HUGE_PAGE)
+    let head = if huge {
+        addr.next_multiple_of(HUGE_PAGE) - addr
     } else {
-        addr
+        0
     };
+    // SAFETY: `head` is less than a huge page, within the mapping.
+    let start = unsafe { base.cast::<u8>().add(head) };
     if huge {
-        let head = start - addr;
         let tail = mapped - head - block;
         // SAFETY: the head and the tail are the parts of the mapping just
         // made that lie outside the block kept (both page-aligned: the
@@ -235,12 +236,12 @@ fn map_zeroed(bytes: usize) -> Option<(std::ptr::NonNull<AtomicU64>, usize)> {
                 libc::munmap(base, head);
             }
             if tail > 0 {
-                libc::munmap((start + block) as *mut c_void, tail);
+                libc::munmap(start.add(block).cast::<c_void>(), tail);
             }
-            libc::madvise(start as *mut c_void, block, libc::MADV_HUGEPAGE);
+            libc::madvise(start.cast::<c_void>(), block, libc::MADV_HUGEPAGE);
         }
     }
-    Some((std::ptr::NonNull::new(start as *mut AtomicU64)?, block))
+    Some((std::ptr::NonNull::new(start.cast::<AtomicU64>())?, block))
 }
 
 /// A fresh zeroed block of `bytes` (not 0), aligned as [`Words`] says,
