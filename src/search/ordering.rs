@@ -92,9 +92,11 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             let mv = moves.get(i);
             for k in 0..options {
                 let opt = self.order[k];
-                let (bits, field) =
-                    packed(opt, self.order_key(opt, pos, mv, ply, depth, hash_move));
-                *key = *key << bits | field;
+                *key = push(
+                    *key,
+                    opt,
+                    self.order_key(opt, pos, mv, ply, depth, hash_move),
+                );
             }
         }
         // Insertion sort, stable: ties keep board order.
@@ -148,6 +150,14 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     }
 }
 
+/// `packed` keys so far with option `opt`'s `key` appended as the least
+/// significant field.
+#[inline(always)]
+fn push(packed_keys: u128, opt: OrderBy, key: i32) -> u128 {
+    let (bits, field) = packed(opt, key);
+    packed_keys << bits | field
+}
+
 /// Option `opt`'s key as an unsigned field of the packed key: its width in
 /// bits and its value, mapped so that the fields compare as the keys do.
 /// The widths add up to 105 bits for all six options, within a `u128`.
@@ -176,39 +186,26 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// A row of keys as `order_key` can give them for `ALL`, in range.
+    /// A row of keys as `order_key` can give them for [`OrderBy::ALL`],
+    /// in range.
     fn row() -> impl Strategy<Value = [i32; MAX_ORDER]> {
         (
+            any::<i32>(),
             0..=1i32,
             0..=2i32,
             0..=i32::MAX,
             -64..=0i32,
             any::<i32>(),
-            any::<i32>(),
         )
-            .prop_map(|(h, k, hist, ff, sq, sh)| [h, k, hist, ff, sq, sh])
+            .prop_map(|(sq, h, k, hist, ff, sh)| [sq, h, k, hist, ff, sh])
     }
-
-    /// The options in the order of `row`'s keys.
-    const ROW: [OrderBy; MAX_ORDER] = [
-        OrderBy::HashMove,
-        OrderBy::Killers,
-        OrderBy::History,
-        OrderBy::FastestFirst,
-        OrderBy::SquareWeights,
-        OrderBy::ShallowSearch,
-    ];
 
     fn pack(order: &[usize], keys: &[i32; MAX_ORDER]) -> u128 {
         order.iter().fold(0, |acc, &k| {
-            let (bits, field) = packed(ROW[k], keys[k]);
-            assert!(
-                field >> bits == 0,
-                "{:?} {} fits {bits} bits",
-                ROW[k],
-                keys[k]
-            );
-            acc << bits | field
+            let (opt, key) = (OrderBy::ALL[k], keys[k]);
+            let (bits, field) = packed(opt, key);
+            assert!(field >> bits == 0, "{opt:?} {key} fits {bits} bits");
+            push(acc, opt, key)
         })
     }
 

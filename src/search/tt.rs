@@ -191,15 +191,11 @@ fn map_zeroed(bytes: usize) -> Option<(std::ptr::NonNull<AtomicU64>, usize)> {
     let huge = bytes >= HUGE_PAGE;
     // A whole number of huge pages (a table of 2 MiB or more already is:
     // a power of two), and room to slide them to a huge-page boundary.
-    let block = if huge {
-        bytes.checked_next_multiple_of(HUGE_PAGE)?
+    let (block, mapped) = if huge {
+        let block = bytes.checked_next_multiple_of(HUGE_PAGE)?;
+        (block, block.checked_add(HUGE_PAGE)?)
     } else {
-        bytes
-    };
-    let mapped = if huge {
-        block.checked_add(HUGE_PAGE)?
-    } else {
-        block
+        (bytes, bytes)
     };
     // SAFETY: an anonymous private mapping at an address of the kernel's
     // choosing: it touches no memory that exists already.
@@ -216,31 +212,29 @@ fn map_zeroed(bytes: usize) -> Option<(std::ptr::NonNull<AtomicU64>, usize)> {
     if base == MAP_FAILED {
         return None;
     }
-    let addr = base as usize;
-    let head = if huge {
-        addr.next_multiple_of(HUGE_PAGE) - addr
-    } else {
-        0
-    };
-    // SAFETY: `head` is less than a huge page, within the mapping.
-    let start = unsafe { base.cast::<u8>().add(head) };
-    if huge {
-        let tail = mapped - head - block;
-        // SAFETY: the head and the tail are the parts of the mapping just
-        // made that lie outside the block kept (both page-aligned: the
-        // mapping is, and `start` and `block` are multiples of the huge
-        // page). The advice only changes how the kept block is backed;
-        // refused, it leaves ordinary pages.
-        unsafe {
-            if head > 0 {
-                libc::munmap(base, head);
-            }
-            if tail > 0 {
-                libc::munmap(start.add(block).cast::<c_void>(), tail);
-            }
-            libc::madvise(start.cast::<c_void>(), block, libc::MADV_HUGEPAGE);
-        }
+    if !huge {
+        return Some((std::ptr::NonNull::new(base.cast::<AtomicU64>())?, block));
     }
+    let addr = base as usize;
+    let head = addr.next_multiple_of(HUGE_PAGE) - addr;
+    let tail = mapped - head - block;
+    // SAFETY: `head` is less than a huge page, so `start` lies within the
+    // mapping. The head and the tail are the parts of the mapping just
+    // made that lie outside the block kept (both page-aligned: the mapping
+    // is, and `start` and `block` are multiples of the huge page). The
+    // advice only changes how the kept block is backed; refused, it leaves
+    // ordinary pages.
+    let start = unsafe {
+        let start = base.cast::<u8>().add(head);
+        if head > 0 {
+            libc::munmap(base, head);
+        }
+        if tail > 0 {
+            libc::munmap(start.add(block).cast::<c_void>(), tail);
+        }
+        libc::madvise(start.cast::<c_void>(), block, libc::MADV_HUGEPAGE);
+        start
+    };
     Some((std::ptr::NonNull::new(start.cast::<AtomicU64>())?, block))
 }
 
