@@ -173,7 +173,7 @@ fn engine_weights_and_probcut_errors_name_the_field_and_value() {
             "9:21: stages entry 1, pairs entry 1, deep must be at least 1, got -3",
         ),
         (
-            "a: 0.9937, ",
+            "a: 1.0093, ",
             "",
             "9:56: stages entry 1, pairs entry 1 needs the field `a:`, which is missing",
         ),
