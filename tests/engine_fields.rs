@@ -18,7 +18,7 @@ const SHIPPED_HASHES: [(&str, &str); 5] = [
     ("configs/quick.ron", "c8a20ad57bd7d277"),
     ("configs/gauntlet.ron", "48fb66c70a119ff6"),
     ("configs/sprt-eval.ron", "922bf03e938214eb"),
-    ("configs/strong-gauntlet.ron", "0da0f42b529b4a4f"),
+    ("configs/strong-gauntlet.ron", "954f8e5cb348c782"),
     ("configs/variants.ron", "661b512ac69ccf70"),
 ];
 
