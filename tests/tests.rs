@@ -12,6 +12,7 @@ mod eval;
 mod external;
 mod grhino;
 mod history;
+mod house;
 mod layers;
 mod limits;
 mod matchup;
