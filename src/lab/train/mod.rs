@@ -256,6 +256,98 @@ fn fit_by_bands(
     cost
 }
 
+/// The design's stages, from the first (most empties) to the last, each
+/// with the positions whose empties it covers.
+fn stage_plans(bounds: &[u32], positions: &[TrainPosition]) -> Vec<StagePlan> {
+    (0..bounds.len())
+        .map(|k| {
+            let (min, max) = (bounds[k], if k == 0 { 60 } else { bounds[k - 1] - 1 });
+            let members = (0..positions.len())
+                .filter(|&i| (min..=max).contains(&positions[i].board.empties()))
+                .collect();
+            StagePlan {
+                k,
+                min,
+                max,
+                members,
+            }
+        })
+        .collect()
+}
+
+/// Fits at once, in parallel, the stages of `ready`, whose every label is
+/// known (exact, or outcomes): they depend on no other stage.
+fn fit_ready(
+    t: &Training,
+    positions: &[TrainPosition],
+    ready: &[&StagePlan],
+    stages: &mut [StageWeights],
+    costs: &mut [StageCost],
+    canon: &[u32],
+    threads: usize,
+) {
+    let bar = progress::bar(ready.len() as u64, "stages");
+    bar.set_message("fitting the stages labelled in self-play");
+    let fits = parallel_map_with(
+        ready,
+        threads,
+        || (),
+        |(), plan| {
+            let fit_start = Instant::now();
+            let fit = fit_labelled(t, positions, &plan.members, plan.max, canon);
+            bar.inc(1);
+            (fit, fit_start.elapsed().as_secs_f64())
+        },
+    );
+    bar.finish_and_clear();
+    for (plan, (fit, seconds)) in ready.iter().zip(fits) {
+        costs[plan.k].fit_seconds = seconds;
+        if let Some((fitted, steps)) = fit {
+            stages[plan.k] = fitted;
+            costs[plan.k].iterations = steps;
+        }
+    }
+}
+
+/// How each stage of `plans` came out: its counts, what it took, and the
+/// errors of the `fitted` and play weights.
+fn stage_reports(
+    t: &Training,
+    positions: &[TrainPosition],
+    plans: &[StagePlan],
+    costs: &[StageCost],
+    fitted: &OthelloEval,
+) -> Vec<StageReport> {
+    plans
+        .iter()
+        .map(|plan| {
+            let (held, train): (Vec<&TrainPosition>, Vec<&TrainPosition>) = plan
+                .members
+                .iter()
+                .map(|&i| &positions[i])
+                .partition(|p| t.is_held_out(p.game));
+            let cost = costs[plan.k];
+            StageReport {
+                min_empties: plan.min,
+                max_empties: plan.max,
+                train: train.len(),
+                held_out: held.len(),
+                exact: plan
+                    .members
+                    .iter()
+                    .filter(|&&i| positions[i].board.empties() <= t.exact_at)
+                    .count(),
+                rmse_train: rmse(fitted, &train),
+                rmse_held_out: rmse(fitted, &held),
+                rmse_held_out_play: rmse(&t.play, &held),
+                iterations: cost.iterations,
+                label_seconds: cost.label_seconds,
+                fit_seconds: cost.fit_seconds,
+            }
+        })
+        .collect()
+}
+
 /// Runs the training of `t` on `threads` threads (0: every core) and
 /// writes its weights.
 ///
@@ -278,20 +370,7 @@ pub fn train(t: &Training, threads: usize) -> Result<TrainReport> {
     let bounds: Vec<u32> = t.design.stages().map(|s| s.0).collect();
     let mut stages: Vec<StageWeights> = t.design.stages().map(|s| s.1.clone()).collect();
     let canon = canonical_entries();
-    let plans: Vec<StagePlan> = (0..bounds.len())
-        .map(|k| {
-            let (min, max) = (bounds[k], if k == 0 { 60 } else { bounds[k - 1] - 1 });
-            let members = (0..positions.len())
-                .filter(|&i| (min..=max).contains(&positions[i].board.empties()))
-                .collect();
-            StagePlan {
-                k,
-                min,
-                max,
-                members,
-            }
-        })
-        .collect();
+    let plans = stage_plans(&bounds, &positions);
     let mut costs = vec![StageCost::default(); plans.len()];
     // Stages whose every label is known (exact, or outcomes) depend on no
     // other stage: they are fitted at once, in parallel.
@@ -299,27 +378,15 @@ pub fn train(t: &Training, threads: usize) -> Result<TrainReport> {
         .iter()
         .filter(|p| p.members.iter().all(|&i| positions[i].label.is_some()))
         .collect();
-    let bar = progress::bar(ready.len() as u64, "stages");
-    bar.set_message("fitting the stages labelled in self-play");
-    let fits = parallel_map_with(
+    fit_ready(
+        t,
+        &positions,
         &ready,
+        &mut stages,
+        &mut costs,
+        &canon,
         threads,
-        || (),
-        |(), plan| {
-            let fit_start = Instant::now();
-            let fit = fit_labelled(t, &positions, &plan.members, plan.max, &canon);
-            bar.inc(1);
-            (fit, fit_start.elapsed().as_secs_f64())
-        },
     );
-    bar.finish_and_clear();
-    for (plan, (fit, seconds)) in ready.iter().zip(fits) {
-        costs[plan.k].fit_seconds = seconds;
-        if let Some((fitted, steps)) = fit {
-            stages[plan.k] = fitted;
-            costs[plan.k].iterations = steps;
-        }
-    }
     // The others from the end backwards.
     for plan in plans.iter().rev() {
         if !ready.iter().any(|r| r.k == plan.k) {
@@ -335,34 +402,7 @@ pub fn train(t: &Training, threads: usize) -> Result<TrainReport> {
         }
     }
     let fitted = OthelloEval::Patterns(Patterns::new(bounds.clone(), stages.clone()));
-    let reports = plans
-        .iter()
-        .map(|plan| {
-            let (held, train): (Vec<&TrainPosition>, Vec<&TrainPosition>) = plan
-                .members
-                .iter()
-                .map(|&i| &positions[i])
-                .partition(|p| t.is_held_out(p.game));
-            let cost = costs[plan.k];
-            StageReport {
-                min_empties: plan.min,
-                max_empties: plan.max,
-                train: train.len(),
-                held_out: held.len(),
-                exact: plan
-                    .members
-                    .iter()
-                    .filter(|&&i| positions[i].board.empties() <= t.exact_at)
-                    .count(),
-                rmse_train: rmse(&fitted, &train),
-                rmse_held_out: rmse(&fitted, &held),
-                rmse_held_out_play: rmse(&t.play, &held),
-                iterations: cost.iterations,
-                label_seconds: cost.label_seconds,
-                fit_seconds: cost.fit_seconds,
-            }
-        })
-        .collect();
+    let reports = stage_reports(t, &positions, &plans, &costs, &fitted);
     let weights = Patterns::new(bounds, stages);
     let bytes = weights.to_binary();
     write_atomic_bytes(&t.out, &bytes)?;
