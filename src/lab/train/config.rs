@@ -125,6 +125,79 @@ fn load_weights(src: &Source<'_>, field: &str, path: &Path) -> Result<OthelloEva
     OthelloEval::from_weights_file(path)
 }
 
+/// The design file: a Patterns weights file, whose stages and patterns are
+/// what is fitted.
+fn load_design(src: &Source<'_>, design_path: &Path) -> Result<Patterns> {
+    match load_weights(src, "design", design_path)? {
+        OthelloEval::Patterns(p) => Ok(p),
+        OthelloEval::Discs | OthelloEval::Squares(_) | OthelloEval::Features(_) => {
+            Err(src.field(
+                "design",
+                format!(
+                    "design: {} is not a Patterns weights file (its stages and patterns are what is fitted)",
+                    design_path.display()
+                ),
+            ))
+        }
+    }
+}
+
+/// Checks the shares and penalties of `raw`: `held_out`, `random`,
+/// `search_weight` and `ridge`, in that order.
+fn check_shares(src: &Source<'_>, raw: &RawTraining) -> Result<()> {
+    if raw.held_out == 1 {
+        return Err(src.field(
+            "held_out",
+            "held_out: 1 would hold out every game: use 0 for none, or N >= 2 for every Nth game",
+        ));
+    }
+    if !(0.0..=1.0).contains(&raw.random) {
+        return Err(src.field(
+            "random",
+            format!("random: {} is not a chance between 0 and 1", raw.random),
+        ));
+    }
+    if !(0.0..=1.0).contains(&raw.search_weight) {
+        return Err(src.field(
+            "search_weight",
+            format!(
+                "search_weight: {} is not a share between 0 (game outcomes) and 1 (search scores)",
+                raw.search_weight
+            ),
+        ));
+    }
+    if !(raw.ridge.is_finite() && raw.ridge >= 0.0) {
+        return Err(src.field(
+            "ridge",
+            format!("ridge: {} is not a number >= 0", raw.ridge),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the output path: a `.bin` file that is neither input.
+fn check_out(src: &Source<'_>, out: &Path, design_path: &Path, play_path: &Path) -> Result<()> {
+    if out.extension().and_then(|e| e.to_str()) != Some("bin") {
+        return Err(src.field(
+            "out",
+            format!(
+                "out: {} must end in .bin (the weights are written in binary form; `arena eval convert` gives the RON form)",
+                out.display()
+            ),
+        ));
+    }
+    if same_file(out, design_path) || same_file(out, play_path) {
+        return Err(src.field(
+            "out",
+            format!(
+                "out: {} is an input of this training; write the weights to a new file",
+                out.display()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl Training {
     /// Reads and checks a training file.
     ///
@@ -137,18 +210,7 @@ impl Training {
         let src = Source::new(path, &text);
         let base = src.base();
         let design_path = base.join(&raw.design);
-        let design = match load_weights(&src, "design", &design_path)? {
-            OthelloEval::Patterns(p) => p,
-            OthelloEval::Discs | OthelloEval::Squares(_) | OthelloEval::Features(_) => {
-                return Err(src.field(
-                    "design",
-                    format!(
-                        "design: {} is not a Patterns weights file (its stages and patterns are what is fitted)",
-                        design_path.display()
-                    ),
-                ))
-            }
-        };
+        let design = load_design(&src, &design_path)?;
         let play_path = base.join(&raw.play);
         let play = load_weights(&src, "play", &play_path)?;
         let book = load_book(&src, &base.join(&raw.book))?;
@@ -164,52 +226,9 @@ impl Training {
             10_000,
             "a number of steps",
         )?;
-        if raw.held_out == 1 {
-            return Err(src.field(
-                "held_out",
-                "held_out: 1 would hold out every game: use 0 for none, or N >= 2 for every Nth game",
-            ));
-        }
-        if !(0.0..=1.0).contains(&raw.random) {
-            return Err(src.field(
-                "random",
-                format!("random: {} is not a chance between 0 and 1", raw.random),
-            ));
-        }
-        if !(0.0..=1.0).contains(&raw.search_weight) {
-            return Err(src.field(
-                "search_weight",
-                format!(
-                    "search_weight: {} is not a share between 0 (game outcomes) and 1 (search scores)",
-                    raw.search_weight
-                ),
-            ));
-        }
-        if !(raw.ridge.is_finite() && raw.ridge >= 0.0) {
-            return Err(src.field(
-                "ridge",
-                format!("ridge: {} is not a number >= 0", raw.ridge),
-            ));
-        }
+        check_shares(&src, &raw)?;
         let out = base.join(&raw.out);
-        if out.extension().and_then(|e| e.to_str()) != Some("bin") {
-            return Err(src.field(
-                "out",
-                format!(
-                    "out: {} must end in .bin (the weights are written in binary form; `arena eval convert` gives the RON form)",
-                    out.display()
-                ),
-            ));
-        }
-        if same_file(&out, &design_path) || same_file(&out, &play_path) {
-            return Err(src.field(
-                "out",
-                format!(
-                    "out: {} is an input of this training; write the weights to a new file",
-                    out.display()
-                ),
-            ));
-        }
+        check_out(&src, &out, &design_path, &play_path)?;
         Ok(Training {
             design,
             play,
