@@ -10,7 +10,7 @@
 //! stage's pair, written with `deep: 60` (the exact score) in the ProbCut
 //! file format.
 
-use super::fit::{self_play, FitOptions};
+use super::fit::{self_play, FitOptions, Sample};
 use super::probcut::PairFit;
 use crate::endgame::{Solver, EXACT_DEEP};
 use crate::eval::OthelloEval;
@@ -99,6 +99,103 @@ pub fn parse_stages(texts: &[String]) -> Result<Vec<(u32, u32)>> {
     Ok(out)
 }
 
+/// The self-play positions of a stage at `empties`: that many empties or
+/// one more, games not over, shuffled by the seed and cut to
+/// `opts.positions`.
+///
+/// # Errors
+/// Fewer than 10 of them (`--games`).
+fn stage_boards(games: &[Sample], opts: &EndCutFitOptions, empties: u32) -> Result<Vec<Board>> {
+    let mut boards: Vec<Board> = games
+        .iter()
+        .map(|s| s.0)
+        .filter(|b| (b.empties() == empties || b.empties() == empties + 1) && !b.is_over())
+        .collect();
+    SplitMix64::new(opts.seed ^ 0x454E_4443_5554 ^ u64::from(empties)).shuffle(&mut boards);
+    boards.truncate(opts.positions);
+    if boards.len() < 10 {
+        return Err(Error::argument(
+            "--games",
+            format!(
+                "only {} positions with {empties} or {} empties came from {} games; play more games",
+                boards.len(),
+                empties + 1,
+                opts.games
+            ),
+        ));
+    }
+    Ok(boards)
+}
+
+/// The stage's pair at `empties`: `boards` solved exactly and searched by
+/// the solver's shallow search at `shallow`, and the line through them.
+///
+/// # Errors
+/// The positions do not spread, or the shallow search does not predict
+/// the exact score (`--games`).
+fn fit_stage_pair(
+    opts: &EndCutFitOptions,
+    boards: &[Board],
+    (empties, shallow): (u32, u32),
+    threads: usize,
+) -> Result<PairFit> {
+    let points: Vec<(f64, f64)> = parallel_map(boards, threads, |b| {
+        let mut solver = Solver::new(16, Some(opts.eval.clone()));
+        let exact = solver.solve(b).score * 100;
+        let v = solver.estimate(b, shallow);
+        (f64::from(v), f64::from(exact))
+    });
+    let Some((a, b, sigma)) = fit_line(&points) else {
+        return Err(Error::argument(
+            "--games",
+            format!("the positions at {empties} empties do not spread; play more games"),
+        ));
+    };
+    if !(a > 0.01 && a < 100.0) {
+        return Err(Error::argument(
+            "--games",
+            format!("the shallow search at {empties} empties does not predict the exact score (slope {a:.3}); play more games or use another evaluation"),
+        ));
+    }
+    let round = |x: f64, k: f64| (x * k).round() / k;
+    let pair = Pair {
+        deep: EXACT_DEEP,
+        shallow,
+        a: round(a, 1e4),
+        b: round(b, 10.0),
+        sigma: round(sigma, 10.0),
+    };
+    Ok(PairFit {
+        min_empties: empties,
+        pair,
+        samples: points.len(),
+        correlation: super::probcut::correlation(&points),
+    })
+}
+
+/// The model file's header: what it is and the command that wrote it.
+fn endcut_header(opts: &EndCutFitOptions, stages: &[(u32, u32)]) -> Vec<String> {
+    let stage_text: Vec<String> = stages.iter().map(|(n, d)| format!("{n}:{d}")).collect();
+    vec![
+        format!(
+            "The exact solver's cut model (Multi-ProbCut on the exact score; values in centidiscs; deep: {EXACT_DEEP} means the exact score)."
+        ),
+        format!(
+            "arena probcut fit-endgame{} --games {} --positions {} --seed {} --stages {} --out {}",
+            opts.eval_file
+                .as_ref()
+                .map_or(String::new(), |p| format!(" --order-eval {}", p.display())),
+            opts.games,
+            opts.positions,
+            opts.seed,
+            stage_text.join(","),
+            opts.out.display()
+        ),
+        "Positions from self-play with the ordering evaluation, solved exactly and searched by the solver's shallow search (src/lab/endcut.rs).".into(),
+        "The solver's passes use their own confidences (src/endgame/selective.rs): the confidence below is not read.".into(),
+    ]
+}
+
 /// Fits the model and writes it to `opts.out`.
 ///
 /// # Errors
@@ -125,60 +222,13 @@ pub fn fit_endcut(opts: &EndCutFitOptions) -> Result<EndCutFitReport> {
     let mut fits = Vec::new();
     let mut out_stages = Vec::new();
     for (k, &(empties, shallow)) in stages.iter().enumerate() {
-        let mut boards: Vec<Board> = games
-            .iter()
-            .map(|s| s.0)
-            .filter(|b| (b.empties() == empties || b.empties() == empties + 1) && !b.is_over())
-            .collect();
-        SplitMix64::new(opts.seed ^ 0x454E_4443_5554 ^ u64::from(empties)).shuffle(&mut boards);
-        boards.truncate(opts.positions);
-        if boards.len() < 10 {
-            return Err(Error::argument(
-                "--games",
-                format!(
-                    "only {} positions with {empties} or {} empties came from {} games; play more games",
-                    boards.len(),
-                    empties + 1,
-                    opts.games
-                ),
-            ));
-        }
-        let points: Vec<(f64, f64)> = parallel_map(&boards, threads, |b| {
-            let mut solver = Solver::new(16, Some(opts.eval.clone()));
-            let exact = solver.solve(b).score * 100;
-            let v = solver.estimate(b, shallow);
-            (f64::from(v), f64::from(exact))
-        });
-        let Some((a, b, sigma)) = fit_line(&points) else {
-            return Err(Error::argument(
-                "--games",
-                format!("the positions at {empties} empties do not spread; play more games"),
-            ));
-        };
-        if !(a > 0.01 && a < 100.0) {
-            return Err(Error::argument(
-                "--games",
-                format!("the shallow search at {empties} empties does not predict the exact score (slope {a:.3}); play more games or use another evaluation"),
-            ));
-        }
-        let round = |x: f64, k: f64| (x * k).round() / k;
-        let pair = Pair {
-            deep: EXACT_DEEP,
-            shallow,
-            a: round(a, 1e4),
-            b: round(b, 10.0),
-            sigma: round(sigma, 10.0),
-        };
-        fits.push(PairFit {
-            min_empties: empties,
-            pair,
-            samples: points.len(),
-            correlation: super::probcut::correlation(&points),
-        });
+        let boards = stage_boards(&games, opts, empties)?;
+        let fit = fit_stage_pair(opts, &boards, (empties, shallow), threads)?;
         out_stages.push(Stage {
             min_empties: empties,
-            pairs: vec![pair],
+            pairs: vec![fit.pair],
         });
+        fits.push(fit);
         // Below the lowest stage: no cuts.
         if k + 1 == stages.len() {
             out_stages.push(Stage {
@@ -191,25 +241,7 @@ pub fn fit_endcut(opts: &EndCutFitOptions) -> Result<EndCutFitReport> {
         confidence: 1.5,
         stages: out_stages,
     };
-    let stage_text: Vec<String> = stages.iter().map(|(n, d)| format!("{n}:{d}")).collect();
-    let header = vec![
-        format!(
-            "The exact solver's cut model (Multi-ProbCut on the exact score; values in centidiscs; deep: {EXACT_DEEP} means the exact score)."
-        ),
-        format!(
-            "arena probcut fit-endgame{} --games {} --positions {} --seed {} --stages {} --out {}",
-            opts.eval_file
-                .as_ref()
-                .map_or(String::new(), |p| format!(" --order-eval {}", p.display())),
-            opts.games,
-            opts.positions,
-            opts.seed,
-            stage_text.join(","),
-            opts.out.display()
-        ),
-        "Positions from self-play with the ordering evaluation, solved exactly and searched by the solver's shallow search (src/lab/endcut.rs).".into(),
-        "The solver's passes use their own confidences (src/endgame/selective.rs): the confidence below is not read.".into(),
-    ];
+    let header = endcut_header(opts, &stages);
     write_atomic(&opts.out, &pc.to_file(&header))?;
     Ok(EndCutFitReport {
         file: opts.out.clone(),
