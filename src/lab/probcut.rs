@@ -119,6 +119,30 @@ fn selective_value(
     v
 }
 
+/// The pair `(deep, shallow)` of the stage at `min_empties`, fitted to
+/// `pts` (shallow value, deep value): `None` when they give no line or its
+/// slope is not between 0.01 and 100.
+fn fit_pair(min_empties: u32, (deep, shallow): (u32, u32), pts: &[(f64, f64)]) -> Option<PairFit> {
+    let (a, b, sigma) = fit_line(pts)?;
+    if !(a > 0.01 && a < 100.0) {
+        return None;
+    }
+    let round = |x: f64, k: f64| (x * k).round() / k;
+    let pair = Pair {
+        deep,
+        shallow,
+        a: round(a, 1e4),
+        b: round(b, 10.0),
+        sigma: round(sigma, 10.0),
+    };
+    Some(PairFit {
+        min_empties,
+        pair,
+        samples: pts.len(),
+        correlation: correlation(pts),
+    })
+}
+
 /// Fits every `(deep, shallow)` pair in every stage (`stage_bounds`,
 /// decreasing, ending at 0) on `positions`.
 ///
@@ -183,27 +207,9 @@ pub fn fit(
                     .iter()
                     .map(|&i| (f64::from(table[i][shallow as usize]), f64::from(column[i])))
                     .collect();
-                if let Some((a, b, sigma)) = fit_line(&pts) {
-                    if a > 0.01 && a < 100.0 {
-                        let round = |x: f64, k: f64| (x * k).round() / k;
-                        let pair = Pair {
-                            deep,
-                            shallow,
-                            a: round(a, 1e4),
-                            b: round(b, 10.0),
-                            sigma: round(sigma, 10.0),
-                        };
-                        fits.push((
-                            k,
-                            PairFit {
-                                min_empties: stage.min_empties,
-                                pair,
-                                samples: pts.len(),
-                                correlation: correlation(&pts),
-                            },
-                        ));
-                        stage.pairs.push(pair);
-                    }
+                if let Some(fitted) = fit_pair(stage.min_empties, (deep, shallow), &pts) {
+                    stage.pairs.push(fitted.pair);
+                    fits.push((k, fitted));
                 }
             }
         }
