@@ -65,6 +65,94 @@ pub struct Contents {
     pub valid_len: u64,
 }
 
+/// What reading a journal has gathered so far.
+#[derive(Default)]
+struct Gathered {
+    header: Option<Header>,
+    games: Vec<GameRecord>,
+    seen: std::collections::HashSet<u64>,
+    lines: Vec<usize>,
+    valid_len: u64,
+}
+
+/// Puts line `n`'s `bytes` into `line` as text (without an editor's byte
+/// order mark on line 1); false when the line was cut by a kill inside a
+/// character, which is replayed.
+fn decode_line(
+    path: &Path,
+    n: usize,
+    bytes: &[u8],
+    complete: bool,
+    line: &mut String,
+) -> Result<bool> {
+    line.clear();
+    match std::str::from_utf8(bytes) {
+        Ok(text) => line.push_str(text),
+        // A kill can cut the last line inside a character: replay it.
+        Err(_) if !complete => return Ok(false),
+        Err(e) => {
+            // Columns count characters, as everywhere else.
+            let valid = String::from_utf8_lossy(&bytes[..e.valid_up_to()]);
+            return Err(Error::config_at(
+                path,
+                n,
+                valid.chars().count() + 1,
+                "not UTF-8 text (a journal is lines of JSON)".into(),
+            ));
+        }
+    }
+    if n == 1 {
+        // An editor's byte order mark.
+        if let Some(rest) = line.strip_prefix('\u{feff}') {
+            *line = rest.to_string();
+        }
+    }
+    Ok(true)
+}
+
+impl Gathered {
+    /// Takes line `n` as the journal's header.
+    fn take_header(&mut self, path: &Path, n: usize, line: &str) -> Result<()> {
+        let bad = |msg: String| Error::config_at(path, n, 1, msg);
+        let h: Header = serde_json::from_str(line.trim_end())
+            .map_err(|e| bad(format!("not an arena journal header: {e}")))?;
+        if h.arena_journal != 1 {
+            return Err(bad(format!(
+                "arena_journal: version {} (this arena reads version 1)",
+                h.arena_journal
+            )));
+        }
+        self.header = Some(h);
+        Ok(())
+    }
+
+    /// Takes line `n` as a game; false when it is the last line, torn or
+    /// not terminated by a kill, which is replayed.
+    fn take_game(&mut self, path: &Path, n: usize, line: &str, complete: bool) -> Result<bool> {
+        match serde_json::from_str::<GameRecord>(line.trim_end()) {
+            Ok(rec) => {
+                if !complete {
+                    return Ok(false); // written in full but not terminated: replay it
+                }
+                let game = self.header.as_ref().map_or(GameKind::Othello, |h| h.game);
+                check_game(&rec, game).map_err(|b| bad_field(path, n, line, &b))?;
+                if !self.seen.insert(rec.game_id) {
+                    let b = BadGame {
+                        field: "game_id",
+                        message: format!("game {} is in the journal twice", rec.game_id),
+                    };
+                    return Err(bad_field(path, n, line, &b));
+                }
+                self.lines.push(n);
+                self.games.push(rec);
+                Ok(true)
+            }
+            Err(_) if !complete => Ok(false), // torn by a kill: replay it
+            Err(e) => Err(corrupt(path, n, line, &e)),
+        }
+    }
+}
+
 /// Reads a journal.
 ///
 /// # Errors
@@ -75,11 +163,7 @@ pub fn read(path: &Path) -> Result<Contents> {
     let mut reader = BufReader::new(file);
     let mut bytes = Vec::new();
     let mut line = String::new();
-    let mut valid_len = 0u64;
-    let mut header: Option<Header> = None;
-    let mut games = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut lines = Vec::new();
+    let mut got = Gathered::default();
     let mut n = 0usize;
     loop {
         bytes.clear();
@@ -91,79 +175,34 @@ pub fn read(path: &Path) -> Result<Contents> {
         }
         n += 1;
         let complete = bytes.ends_with(b"\n");
-        line.clear();
-        match std::str::from_utf8(&bytes) {
-            Ok(text) => line.push_str(text),
-            // A kill can cut the last line inside a character: replay it.
-            Err(_) if !complete => break,
-            Err(e) => {
-                // Columns count characters, as everywhere else.
-                let valid = String::from_utf8_lossy(&bytes[..e.valid_up_to()]);
-                return Err(Error::config_at(
-                    path,
-                    n,
-                    valid.chars().count() + 1,
-                    "not UTF-8 text (a journal is lines of JSON)".into(),
-                ));
-            }
-        }
-        if n == 1 {
-            // An editor's byte order mark.
-            if let Some(rest) = line.strip_prefix('\u{feff}') {
-                line = rest.to_string();
-            }
+        if !decode_line(path, n, &bytes, complete, &mut line)? {
+            break;
         }
         if complete && line.trim().is_empty() {
-            valid_len += read as u64;
+            got.valid_len += read as u64;
             continue;
         }
-        let bad = |msg: String| Error::config_at(path, n, 1, msg);
-        if header.is_none() {
-            let h: Header = serde_json::from_str(line.trim_end())
-                .map_err(|e| bad(format!("not an arena journal header: {e}")))?;
-            if h.arena_journal != 1 {
-                return Err(bad(format!(
-                    "arena_journal: version {} (this arena reads version 1)",
-                    h.arena_journal
-                )));
-            }
-            header = Some(h);
+        if got.header.is_none() {
+            got.take_header(path, n, &line)?;
             // The header counts even without its newline (appending adds one).
-            valid_len += read as u64;
+            got.valid_len += read as u64;
             continue;
-        } else {
-            match serde_json::from_str::<GameRecord>(line.trim_end()) {
-                Ok(rec) => {
-                    if !complete {
-                        break; // written in full but not terminated: replay it
-                    }
-                    let game = header.as_ref().map_or(GameKind::Othello, |h| h.game);
-                    check_game(&rec, game).map_err(|b| bad_field(path, n, &line, &b))?;
-                    if !seen.insert(rec.game_id) {
-                        let b = BadGame {
-                            field: "game_id",
-                            message: format!("game {} is in the journal twice", rec.game_id),
-                        };
-                        return Err(bad_field(path, n, &line, &b));
-                    }
-                    lines.push(n);
-                    games.push(rec);
-                }
-                Err(_) if !complete => break, // torn by a kill: replay it
-                Err(e) => return Err(corrupt(path, n, &line, &e)),
-            }
+        }
+        if !got.take_game(path, n, &line, complete)? {
+            break;
         }
         if complete {
-            valid_len += read as u64;
+            got.valid_len += read as u64;
         }
     }
-    let header = header
+    let header = got
+        .header
         .ok_or_else(|| Error::config_at(path, 1, 1, "empty journal (no header line)".into()))?;
     Ok(Contents {
         header,
-        games,
-        lines,
-        valid_len,
+        games: got.games,
+        lines: got.lines,
+        valid_len: got.valid_len,
         path: path.to_path_buf(),
     })
 }
