@@ -50,9 +50,8 @@ pub struct Bar {
 impl Bar {
     /// Prints a line above the bar.
     fn note(&self, text: &str) {
-        match &self.bar {
-            Some(bar) => bar.println(text),
-            None => {}
+        if let Some(bar) = &self.bar {
+            bar.println(text);
         }
     }
 }
