@@ -80,6 +80,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             _ => spec.player(),
         }
     }));
+    // What `arena run` shows: a bar on a terminal, plain lines otherwise
+    // (`tournament::Silent` shows nothing).
+    let mut shown = arena::cli::observe::observer(false, None)?;
     let outcome = tournament::run(
         &t,
         &RunOptions {
@@ -87,6 +90,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             players,
             ..RunOptions::default()
         },
+        &mut shown,
     )?;
     let greedy = &outcome.results.engines[0];
     println!(

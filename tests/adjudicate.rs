@@ -21,7 +21,12 @@ fn adjudication_equals_playing_the_endgame_out_with_perfect_players() {
         ),
     ];
     let (_, played) = config(&dir, "RoundRobin(rounds: 4)", &engines, "");
-    tournament::run(&played, &opts(&dir.join("played"), 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &played,
+        &opts(&dir.join("played"), 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     let (_, judged) = config(
         &dir,
         "RoundRobin(rounds: 4)",
@@ -29,7 +34,12 @@ fn adjudication_equals_playing_the_endgame_out_with_perfect_players() {
         "adjudicate: (solve_at_empties: Some(14)),",
     );
     assert_ne!(played.hash, judged.hash, "adjudication decides games");
-    tournament::run(&judged, &opts(&dir.join("judged"), 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &judged,
+        &opts(&dir.join("judged"), 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     let (p, j) = (games(&dir.join("played")), games(&dir.join("judged")));
     assert_eq!(p.len(), 8);
     for (a, b) in p.iter().zip(&j) {

@@ -100,7 +100,12 @@ fn round_trip_with(
             "",
         );
         let out = dir.join(run);
-        tournament::run(&t, &opts(&out, 2, Shard::ALL, false)).unwrap_or_else(|e| panic!("{e}"));
+        tournament::run(
+            &t,
+            &opts(&out, 2, Shard::ALL, false),
+            &mut tournament::Silent,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         runs.push(games(&out));
     }
     let served = runs.pop().unwrap();
@@ -236,7 +241,12 @@ fn misbehaving_engines_lose_with_their_reason_and_the_run_goes_on() {
     let (_, t) = config(&dir, "Gauntlet(challengers: 1, rounds: 1)", &refs, "");
     let out = dir.join("out");
     let started = std::time::Instant::now();
-    tournament::run(&t, &opts(&out, 2, Shard::ALL, false)).unwrap_or_else(|e| panic!("{e}"));
+    tournament::run(
+        &t,
+        &opts(&out, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
     let g = games(&out);
     assert_eq!(g.len(), 10, "the run completes");
@@ -293,7 +303,12 @@ fn an_external_engine_past_its_move_time_loses_on_time() {
         "",
     );
     let out = dir.join("out");
-    tournament::run(&t, &opts(&out, 2, Shard::ALL, false)).unwrap_or_else(|e| panic!("{e}"));
+    tournament::run(
+        &t,
+        &opts(&out, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let g = games(&out);
     assert_eq!(g.len(), 2);
     for r in &g {

@@ -64,7 +64,13 @@ fn a_scheduler_may_wait_for_results_and_stays_deterministic() {
             order: t.order.clone(),
             next_game: 0,
         });
-        tournament::run_with(&t, scheduler, &opts(&out, threads, Shard::ALL, false)).unwrap();
+        tournament::run_with(
+            &t,
+            scheduler,
+            &opts(&out, threads, Shard::ALL, false),
+            &mut tournament::Silent,
+        )
+        .unwrap();
         runs.push(games(&out));
     }
     assert_eq!(runs[0], runs[1]);
@@ -105,6 +111,7 @@ fn a_scheduler_that_waits_with_nothing_in_flight_is_an_error_not_a_hang() {
         &t,
         Box::new(WaitsForever),
         &opts(&dir.join("o"), 2, Shard::ALL, false),
+        &mut tournament::Silent,
     )
     .unwrap_err()
     .to_string();

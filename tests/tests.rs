@@ -9,6 +9,7 @@ mod book_generate;
 mod display;
 mod engine_fields;
 mod eval;
+mod events;
 mod external;
 mod grhino;
 mod history;

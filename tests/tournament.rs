@@ -54,7 +54,6 @@ pub fn opts(out: &Path, concurrency: usize, shard: Shard, resume: bool) -> RunOp
         out: Some(out.to_path_buf()),
         shard,
         resume,
-        quiet: true,
         ..RunOptions::default()
     }
 }
@@ -105,8 +104,8 @@ fn same_games_and_results_with_1_or_4_threads() {
     let (_, t) = config(&dir, "RoundRobin(rounds: 4)", &three_engines(), "");
     let a = dir.join("a");
     let b = dir.join("b");
-    tournament::run(&t, &opts(&a, 1, Shard::ALL, false)).unwrap();
-    tournament::run(&t, &opts(&b, 4, Shard::ALL, false)).unwrap();
+    tournament::run(&t, &opts(&a, 1, Shard::ALL, false), &mut tournament::Silent).unwrap();
+    tournament::run(&t, &opts(&b, 4, Shard::ALL, false), &mut tournament::Silent).unwrap();
     assert_eq!(games(&a).len(), 24);
     assert_eq!(games(&a), games(&b));
     assert_eq!(results(&a), results(&b));
@@ -118,7 +117,12 @@ fn every_pair_plays_one_opening_both_ways_round() {
     let dir = tmp("pairs");
     let (_, t) = config(&dir, "RoundRobin(rounds: 3)", &three_engines(), "");
     let out = dir.join("o");
-    tournament::run(&t, &opts(&out, 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&out, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     let g = games(&out);
     for pair in g.chunks(2) {
         assert_eq!(pair[0].pair_id, pair[1].pair_id);
@@ -155,7 +159,12 @@ fn a_tournament_on_the_balanced_book_plays_each_opening_both_ways_round() {
     let t = Tournament::load(&path).unwrap();
     assert!(t.book.len() >= 2000);
     let out = dir.join("o");
-    tournament::run(&t, &opts(&out, 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&out, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     let g = games(&out);
     assert_eq!(g.len(), 12);
     for pair in g.chunks(2) {
@@ -181,7 +190,12 @@ fn resume_after_a_torn_journal_gives_the_uninterrupted_results() {
     let dir = tmp("resume");
     let (_, t) = config(&dir, "RoundRobin(rounds: 3)", &three_engines(), "");
     let full = dir.join("full");
-    tournament::run(&t, &opts(&full, 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&full, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
 
     // A kill mid-write: the header, 7 whole games and half of the 8th.
     let cut = dir.join("cut");
@@ -194,11 +208,20 @@ fn resume_after_a_torn_journal_gives_the_uninterrupted_results() {
     std::fs::write(cut.join("journal.jsonl"), torn).unwrap();
 
     // Without --resume the journal is never overwritten.
-    let err = tournament::run(&t, &opts(&cut, 2, Shard::ALL, false))
-        .unwrap_err()
-        .to_string();
+    let err = tournament::run(
+        &t,
+        &opts(&cut, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("--resume"), "{err}");
-    tournament::run(&t, &opts(&cut, 2, Shard::ALL, true)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&cut, 2, Shard::ALL, true),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     assert_eq!(games(&cut), games(&full));
     assert_eq!(results(&cut), results(&full));
     // Every line of the resumed journal is whole.
@@ -215,7 +238,12 @@ fn kill_9_then_resume_matches_an_uninterrupted_run() {
     ];
     let (path, t) = config(&dir, "RoundRobin(rounds: 100)", &engines, "");
     let full = dir.join("full");
-    tournament::run(&t, &opts(&full, 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&full, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
 
     let killed = dir.join("killed");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -264,12 +292,21 @@ fn a_journal_of_another_config_is_refused() {
     let dir = tmp("other");
     let (_, t) = config(&dir, "RoundRobin(rounds: 1)", &three_engines(), "");
     let out = dir.join("o");
-    tournament::run(&t, &opts(&out, 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&out, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     let (_, t2) = config(&dir, "RoundRobin(rounds: 2)", &three_engines(), "");
     for resume in [true, false] {
-        let err = tournament::run(&t2, &opts(&out, 2, Shard::ALL, resume))
-            .unwrap_err()
-            .to_string();
+        let err = tournament::run(
+            &t2,
+            &opts(&out, 2, Shard::ALL, resume),
+            &mut tournament::Silent,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             err.contains("holds a run of another config")
                 && err.contains(&t.hash)
@@ -282,7 +319,7 @@ fn a_journal_of_another_config_is_refused() {
         overwrite: true,
         ..opts(&out, 2, Shard::ALL, false)
     };
-    tournament::run(&t2, &o).unwrap();
+    tournament::run(&t2, &o, &mut tournament::Silent).unwrap();
     assert_eq!(games(&out).len(), 12);
 }
 
@@ -291,11 +328,21 @@ fn three_shards_merged_equal_the_unsharded_run() {
     let dir = tmp("shards");
     let (_, t) = config(&dir, "RoundRobin(rounds: 4)", &three_engines(), "");
     let whole = dir.join("whole");
-    tournament::run(&t, &opts(&whole, 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&whole, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     let mut parts = Vec::new();
     for k in 1..=3 {
         let p = dir.join(format!("shard{k}"));
-        tournament::run(&t, &opts(&p, 1, Shard { index: k, count: 3 }, false)).unwrap();
+        tournament::run(
+            &t,
+            &opts(&p, 1, Shard { index: k, count: 3 }, false),
+            &mut tournament::Silent,
+        )
+        .unwrap();
         parts.push(p);
     }
     let merged = dir.join("merged");
@@ -445,12 +492,22 @@ fn regression_a_header_without_its_newline_survives_resume() {
     let dir = tmp("header");
     let (_, t) = config(&dir, "RoundRobin(rounds: 2)", &three_engines(), "");
     let full = dir.join("full");
-    tournament::run(&t, &opts(&full, 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&full, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     let cut = dir.join("cut");
     std::fs::create_dir_all(&cut).unwrap();
     let text = std::fs::read_to_string(full.join("journal.jsonl")).unwrap();
     std::fs::write(cut.join("journal.jsonl"), text.lines().next().unwrap()).unwrap();
-    tournament::run(&t, &opts(&cut, 2, Shard::ALL, true)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&cut, 2, Shard::ALL, true),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     assert_eq!(games(&cut), games(&full));
     let out = arena(&["report", cut.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));

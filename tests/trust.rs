@@ -260,7 +260,12 @@ fn a_kill_at_any_early_moment_leaves_a_folder_that_resume_completes() {
     let dir = tmp("trust-early-kill");
     let (cfg, t) = slow_pair(&dir, 3);
     let full = dir.join("full");
-    tournament::run(&t, &opts(&full, 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&full, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     for i in 0..12u64 {
         let out_dir = dir.join(format!("k{i}"));
         let mut child = spawn(&["run", s(&cfg), "--out", s(&out_dir), "--quiet"]);
@@ -299,7 +304,12 @@ type Edit = Box<dyn Fn(&mut serde_json::Value)>;
 fn a_journal_that_lies_is_an_error_naming_the_file_line_and_field() {
     let dir = tmp("trust-journal");
     let (_, t) = slow_pair(&dir, 3);
-    tournament::run(&t, &opts(&dir.join("o"), 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&dir.join("o"), 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     let journal = std::fs::read_to_string(dir.join("o/journal.jsonl")).unwrap();
     let first: serde_json::Value = serde_json::from_str(journal.lines().nth(1).unwrap()).unwrap();
     let (first_game, first_pair) = (first["game_id"].clone(), first["pair_id"].clone());
@@ -399,7 +409,12 @@ fn ctrl_c_or_sigterm_stops_writes_stopped_results_and_resume_completes() {
     let dir = tmp("trust-stop");
     let (cfg, t) = slow_pair(&dir, 60);
     let full = dir.join("full");
-    tournament::run(&t, &opts(&full, 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&full, 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     for sig in ["INT", "TERM"] {
         let out_dir = dir.join(sig);
         let mut child = spawn(&["run", s(&cfg), "--out", s(&out_dir), "--quiet"]);
@@ -590,7 +605,7 @@ mod players {
             ..opts(&dir.join("o"), 2, Shard::ALL, false)
         };
         let start = Instant::now();
-        tournament::run(&t, &o).unwrap();
+        tournament::run(&t, &o, &mut tournament::Silent).unwrap();
         assert!(start.elapsed() < Duration::from_secs(20));
         let g = games(&dir.join("o"));
         // 5 challengers meet each other once and random once: 15 pairs.
@@ -712,7 +727,12 @@ fn a_closed_stderr_still_gives_the_exit_code() {
 fn journal_bytes_a_user_or_a_kill_may_leave_are_read_or_named() {
     let dir = tmp("trust-journal-bytes");
     let (_, t) = slow_pair(&dir, 2);
-    tournament::run(&t, &opts(&dir.join("o"), 2, Shard::ALL, false)).unwrap();
+    tournament::run(
+        &t,
+        &opts(&dir.join("o"), 2, Shard::ALL, false),
+        &mut tournament::Silent,
+    )
+    .unwrap();
     let text = std::fs::read(dir.join("o/journal.jsonl")).unwrap();
     let write = |name: &str, bytes: &[u8]| -> std::process::Output {
         let folder = dir.join(name);

@@ -46,7 +46,7 @@ pub struct MatchArgs {
     /// Output folder (default results/A-vs-B)
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Resume, overwrite, quiet.
+    /// Resume, overwrite, quiet, events.
     #[command(flatten)]
     pub folder: FolderArgs,
 }
@@ -122,7 +122,8 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
 pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
     let options = options(args)?;
     let t = match_tournament(&args.first, &args.second, &options)?;
-    let outcome = tournament::run(&t, &args.folder.run_options())?;
+    let mut observer = args.folder.observer()?;
+    let outcome = tournament::run(&t, &args.folder.run_options(), &mut observer)?;
     Ok(code(outcome.exit_code))
 }
 

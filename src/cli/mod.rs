@@ -5,8 +5,10 @@
 pub mod bench;
 pub mod book;
 pub mod eval;
+pub mod events;
 pub mod history;
 pub mod matchup;
+pub mod observe;
 pub mod perft;
 pub mod probcut;
 pub mod run;

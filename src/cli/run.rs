@@ -1,9 +1,9 @@
 //! `arena run`, `arena report` and `arena merge`: tournaments.
 
-use super::print;
+use super::{observe, print};
 use crate::report::colour::Paint;
 use crate::tournament::config::Overrides;
-use crate::tournament::{self, RunOptions, Shard, Tournament};
+use crate::tournament::{self, RunObserver, RunOptions, Shard, Tournament};
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,7 +22,7 @@ pub struct RunArgs {
     /// Play only slice K of N (pairs p with p % N == K - 1); merge slices with `arena merge`
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-    /// Resume, overwrite, quiet.
+    /// Resume, overwrite, quiet, events.
     #[command(flatten)]
     pub folder: FolderArgs,
     /// Rounds of a round-robin or gauntlet, instead of the config's
@@ -46,6 +46,11 @@ pub struct FolderArgs {
     /// Print nothing but errors
     #[arg(long)]
     pub quiet: bool,
+    /// Also write the run as JSON lines to FILE (replaced if it exists),
+    /// flushed line by line: one object per finished game, per update of
+    /// the statistics, and one at the end ("finished" or "stopped")
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
 }
 
 impl FolderArgs {
@@ -55,10 +60,18 @@ impl FolderArgs {
         RunOptions {
             resume: self.resume,
             overwrite: self.overwrite,
-            quiet: self.quiet,
             stop: stop_requests(),
             ..RunOptions::default()
         }
+    }
+
+    /// What the run shows (`--quiet`, a terminal or not) and writes
+    /// (`--events`).
+    ///
+    /// # Errors
+    /// An events file that cannot be created.
+    pub fn observer(&self) -> anyhow::Result<Box<dyn RunObserver>> {
+        observe::observer(self.quiet, self.events.as_deref())
     }
 }
 
@@ -109,6 +122,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
     };
     let t = Tournament::load_with(&args.config, &overrides)?;
+    let mut observer = args.folder.observer()?;
     let outcome = tournament::run(
         &t,
         &RunOptions {
@@ -117,6 +131,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             shard,
             ..args.folder.run_options()
         },
+        &mut observer,
     )?;
     Ok(code(outcome.exit_code))
 }

@@ -1,10 +1,10 @@
 //! The main thread's side of a run: every finished game goes to the journal
 //! first, then to the [`PairCounter`] (which decides an SPRT), the
-//! statistics, the progress display and, every two seconds, the output
+//! statistics, the run's [`RunObserver`] and, every two seconds, the output
 //! files. A failure (a journal that cannot be written, a worker that died)
 //! is kept and stops the run; the games already journalled stay.
 
-use super::progress::Progress;
+use super::observer::{Cadence, RunObserver};
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
@@ -14,12 +14,6 @@ use std::time::{Duration, Instant};
 
 /// Seconds between rewrites of the output files during a run.
 const WRITE_EVERY: Duration = Duration::from_secs(2);
-
-/// How often the bar's statistics are recomputed.
-const BAR_EVERY: Duration = Duration::from_millis(500);
-
-/// Plain progress lines: statistics every this many pairs.
-const PLAIN_EVERY_PAIRS: u64 = 10;
 
 /// Most time between a game reaching the journal and the journal reaching
 /// the disk (`fsync`): what a power cut can lose.
@@ -35,7 +29,11 @@ pub struct Collector<'a> {
     /// The SPRT's pair counter (unsharded SPRT runs only).
     counter: Option<PairCounter>,
     results: Results,
-    progress: Progress,
+    /// True until the observer has seen the latest statistics.
+    fresh: bool,
+    observer: &'a mut dyn RunObserver,
+    /// How often the observer needs statistics.
+    cadence: Cadence,
     last_analysis: Instant,
     last_write: Instant,
     last_sync: Instant,
@@ -46,14 +44,14 @@ pub struct Collector<'a> {
 impl<'a> Collector<'a> {
     /// A collector writing to `journal` and `out`, starting from the games
     /// of a resumed journal; `decides` when its pair counter may stop the
-    /// run (an unsharded SPRT).
+    /// run (an unsharded SPRT); reporting to `observer`.
     pub fn new(
         info: &'a TournamentInfo,
         out: &'a Path,
         journal: Journal,
         games: Vec<GameRecord>,
         decides: bool,
-        progress: Progress,
+        observer: &'a mut dyn RunObserver,
     ) -> Collector<'a> {
         let mut counter = PairCounter::new(info).filter(|_| decides);
         if let Some(c) = counter.as_mut() {
@@ -70,7 +68,9 @@ impl<'a> Collector<'a> {
             results,
             games,
             counter,
-            progress,
+            fresh: true,
+            cadence: observer.cadence(),
+            observer,
             last_analysis: Instant::now(),
             last_write: Instant::now(),
             last_sync: Instant::now(),
@@ -93,9 +93,9 @@ impl<'a> Collector<'a> {
         self.failure.is_some()
     }
 
-    /// The progress display (for notes).
-    pub fn progress(&self) -> &Progress {
-        &self.progress
+    /// Tells the observer of a first stop request.
+    pub fn stop_requested(&mut self, in_flight: usize) {
+        self.observer.stop_requested(in_flight);
     }
 
     /// Takes a worker's answer: a game to journal and count, or the message
@@ -112,6 +112,8 @@ impl<'a> Collector<'a> {
                     c.add(&rec);
                 }
                 self.games.push(rec);
+                self.observer
+                    .game_finished(&self.games[self.games.len() - 1], self.games.len() as u64);
             }
             Err(message) => {
                 self.failure.get_or_insert(Error::Internal(message));
@@ -139,18 +141,25 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Statistics when the display needs them (plain lines every 10 pairs,
-    /// the bar twice a second); files every 2 seconds.
+    /// Statistics when the observer's [`Cadence`] asks for them (plain
+    /// lines every 10 pairs, the bar twice a second, nothing quiet); files
+    /// every 2 seconds.
     fn refresh(&mut self) {
         let pairs_now = self.games.len() as u64 / 2;
-        let for_display = (self.progress.is_plain()
-            && pairs_now >= self.analysed_pairs + PLAIN_EVERY_PAIRS)
-            || (self.progress.is_bar() && self.last_analysis.elapsed() > BAR_EVERY);
+        let for_observer = self
+            .cadence
+            .pairs
+            .is_some_and(|n| pairs_now >= self.analysed_pairs + n)
+            || self
+                .cadence
+                .every
+                .is_some_and(|d| self.last_analysis.elapsed() > d);
         let for_files = self.last_write.elapsed() > WRITE_EVERY;
-        if for_display || for_files {
+        if for_observer || for_files {
             self.results = analyse(self.info, &self.games);
             self.analysed_pairs = pairs_now;
             self.last_analysis = Instant::now();
+            self.fresh = true;
         }
         if for_files && self.failure.is_none() {
             self.last_write = Instant::now();
@@ -158,7 +167,10 @@ impl<'a> Collector<'a> {
                 self.failure = Some(e);
             }
         }
-        self.progress.update(self.games.len() as u64, &self.results);
+        if self.fresh {
+            self.fresh = false;
+            self.observer.interval(&self.results);
+        }
     }
 
     /// The final statistics, written with every output file (marked
@@ -177,7 +189,7 @@ impl<'a> Collector<'a> {
                 self.results.games_played, self.results.games_scheduled
             ));
         }
-        self.progress.finish();
+        self.observer.play_ended();
         if let Some(e) = self.failure {
             return Err(e);
         }

@@ -2,7 +2,8 @@
 //! per format ([`schedule`]), worker threads that play games ([`worker`],
 //! [`play`]) fed over crossbeam channels, and the main thread's
 //! [`Collector`](collector::Collector), which owns the journal, the
-//! statistics, the progress display ([`progress`]) and the SPRT decision.
+//! statistics and the SPRT decision, and tells the caller's
+//! [`RunObserver`] what happens ([`observer`]): the runner prints nothing.
 //! No sleeps, no polling, no shared mutable state but the channels.
 //!
 //! The main thread keeps `concurrency` games in flight: it asks the
@@ -16,10 +17,10 @@ pub mod config;
 pub mod folder;
 pub mod matchup;
 pub mod merge;
+pub mod observer;
 pub mod options;
 pub mod play;
 pub mod pool;
-pub mod progress;
 pub mod schedule;
 pub mod worker;
 
@@ -27,19 +28,19 @@ pub use crate::records::{Format, GameRecord, Shard};
 pub use config::Tournament;
 pub use folder::{read_info, report};
 pub use merge::merge;
+pub use observer::{RunObserver, Silent};
 pub use schedule::{Finished, Next, Pairing, Schedule, Scheduler};
 
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::{BookInfo, TournamentInfo};
-use crate::report::colour::Paint;
 use crate::report::{Results, Status};
 use crate::stats::Verdict;
 use collector::Collector;
 use crossbeam_channel::Receiver;
 use folder::{open_run, Existing};
+use observer::{End, Start};
 use pool::{Ended, Pool};
-use progress::Progress;
 use std::path::PathBuf;
 use std::sync::Arc;
 use worker::PlayerFactory;
@@ -57,8 +58,6 @@ pub struct RunOptions {
     pub resume: bool,
     /// Replace a journal in the output folder.
     pub overwrite: bool,
-    /// No progress output.
-    pub quiet: bool,
     /// Stop requests (Ctrl-C, SIGTERM): the first stops scheduling and lets
     /// the games in flight finish; the second abandons them. Either way the
     /// outputs are written, marked stopped, and `--resume` continues.
@@ -152,14 +151,19 @@ fn check_programs(t: &Tournament) -> Result<()> {
     Ok(())
 }
 
-/// Runs (or resumes) a tournament and writes its outputs.
+/// Runs (or resumes) a tournament and writes its outputs, telling
+/// `observer` what happens ([`Silent`] shows nothing).
 ///
 /// # Errors
 /// An output folder in use or holding another run's journal, a corrupt
 /// journal, I/O errors, or a failure inside a worker.
-pub fn run(t: &Tournament, opts: &RunOptions) -> Result<RunOutcome> {
+pub fn run(
+    t: &Tournament,
+    opts: &RunOptions,
+    observer: &mut dyn RunObserver,
+) -> Result<RunOutcome> {
     let scheduler = schedule::for_format(&t.format, t.engines.len(), t.order.clone(), opts.shard);
-    run_scheduled(t, scheduler, opts, false)
+    run_scheduled(t, scheduler, opts, observer, false)
 }
 
 /// Runs a tournament with the games `scheduler` chooses (a format of the
@@ -172,8 +176,32 @@ pub fn run_with(
     t: &Tournament,
     scheduler: Box<dyn Scheduler>,
     opts: &RunOptions,
+    observer: &mut dyn RunObserver,
 ) -> Result<RunOutcome> {
-    run_scheduled(t, scheduler, opts, true)
+    run_scheduled(t, scheduler, opts, observer, true)
+}
+
+/// The worker threads a run asks for, checked.
+///
+/// # Errors
+/// [`Error::Usage`] outside 1 to 256.
+fn check_concurrency(concurrency: usize) -> Result<usize> {
+    if concurrency == 0 || concurrency > 256 {
+        return Err(Error::Usage {
+            argument: "--concurrency".into(),
+            message: format!("{concurrency} threads: must be 1 to 256"),
+        });
+    }
+    Ok(concurrency)
+}
+
+/// What to do with a journal already in the output folder.
+fn existing(opts: &RunOptions) -> Existing {
+    match (opts.resume, opts.overwrite) {
+        (true, _) => Existing::Resume,
+        (false, true) => Existing::Overwrite,
+        (false, false) => Existing::Show,
+    }
 }
 
 /// [`run_with`], saying whether the scheduler is the caller's (`custom`):
@@ -183,45 +211,32 @@ fn run_scheduled(
     t: &Tournament,
     mut scheduler: Box<dyn Scheduler>,
     opts: &RunOptions,
+    observer: &mut dyn RunObserver,
     custom: bool,
 ) -> Result<RunOutcome> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
-    let concurrency = opts.concurrency.unwrap_or(t.concurrency);
-    if concurrency == 0 || concurrency > 256 {
-        return Err(Error::Usage {
-            argument: "--concurrency".into(),
-            message: format!("{concurrency} threads: must be 1 to 256"),
-        });
-    }
+    let concurrency = check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
     check_tables(t, concurrency)?;
     check_programs(t)?;
     let info = TournamentInfo {
         custom_schedule: custom,
         ..info(t, opts.shard)
     };
-    let existing = match (opts.resume, opts.overwrite) {
-        (true, _) => Existing::Resume,
-        (false, true) => Existing::Overwrite,
-        (false, false) => Existing::Show,
-    };
+    let existing = existing(opts);
     let folder = open_run(&out, &info, existing)?;
     let total = scheduler.total();
-    let progress = Progress::new(total, folder.games.len() as u64, opts.quiet);
-    if let Some(msg) = info.book_note() {
-        progress.note(&format!("note: {msg}"));
-    }
-    if !folder.games.is_empty() && opts.resume {
-        progress.note(&format!(
-            "resuming: {} of {} games already played",
-            folder.games.len(),
-            total
-        ));
-    }
+    let played = folder.games.len();
+    let book_note = info.book_note();
+    observer.started(&Start {
+        total,
+        done: played as u64,
+        book_note: book_note.as_deref(),
+        resuming: played > 0 && opts.resume,
+    });
     // Shards play their whole slice; `arena merge` decides.
     let decides = info.decides();
-    let played = folder.games.len();
     let mut collector =
-        Collector::new(&info, &out, folder.journal, folder.games, decides, progress);
+        Collector::new(&info, &out, folder.journal, folder.games, decides, observer);
     // At least one: a shard that owns no pair still asks its scheduler,
     // which says it is done, and leaves an empty journal for `arena merge`.
     let workers = concurrency
@@ -240,16 +255,11 @@ fn run_scheduled(
     let ended = pool.play(scheduler.as_mut(), &mut collector)?;
     let (results, _) = collector.finish(ended != Ended::Done)?;
     drop(folder.lock);
-    if !opts.quiet {
-        if existing == Existing::Show && played > 0 {
-            progress::say(&format!(
-                "{} already holds this run, finished:",
-                out.display()
-            ));
-        }
-        progress::say(&results.final_text(Paint::for_stdout()));
-        progress::say(&format!("Results written to {}", out.display()));
-    }
+    observer.finished(&End {
+        results: &results,
+        out: &out,
+        already_held: existing == Existing::Show && played > 0,
+    });
     let code = if results.status == Status::Stopped {
         EXIT_STOPPED
     } else {
@@ -260,4 +270,96 @@ fn run_scheduled(
         out,
         exit_code: code,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::observer::{Cadence, End, RunObserver, Start};
+    use super::*;
+    use std::time::Duration;
+
+    /// Every event, as it came.
+    #[derive(Default)]
+    struct Recorder {
+        started: Vec<(u64, u64, bool, bool)>,
+        games: Vec<(u64, u64)>,
+        intervals: Vec<u64>,
+        play_ended: usize,
+        finished: Vec<(u64, bool)>,
+    }
+
+    impl RunObserver for Recorder {
+        fn cadence(&self) -> Cadence {
+            Cadence {
+                pairs: Some(1),
+                every: Some(Duration::from_secs(3600)),
+            }
+        }
+
+        fn started(&mut self, s: &Start<'_>) {
+            let (total, done) = (s.total, s.done);
+            self.started
+                .push((total, done, s.book_note.is_some(), s.resuming));
+        }
+
+        fn game_finished(&mut self, game: &GameRecord, games_done: u64) {
+            assert!(self.started.len() == 1 && self.play_ended == 0);
+            self.games.push((game.game_id, games_done));
+        }
+
+        fn interval(&mut self, results: &Results) {
+            self.intervals.push(results.games_played);
+        }
+
+        fn play_ended(&mut self) {
+            self.play_ended += 1;
+        }
+
+        fn finished(&mut self, end: &End<'_>) {
+            assert_eq!(self.play_ended, 1, "play ends before the run finishes");
+            self.finished
+                .push((end.results.games_played, end.already_held));
+        }
+    }
+
+    fn tournament(out: &std::path::Path) -> Tournament {
+        let text = format!(
+            "Tournament(name: \"observed\", engines: [Inline(Engine(name: \"a\", search: Random, seed: 1)), Inline(Engine(name: \"b\", search: Random, seed: 2))], format: RoundRobin(rounds: 5), concurrency: 2, seed: 3, out: {out:?})"
+        );
+        Tournament::parse(&text, &out.join("observed.ron")).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_runner_tells_its_observer_every_game_and_the_end_once() {
+        let dir = std::env::temp_dir().join(format!("arena-observer-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let t = tournament(&dir);
+        let mut seen = Recorder::default();
+        let outcome = run(&t, &RunOptions::default(), &mut seen).unwrap();
+        assert_eq!(outcome.results.games_played, 10);
+        // The book note (no book), nothing played before.
+        assert_eq!(seen.started, [(10, 0, true, false)]);
+        assert_eq!(seen.games.len(), 10, "one event per game played");
+        let mut ids: Vec<u64> = seen.games.iter().map(|g| g.0).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, (0..10).collect::<Vec<_>>());
+        let done: Vec<u64> = seen.games.iter().map(|g| g.1).collect();
+        assert_eq!(done, (1..=10).collect::<Vec<_>>());
+        // Statistics every pair (the cadence asked), first after game 1.
+        assert_eq!(seen.intervals.first(), Some(&0));
+        assert!(seen.intervals.contains(&10), "{:?}", seen.intervals);
+        assert_eq!(seen.play_ended, 1);
+        assert_eq!(seen.finished, [(10, false)]);
+
+        // Shown again without --resume: nothing played, the folder held it.
+        let mut again = Recorder::default();
+        run(&t, &RunOptions::default(), &mut again).unwrap();
+        assert_eq!(again.started, [(10, 10, true, false)]);
+        assert!(again.games.is_empty() && again.intervals.is_empty());
+        assert_eq!(
+            (again.play_ended, again.finished.as_slice()),
+            (1, &[(10, true)][..])
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

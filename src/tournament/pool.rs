@@ -122,9 +122,7 @@ impl Pool<'_> {
                 Message::Stop if stopping => return Ok(Ended::Abandoned),
                 Message::Stop => {
                     stopping = true;
-                    collector.progress().note(&format!(
-                        "stopping: finishing the {in_flight} games in flight (Ctrl-C again abandons them)"
-                    ));
+                    collector.stop_requested(in_flight);
                 }
             }
         }

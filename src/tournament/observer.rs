@@ -1,0 +1,218 @@
+//! How a run reports what happens: the runner calls a [`RunObserver`] at
+//! each event (started, a game finished, fresh statistics, a stop request,
+//! play over, finished) and prints nothing itself. `cli/` chooses the
+//! observers (a terminal bar, plain lines, nothing, JSON lines); tests and
+//! library users pass their own, or [`Silent`].
+//!
+//! Statistics cost the runner time (every analysis reads every game), so
+//! an observer says how often it needs them ([`Cadence`]) and the collector
+//! analyses no more often than that (and than its output files need).
+
+use crate::records::GameRecord;
+use crate::report::Results;
+use std::path::Path;
+use std::time::Duration;
+
+/// How often an observer needs fresh statistics. Beside these, statistics
+/// are fresh every time the output files are rewritten (every 2 s) and at
+/// the end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cadence {
+    /// Fresh statistics once this many more pairs are in.
+    pub pairs: Option<u64>,
+    /// Fresh statistics once this long has passed since the last ones.
+    pub every: Option<Duration>,
+}
+
+impl Cadence {
+    /// No statistics but the output files' (a quiet run).
+    pub const FILES_ONLY: Cadence = Cadence {
+        pairs: None,
+        every: None,
+    };
+
+    /// The cadence that serves both `self` and `other`: the more frequent
+    /// of each.
+    pub fn and(self, other: Cadence) -> Cadence {
+        let fewer = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        let sooner = |a: Option<Duration>, b: Option<Duration>| match (a, b) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        Cadence {
+            pairs: fewer(self.pairs, other.pairs),
+            every: sooner(self.every, other.every),
+        }
+    }
+}
+
+/// A run about to play its first game.
+#[derive(Clone, Copy, Debug)]
+pub struct Start<'a> {
+    /// Games the run schedules.
+    pub total: u64,
+    /// Games already in the journal (a resumed or finished run).
+    pub done: u64,
+    /// What the user should know about the opening book, in words (no
+    /// book, or fewer openings than pairs).
+    pub book_note: Option<&'a str>,
+    /// True when a journal with games is being continued (`--resume`).
+    pub resuming: bool,
+}
+
+/// A run that ended and wrote its outputs.
+#[derive(Clone, Copy, Debug)]
+pub struct End<'a> {
+    /// The final statistics, as written to results.json (stopped runs are
+    /// marked [`Status::Stopped`](crate::report::Status::Stopped)).
+    pub results: &'a Results,
+    /// The results folder.
+    pub out: &'a Path,
+    /// True when the folder already held this run, finished, and nothing
+    /// was played (the run was shown, not resumed).
+    pub already_held: bool,
+}
+
+/// What a run tells whoever watches it. Every method does nothing by
+/// default. Events come in this order: `started`; `game_finished` and
+/// `interval` as games come in (with `stop_requested` when a first stop
+/// request arrives); `play_ended` once no game will be taken any more
+/// (also when the run fails); `finished` when the outputs are written.
+pub trait RunObserver {
+    /// How often [`interval`](Self::interval) needs fresh statistics; asked
+    /// once, before the first game.
+    fn cadence(&self) -> Cadence {
+        Cadence::FILES_ONLY
+    }
+
+    /// Before the first game.
+    fn started(&mut self, _start: &Start<'_>) {}
+
+    /// A game came in (it is in the journal); `games_done` counts every
+    /// game finished, a resumed journal's included.
+    fn game_finished(&mut self, _game: &GameRecord, _games_done: u64) {}
+
+    /// Fresh statistics: after the first game that comes in, and then each
+    /// time they are recomputed (at least as often as the
+    /// [`cadence`](Self::cadence) asks).
+    fn interval(&mut self, _results: &Results) {}
+
+    /// A first stop request (Ctrl-C, SIGTERM): no new games; the
+    /// `in_flight` games are being finished.
+    fn stop_requested(&mut self, _in_flight: usize) {}
+
+    /// Play is over (every game in, stopped, or failed): the outputs are
+    /// written next, or the run's failure returned.
+    fn play_ended(&mut self) {}
+
+    /// The run ended and its outputs are written.
+    fn finished(&mut self, _end: &End<'_>) {}
+}
+
+/// An observer that shows nothing and asks for no statistics.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
+
+impl RunObserver for Silent {}
+
+/// Two observers in one: each event goes to `.0`, then to `.1`.
+pub struct Tee<A, B>(pub A, pub B);
+
+impl<A: RunObserver, B: RunObserver> RunObserver for Tee<A, B> {
+    fn cadence(&self) -> Cadence {
+        self.0.cadence().and(self.1.cadence())
+    }
+
+    fn started(&mut self, start: &Start<'_>) {
+        self.0.started(start);
+        self.1.started(start);
+    }
+
+    fn game_finished(&mut self, game: &GameRecord, games_done: u64) {
+        self.0.game_finished(game, games_done);
+        self.1.game_finished(game, games_done);
+    }
+
+    fn interval(&mut self, results: &Results) {
+        self.0.interval(results);
+        self.1.interval(results);
+    }
+
+    fn stop_requested(&mut self, in_flight: usize) {
+        self.0.stop_requested(in_flight);
+        self.1.stop_requested(in_flight);
+    }
+
+    fn play_ended(&mut self) {
+        self.0.play_ended();
+        self.1.play_ended();
+    }
+
+    fn finished(&mut self, end: &End<'_>) {
+        self.0.finished(end);
+        self.1.finished(end);
+    }
+}
+
+impl<T: RunObserver + ?Sized> RunObserver for Box<T> {
+    fn cadence(&self) -> Cadence {
+        (**self).cadence()
+    }
+
+    fn started(&mut self, start: &Start<'_>) {
+        (**self).started(start);
+    }
+
+    fn game_finished(&mut self, game: &GameRecord, games_done: u64) {
+        (**self).game_finished(game, games_done);
+    }
+
+    fn interval(&mut self, results: &Results) {
+        (**self).interval(results);
+    }
+
+    fn stop_requested(&mut self, in_flight: usize) {
+        (**self).stop_requested(in_flight);
+    }
+
+    fn play_ended(&mut self) {
+        (**self).play_ended();
+    }
+
+    fn finished(&mut self, end: &End<'_>) {
+        (**self).finished(end);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tee_asks_for_the_more_frequent_of_each() {
+        let lines = Cadence {
+            pairs: Some(10),
+            every: None,
+        };
+        let bar = Cadence {
+            pairs: None,
+            every: Some(Duration::from_millis(500)),
+        };
+        assert_eq!(
+            lines.and(bar),
+            Cadence {
+                pairs: Some(10),
+                every: Some(Duration::from_millis(500))
+            }
+        );
+        assert_eq!(lines.and(Cadence::FILES_ONLY), lines);
+        let often = Cadence {
+            pairs: Some(2),
+            every: None,
+        };
+        assert_eq!(lines.and(often), often);
+    }
+}
