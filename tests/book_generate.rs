@@ -97,16 +97,17 @@ fn generate_usage_errors() {
 /// plies, each by a fresh searcher.
 fn depth_scores(engine: &str, depth: u32, boards: &[arena::Board]) -> Vec<i32> {
     let config = arena::engine::EngineConfig::load(&repo(engine)).unwrap();
-    let mut settings = config.search.expect("a searching engine");
+    let engine = config.searching().expect("a searching engine");
+    let mut settings = engine.settings;
     settings.limit = arena::search::Limit::Depth(depth);
     boards
         .iter()
         .map(|b| {
             let mut s: arena::search::Searcher<arena::Board, arena::eval::OthelloEval> =
                 arena::search::Searcher::new(
-                    config.eval.clone(),
-                    config.raw.tt_mib,
-                    config.raw.ordering.clone(),
+                    engine.eval.clone(),
+                    engine.tt_mib,
+                    engine.ordering.clone(),
                 );
             arena::search::search(&mut s, b, &settings, None, b.empties() / 2).score
         })

@@ -117,8 +117,8 @@ fn a_limit_from_the_command_line_is_enough_and_the_random_mover_needs_neither() 
         assert!(json["best_move"].is_string(), "{json}");
     }
     let random = EngineConfig::load(&repo("engines/random.ron")).unwrap();
-    assert!(random.search.is_none());
-    assert!(!random.raw.stated.limit && !random.raw.stated.eval);
+    assert!(random.searching().is_none());
+    assert!(!random.written().stated.limit && !random.written().stated.eval);
     // Flag-described searches keep their documented defaults (depth 4, discs).
     let out = arena_for(30, &["search", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -129,7 +129,12 @@ fn a_limit_from_the_command_line_is_enough_and_the_random_mover_needs_neither() 
 fn stating_the_old_defaults_hashes_as_leaving_them_out_did() {
     // An engine that states limit: Depth(1) and eval: Discs serializes as
     // the same engine without them did (the random mover's fingerprint).
-    let load = |text: &str| EngineConfig::parse(text, Path::new("e.ron")).unwrap().raw;
+    let load = |text: &str| {
+        EngineConfig::parse(text, Path::new("e.ron"))
+            .unwrap()
+            .written()
+            .clone()
+    };
     let bare = load("Engine(name: \"r\", search: Random)");
     let full = load("Engine(name: \"r\", search: Random, limit: Depth(1), eval: Discs)");
     assert_ne!(bare.stated, full.stated);

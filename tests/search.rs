@@ -536,7 +536,7 @@ fn bench_signature_is_pinned() {
     // Total nodes of the strong preset's search over tests/data/bench.txt at
     // depth 6. A change here means the search or the evaluation changed:
     // update it on purpose, in the same commit as the change.
-    let r = arena::cli::bench::bench(6);
+    let r = arena::engine::bench::bench(6);
     assert_eq!(r.positions, 24);
     assert_eq!(r.nodes, 161_626);
 }
@@ -595,7 +595,8 @@ fn a_timed_engine_falls_back_to_search_when_the_solve_runs_out_of_time() {
     let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
     let path = engine_file("timed.ron", "Engine(name: \"t\", search: Pvs, deepening: true, limit: MoveTime(10), tt_mib: 4, endgame_exact_at: 20, eval: Discs)");
     let config = EngineConfig::load(&path).unwrap();
-    let mut player = arena::engine::SearchPlayer::new(&config);
+    let engine = config.searching().expect("a searching engine");
+    let mut player = arena::engine::SearchPlayer::new(&config.name, engine);
     let b = parse_position(ffo40).unwrap();
     let out = player.analyse(&b, None);
     let mv = out.best_move.unwrap();

@@ -4,8 +4,8 @@
 //! included.
 
 use crate::util::{arena, stderr, stdout};
-use arena::cli::tree::search_tree;
 use arena::game::tree::{TreeData, MAX_LEAF};
+use arena::search::tree::search_tree;
 use arena::search::Variant;
 use arena::util::SplitMix64;
 use proptest::prelude::*;

@@ -119,13 +119,13 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     };
     let config = EngineConfig::load(engine)?.othello(engine, "arena eval")?;
     let board = super::othello_position(args.position.as_deref())?;
-    let v = config.eval.evaluate(&board);
+    let v = config.eval().evaluate(&board);
     let report = EvalReport {
         engine: config.name.clone(),
         position: board_string(&board),
         score: f64::from(v) / f64::from(UNITS_PER_DISC),
         centidiscs: v,
-        terms: config.eval.explain(&board),
+        terms: config.eval().explain(&board),
     };
     if args.json {
         print_json(&report)?;

@@ -2,18 +2,19 @@
 //! engine described with flags; prints the move, score, PV and counters.
 
 use super::{named, print, print_json};
-use crate::engine::config::{Stated, MAX_TT_MIB};
-use crate::engine::{EngineConfig, RawEngine, SearchKind, SearchPlayer};
+use crate::engine::config::{EvalChoice, MAX_TT_MIB};
+use crate::engine::{
+    EngineConfig, EngineKind, EngineOptions, OptionsError, RawEngine, SearchEngine, SearchPlayer,
+};
 use crate::error::read_text;
-use crate::eval::{EvalSpec, OthelloEval, UNITS_PER_DISC};
+use crate::eval::UNITS_PER_DISC;
 use crate::game::GameKind;
 
 use crate::game::tictactoe::TicTacToe;
 use crate::search::deepening::SearchSettings;
 use crate::search::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
 use crate::search::{
-    search, Fail, Limit, OrderBy, SearchGame, SearchOutcome, SearchStats, Searcher, Variant,
-    ZeroEval,
+    search, Limit, OrderBy, SearchGame, SearchOutcome, SearchStats, Searcher, Variant, ZeroEval,
 };
 use crate::util::progress;
 use crate::Error;
@@ -188,74 +189,60 @@ fn limit_override(args: &SearchArgs) -> Option<Limit> {
         .or(args.movetime.map(Limit::MoveTime))
 }
 
-/// The engine the flags describe; a weights file for an evaluation that
-/// takes none is a usage error (it would be ignored).
-fn inline_engine(args: &SearchArgs) -> crate::Result<RawEngine> {
-    if args.weights.is_some() && matches!(args.eval, None | Some(EvalFlag::Discs)) {
-        return Err(Error::Usage {
-            argument: "--weights".into(),
-            message: "the disc count (--eval discs, the default) takes no weights file; name --eval squares, features or patterns".into(),
-        });
-    }
-    let variant = args
-        .algorithm
-        .unwrap_or(Variant::AlphaBeta { fail: Fail::Soft });
-    let search = SearchKind::Search(variant);
-    let weights = args.weights.clone().unwrap_or_default();
-    Ok(RawEngine {
-        name: "command-line".into(),
-        game: GameKind::Othello,
-        search,
-        deepening: args.deepening || args.nodes.is_some() || args.movetime.is_some(),
-        aspiration: None,
-        limit: limit_override(args).unwrap_or(Limit::Depth(4)),
+/// The engine the flags describe.
+fn flag_options(args: &SearchArgs) -> EngineOptions {
+    EngineOptions {
+        game: args.game,
+        variant: args.algorithm,
+        deepening: args.deepening,
+        limit: limit_override(args),
+        tt_mib: args.tt_mib,
         ordering: args.order.clone(),
-        tt_mib: args.tt_mib.unwrap_or(0),
-        eval: match args.eval.unwrap_or(EvalFlag::Discs) {
-            EvalFlag::Discs => EvalSpec::Discs,
-            EvalFlag::Squares => EvalSpec::WeightedSquares { weights },
-            EvalFlag::Features => EvalSpec::Features { weights },
-            EvalFlag::Patterns => EvalSpec::Patterns { weights },
-        },
-        endgame_exact_at: 0,
-        probcut: None,
-        seed: 0,
-        threads: 1,
-        // The flags' documented defaults (depth 4, discs) are stated ones.
-        stated: Stated {
-            limit: true,
-            eval: true,
-        },
+        eval: args.eval.map(|e| match e {
+            EvalFlag::Discs => EvalChoice::Discs,
+            EvalFlag::Squares => EvalChoice::Squares,
+            EvalFlag::Features => EvalChoice::Features,
+            EvalFlag::Patterns => EvalChoice::Patterns,
+        }),
+        weights: args.weights.clone(),
+    }
+}
+
+/// The flags' engine: a setting the flags got wrong is a usage error (exit
+/// code 2) naming the flag; a weights file that cannot be read or is
+/// malformed is an error about that file (exit code 1).
+fn flag_engine(args: &SearchArgs) -> crate::Result<EngineConfig> {
+    let usage = |argument: &str, message: &str| Error::Usage {
+        argument: argument.into(),
+        message: message.into(),
+    };
+    flag_options(args).engine().map_err(|e| match e {
+        OptionsError::WeightsUnused => usage(
+            "--weights",
+            "the disc count (--eval discs, the default) takes no weights file; name --eval squares, features or patterns",
+        ),
+        OptionsError::EvalUnused => usage(
+            "--eval",
+            "tic-tac-toe searches are exhaustive and use no evaluation",
+        ),
+        OptionsError::WeightsMissing => usage(
+            "--weights",
+            "--eval squares, features and patterns need a weights file",
+        ),
+        OptionsError::Settings(message) => usage("engine flags", &message),
+        OptionsError::Weights(e) => e,
     })
 }
 
-/// Checks a flag-described engine: a setting the flags got wrong is a
-/// usage error (exit code 2); the weights file is read after, and a file
-/// that cannot be read or is malformed is an error about that file (exit
-/// code 1).
-fn check_inline(raw: RawEngine) -> crate::Result<EngineConfig> {
-    if let Some(weights) = raw.eval.weights() {
-        if weights.as_os_str().is_empty() {
-            return Err(Error::Usage {
-                argument: "--weights".into(),
-                message: "--eval squares, features and patterns need a weights file".into(),
-            });
-        }
+/// The search of `config`; the random mover is an error.
+fn searching(config: EngineConfig) -> crate::Result<(String, SearchEngine)> {
+    match config.kind {
+        EngineKind::Search(engine) => Ok((config.name, engine)),
+        EngineKind::Random { .. } => Err(Error::Argument {
+            argument: "--engine".into(),
+            message: format!("engine {} does not search (search: Random)", config.name),
+        }),
     }
-    let settings = RawEngine {
-        eval: EvalSpec::Discs,
-        ..raw.clone()
-    };
-    let mut config = EngineConfig::check(settings, "", Path::new("")).map_err(|e| match e {
-        Error::Config { message, .. } => Error::Usage {
-            argument: "engine flags".into(),
-            message,
-        },
-        other => other,
-    })?;
-    config.eval = OthelloEval::load(&raw.eval, Path::new(""))?;
-    config.raw = raw;
-    Ok(config)
 }
 
 /// The engine file at `path`, its limit replaced by `limit` when one is
@@ -275,30 +262,24 @@ fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
     let pos = super::othello_position(args.position.as_deref())?;
     let config = match &args.engine {
         Some(path) => engine_file(path, limit_override(args))?,
-        None => check_inline(inline_engine(args)?)?,
+        None => flag_engine(args)?,
     };
-    let Some(settings) = config.search else {
-        return Err(Error::Argument {
-            argument: "--engine".into(),
-            message: format!("engine {} does not search (search: Random)", config.name),
-        });
-    };
-    let limit = settings.limit;
+    let (name, engine) = searching(config)?;
     // SearchPlayer::new cannot report a refused table; ask for the same
     // tables first, so that a refusal is an error naming the setting.
-    config
+    engine
         .check_tables(1)
         .map_err(|e| match (e, &args.engine) {
             (Error::Alloc { setting, source }, Some(path)) => {
                 Error::alloc(format!("{}: {setting}", path.display()), source)
             }
             (Error::Alloc { source, .. }, None) => {
-                Error::alloc(format!("--tt-mib {}", config.raw.tt_mib), source)
+                Error::alloc(format!("--tt-mib {}", engine.tt_mib), source)
             }
             (other, _) => other,
         })?;
-    let mut player = SearchPlayer::new(&config);
-    let spinner = progress::spinner(format!("searching, limit {limit:?}"));
+    let mut player = SearchPlayer::new(&name, &engine);
+    let spinner = progress::spinner(format!("searching, limit {:?}", engine.settings.limit));
     let outcome = player.analyse(&pos, None);
     spinner.finish_and_clear();
     Ok(report(&outcome, Score::discs))
@@ -320,24 +301,8 @@ fn search_tictactoe(args: &SearchArgs) -> crate::Result<SearchReport> {
         })?,
         None => TicTacToe::new(),
     };
-    let mut raw = inline_engine(args)?;
-    if raw.eval != EvalSpec::Discs {
-        return Err(Error::Usage {
-            argument: "--eval".into(),
-            message: "tic-tac-toe searches are exhaustive and use no evaluation".into(),
-        });
-    }
-    if limit_override(args).is_none() {
-        raw.limit = Limit::Depth(9);
-    }
-    let config = check_inline(raw)?;
-    let settings = config.search.expect("flag engines search");
-    run_generic(
-        &pos,
-        &settings,
-        config.raw.tt_mib,
-        config.raw.ordering.clone(),
-    )
+    let (_, engine) = searching(flag_engine(args)?)?;
+    run_generic(&pos, &engine.settings, engine.tt_mib, engine.ordering)
 }
 
 /// The text `arena search` prints without `--json`.

@@ -3,8 +3,9 @@
 
 use super::{print, print_json};
 use crate::error::read_text;
-use crate::game::tree::{TreeData, TreePos};
-use crate::search::{Searcher, Variant, ZeroEval};
+use crate::game::tree::TreeData;
+use crate::search::tree::search_tree;
+use crate::search::Variant;
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,33 +21,6 @@ pub struct TreeArgs {
     /// Print one JSON object: {"value","nodes"}
     #[arg(long)]
     pub json: bool,
-}
-
-/// Result of `arena tree --json`.
-#[derive(Debug, serde::Serialize)]
-pub struct TreeReport {
-    /// The root's (MAX's) value.
-    pub value: i32,
-    /// Nodes visited: root, inner nodes and leaves.
-    pub nodes: u64,
-    /// The algorithm, as named on the command line.
-    pub algorithm: &'static str,
-    /// Best move at the root (0-based child index).
-    pub best_move: Option<u8>,
-}
-
-/// Searches `root` to its leaves with `variant`.
-pub fn search_tree(root: &TreePos, variant: Variant) -> TreeReport {
-    let depth = u32::MAX / 2;
-    let tt_mib = usize::from(variant == Variant::MtdF);
-    let mut s: Searcher<TreePos, ZeroEval> = Searcher::new(ZeroEval, tt_mib, Vec::new());
-    let value = s.full_window(root, variant, depth);
-    TreeReport {
-        value,
-        nodes: s.stats.nodes,
-        algorithm: variant.name(),
-        best_move: s.root_best().map(|b| b.0),
-    }
 }
 
 /// Runs `arena tree`.

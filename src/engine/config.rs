@@ -1,130 +1,27 @@
 //! Engine files (`engines/*.ron`): the raw, deserialized form
 //! ([`RawEngine`], `deny_unknown_fields`) and the checked form
-//! ([`EngineConfig`]) that players are built from. Every problem is an
-//! error naming the file, line and field; nothing is silently corrected.
+//! ([`EngineConfig`]) that players are built from, converted once
+//! ([`checks`]). A checked engine says by its shape what it is
+//! ([`EngineKind`]: the random mover or a search with everything it
+//! needs); the raw form stays inside, for the config hash alone.
 
 use crate::error::{read_text, Error, Result};
 use crate::eval::{EvalSpec, OthelloEval};
 use crate::game::GameKind;
 use crate::search::deepening::SearchSettings;
 use crate::search::probcut::ProbCut;
-use crate::search::{Limit, OrderBy, TranspositionTable, Variant};
-use crate::util::{Source, Sourced};
+use crate::search::{Limit, OrderBy, TranspositionTable};
+use crate::util::{fnv1a, Source, Sourced};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// How an engine picks its move: the random mover, or one of the search
-/// variants. Engine files spell it flat (`search: Random`, `search: Pvs`,
-/// `search: AlphaBeta(fail: Soft)`): `Random` here, every other name is
-/// [`Variant`]'s own serde form, so the variants are listed once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchKind {
-    /// A uniformly random legal move (seeded).
-    Random,
-    /// A search.
-    Search(Variant),
-}
+mod checks;
+mod kind;
+pub mod options;
+mod written;
 
-impl Serialize for SearchKind {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        match self {
-            SearchKind::Random => s.serialize_unit_variant("SearchKind", 0, "Random"),
-            SearchKind::Search(v) => v.serialize(s),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for SearchKind {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        d.deserialize_enum("SearchKind", SEARCH_NAMES, kind::KindVisitor)
-    }
-}
-
-/// Every name `search:` accepts (for error messages).
-const SEARCH_NAMES: &[&str] = &["Random", "Minimax", "Negamax", "AlphaBeta", "Pvs", "MtdF"];
-
-/// Deserializing [`SearchKind`]: read the variant's name; `Random` is ours,
-/// any other name is handed back, with the rest of the input, to
-/// [`Variant`]'s derived deserializer.
-mod kind {
-    use super::{SearchKind, Variant, SEARCH_NAMES};
-    use serde::de::{self, Deserialize, EnumAccess, IntoDeserializer, VariantAccess, Visitor};
-    use std::fmt;
-
-    pub(super) struct KindVisitor;
-
-    impl<'de> Visitor<'de> for KindVisitor {
-        type Value = SearchKind;
-
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "one of {}", SEARCH_NAMES.join(", "))
-        }
-
-        fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<SearchKind, A::Error> {
-            let (Name(name), rest): (Name, A::Variant) = data.variant()?;
-            if !SEARCH_NAMES.contains(&name.as_str()) {
-                return Err(de::Error::unknown_variant(&name, SEARCH_NAMES));
-            }
-            if name == "Random" {
-                rest.unit_variant()?;
-                return Ok(SearchKind::Random);
-            }
-            Variant::deserialize(Replay { name, rest }).map(SearchKind::Search)
-        }
-    }
-
-    /// A variant's name, read as an identifier (as RON spells it).
-    struct Name(String);
-
-    impl<'de> Deserialize<'de> for Name {
-        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Name, D::Error> {
-            struct NameVisitor;
-            impl Visitor<'_> for NameVisitor {
-                type Value = Name;
-                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str("a search name")
-                }
-                fn visit_str<E: de::Error>(self, v: &str) -> Result<Name, E> {
-                    Ok(Name(v.to_string()))
-                }
-            }
-            d.deserialize_identifier(NameVisitor)
-        }
-    }
-
-    /// A deserializer that replays an enum whose name was already read.
-    struct Replay<A> {
-        name: String,
-        rest: A,
-    }
-
-    impl<'de, A: VariantAccess<'de>> de::Deserializer<'de> for Replay<A> {
-        type Error = A::Error;
-
-        fn deserialize_any<W: Visitor<'de>>(self, visitor: W) -> Result<W::Value, A::Error> {
-            visitor.visit_enum(self)
-        }
-
-        serde::forward_to_deserialize_any! {
-            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-            bytes byte_buf option unit unit_struct newtype_struct seq tuple
-            tuple_struct map struct enum identifier ignored_any
-        }
-    }
-
-    impl<'de, A: VariantAccess<'de>> EnumAccess<'de> for Replay<A> {
-        type Error = A::Error;
-        type Variant = A;
-
-        fn variant_seed<S: de::DeserializeSeed<'de>>(
-            self,
-            seed: S,
-        ) -> Result<(S::Value, A), A::Error> {
-            let name: de::value::StringDeserializer<A::Error> = self.name.into_deserializer();
-            Ok((seed.deserialize(name)?, self.rest))
-        }
-    }
-}
+pub use kind::SearchKind;
+pub use options::{EngineOptions, EvalChoice, OptionsError};
 
 /// Largest transposition table an engine may ask for, in MiB.
 pub const MAX_TT_MIB: usize = 16384;
@@ -215,24 +112,167 @@ impl RawEngine {
     }
 }
 
-mod written;
-
-/// A checked engine: its settings, with the evaluation loaded.
+/// A checked engine: its name, its game and what it is, with every file
+/// it names loaded.
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
     /// Display name.
     pub name: String,
-    /// The raw settings (for hashing and display).
-    pub raw: RawEngine,
-    /// The search settings (`None` for the random mover).
-    pub search: Option<SearchSettings>,
-    /// The evaluation, loaded.
+    /// The game it plays.
+    pub game: GameKind,
+    /// The random mover or a search.
+    pub kind: EngineKind,
+    /// The engine as written, limits set from elsewhere included: what the
+    /// config hash fingerprints, and nothing else reads.
+    written: RawEngine,
+}
+
+/// What a checked engine is.
+#[derive(Clone, Debug)]
+pub enum EngineKind {
+    /// A uniformly random legal move.
+    Random {
+        /// Mixed with each game's seed.
+        seed: u64,
+        /// The evaluation its file names (Discs when it names none):
+        /// `arena eval` shows it; the random mover never uses it.
+        eval: OthelloEval,
+    },
+    /// A search.
+    Search(SearchEngine),
+}
+
+/// A searching engine: everything its players are built from.
+#[derive(Clone, Debug)]
+pub struct SearchEngine {
+    /// Variant, deepening, aspiration and limit.
+    pub settings: SearchSettings,
+    /// The evaluation, loaded (Discs, unused, in games without one).
     pub eval: OthelloEval,
     /// ProbCut parameters, loaded.
     pub probcut: Option<ProbCut>,
+    /// Transposition table size in MiB (0: none).
+    pub tt_mib: usize,
+    /// Move ordering, highest priority first.
+    pub ordering: Vec<OrderBy>,
+    /// Solve exactly at this many empties or fewer (0: never).
+    pub endgame_exact_at: u32,
+    /// Threads of each search and endgame solve.
+    pub threads: u32,
+}
+
+impl SearchEngine {
+    /// Allocates the tables `copies` players of this engine hold at once
+    /// (each its search's table and, when it solves endgames, its
+    /// solver's), then frees them: a check, before any work starts, that
+    /// the machine gives them. The tables are zeroed lazily (no page is
+    /// touched), so this costs a moment's address space and no time.
+    ///
+    /// # Errors
+    /// [`Error::Alloc`] naming `tt_mib` and the size refused.
+    pub fn check_tables(&self, copies: usize) -> Result<()> {
+        let mib = self.tt_mib;
+        let mut sizes = Vec::new();
+        if mib > 0 {
+            sizes.push(mib);
+        }
+        if self.endgame_exact_at > 0 {
+            sizes.push(mib.max(1));
+        }
+        let mut held = Vec::with_capacity(sizes.len() * copies);
+        for _ in 0..copies {
+            for &size in &sizes {
+                let table = TranspositionTable::try_new(size)
+                    .map_err(|e| Error::alloc(format!("tt_mib {mib}"), e))?;
+                held.push(table);
+            }
+        }
+        Ok(())
+    }
 }
 
 impl EngineConfig {
+    /// The search, unless this is the random mover.
+    pub fn searching(&self) -> Option<&SearchEngine> {
+        match &self.kind {
+            EngineKind::Search(s) => Some(s),
+            EngineKind::Random { .. } => None,
+        }
+    }
+
+    /// The search, to change (a ProbCut confidence), unless this is the
+    /// random mover.
+    pub fn searching_mut(&mut self) -> Option<&mut SearchEngine> {
+        match &mut self.kind {
+            EngineKind::Search(s) => Some(s),
+            EngineKind::Random { .. } => None,
+        }
+    }
+
+    /// The evaluation the engine file names.
+    pub fn eval(&self) -> &OthelloEval {
+        match &self.kind {
+            EngineKind::Search(s) => &s.eval,
+            EngineKind::Random { eval, .. } => eval,
+        }
+    }
+
+    /// How long it searches (`None` for the random mover).
+    pub fn limit(&self) -> Option<Limit> {
+        self.searching().map(|s| s.settings.limit)
+    }
+
+    /// Makes a searching engine play by `limit` from now on, as if its
+    /// file had stated it (every limit but a fixed depth turns deepening
+    /// on); false for the random mover, which has none.
+    pub fn set_limit(&mut self, limit: Limit) -> bool {
+        let EngineKind::Search(search) = &mut self.kind else {
+            return false;
+        };
+        self.written.set_limit(limit);
+        search.settings.limit = limit;
+        search.settings.deepening = self.written.deepening;
+        true
+    }
+
+    /// The engine as its file wrote it (a limit set from elsewhere
+    /// included): what [`EngineConfig::fingerprint`] hashes.
+    pub fn written(&self) -> &RawEngine {
+        &self.written
+    }
+
+    /// What decides the engine's play, for the config hash: its settings as
+    /// written and the content of its weights and ProbCut files (read
+    /// relative to `base`; `probcut_fnv1a` only when it has one, so engines
+    /// without ProbCut hash as before).
+    pub fn fingerprint(&self, base: &Path) -> serde_json::Value {
+        let hash_of = |p: &Path| {
+            std::fs::read(base.join(p))
+                .ok()
+                .map(|b| format!("{:016x}", fnv1a(&b)))
+        };
+        let weights = self.written.eval.weights().and_then(&hash_of);
+        let probcut = self.written.probcut.as_deref().and_then(&hash_of);
+        let mut fingerprint =
+            serde_json::json!({ "engine": self.written, "weights_fnv1a": weights });
+        if let Some(p) = probcut {
+            fingerprint["probcut_fnv1a"] = serde_json::Value::String(p);
+        }
+        fingerprint
+    }
+
+    /// Puts back an evaluation the checks did not load (`spec` as written,
+    /// `eval` loaded from elsewhere: the bench's built-in weights, a
+    /// command line's weights file).
+    pub(crate) fn with_eval(mut self, spec: EvalSpec, loaded: OthelloEval) -> EngineConfig {
+        self.written.eval = spec;
+        match &mut self.kind {
+            EngineKind::Search(s) => s.eval = loaded,
+            EngineKind::Random { eval, .. } => *eval = loaded,
+        }
+        self
+    }
+
     /// This engine, when it plays Othello; an error at its file's `game`
     /// field when it plays another game (`command` names what needs
     /// Othello, e.g. "arena search").
@@ -240,7 +280,7 @@ impl EngineConfig {
     /// # Errors
     /// [`Error::Config`] naming `path`, the line of `game` and the game.
     pub fn othello(self, path: &Path, command: &str) -> Result<EngineConfig> {
-        if self.raw.game == GameKind::Othello {
+        if self.game == GameKind::Othello {
             return Ok(self);
         }
         let text = read_text(path).unwrap_or_default();
@@ -251,7 +291,7 @@ impl EngineConfig {
             format!(
                 "engine {:?} plays {}; {command} needs an Othello engine",
                 self.name,
-                self.raw.game.name()
+                self.game.name()
             ),
         ))
     }
@@ -276,31 +316,15 @@ impl EngineConfig {
     }
 
     /// Allocates the tables `copies` players of this engine hold at once
-    /// (each its search's table and, when it solves endgames, its
-    /// solver's), then frees them: a check, before any work starts, that
-    /// the machine gives them. The tables are zeroed lazily (no page is
-    /// touched), so this costs a moment's address space and no time.
+    /// ([`SearchEngine::check_tables`]; the random mover holds none).
     ///
     /// # Errors
     /// [`Error::Alloc`] naming `tt_mib` and the size refused.
     pub fn check_tables(&self, copies: usize) -> Result<()> {
-        let mib = self.raw.tt_mib;
-        let mut sizes = Vec::new();
-        if self.search.is_some() && mib > 0 {
-            sizes.push(mib);
+        match &self.kind {
+            EngineKind::Search(s) => s.check_tables(copies),
+            EngineKind::Random { .. } => Ok(()),
         }
-        if self.search.is_some() && self.raw.endgame_exact_at > 0 {
-            sizes.push(mib.max(1));
-        }
-        let mut held = Vec::with_capacity(sizes.len() * copies);
-        for _ in 0..copies {
-            for &size in &sizes {
-                let table = TranspositionTable::try_new(size)
-                    .map_err(|e| Error::alloc(format!("tt_mib {mib}"), e))?;
-                held.push(table);
-            }
-        }
-        Ok(())
     }
 
     /// Checks a raw engine (`text` is its source, for error positions).
@@ -312,316 +336,5 @@ impl EngineConfig {
             raw,
             source: Source::new(path, text),
         })
-    }
-}
-
-/// The checks, in the order their errors are reported: the settings first,
-/// then the files they name (weights, ProbCut) are loaded.
-impl TryFrom<Sourced<'_, RawEngine>> for EngineConfig {
-    type Error = Error;
-
-    fn try_from(s: Sourced<'_, RawEngine>) -> Result<EngineConfig> {
-        let (raw, src) = (s.raw, s.source);
-        check_name(&src, &raw)?;
-        check_game(&src, &raw)?;
-        let variant = match raw.search {
-            SearchKind::Random => None,
-            SearchKind::Search(v) => Some(v),
-        };
-        if let Some(v) = variant {
-            check_stated(&src, &raw)?;
-            check_limit(&src, &raw)?;
-            check_tables(&src, &raw, v)?;
-            check_ordering(&src, &raw)?;
-            check_aspiration(&src, &raw, v)?;
-        }
-        check_threads(&src, &raw)?;
-        check_sizes(&src, &raw)?;
-        let eval = load_eval(&src, &raw)?;
-        let probcut = load_probcut(&src, &raw)?;
-        Ok(EngineConfig {
-            name: raw.name.clone(),
-            probcut,
-            search: variant.map(|variant| SearchSettings {
-                variant,
-                deepening: raw.deepening,
-                aspiration: raw.aspiration,
-                limit: raw.limit,
-            }),
-            eval,
-            raw,
-        })
-    }
-}
-
-/// More than one thread: an Othello search with deepening and a table
-/// for the threads to share (the exact solver's threads share its own).
-fn check_threads(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
-    let problem = if raw.threads == 0 || raw.threads > MAX_THREADS {
-        Some(format!("{} threads: give 1 to {MAX_THREADS}", raw.threads))
-    } else if raw.threads == 1 {
-        None
-    } else if raw.search == SearchKind::Random {
-        Some("the random mover does not search; use 1".to_string())
-    } else if raw.game != GameKind::Othello {
-        Some("only Othello searches run on several threads; use 1".to_string())
-    } else if !raw.deepening || raw.tt_mib == 0 {
-        Some(format!(
-            "{} threads share one transposition table between iterative deepening searches: \
-             needs deepening: true and tt_mib > 0",
-            raw.threads
-        ))
-    } else {
-        None
-    };
-    match problem {
-        Some(msg) => Err(src.field("threads", msg)),
-        None => Ok(()),
-    }
-}
-
-fn check_name(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
-    if let Some(msg) = crate::util::ron::name_problem(&raw.name, "an engine") {
-        return Err(src.field("name", msg));
-    }
-    Ok(())
-}
-
-/// A tic-tac-toe engine searches to the end of the game: it has no
-/// evaluation, no endgame solver and no ProbCut.
-fn check_game(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
-    match raw.game {
-        GameKind::Othello => Ok(()),
-        GameKind::TicTacToe => {
-            let wrong = if raw.stated.eval && raw.eval != EvalSpec::Discs {
-                Some((
-                    "eval",
-                    "tic-tac-toe searches use no evaluation; leave eval out",
-                ))
-            } else if raw.endgame_exact_at > 0 {
-                Some(("endgame_exact_at", "the endgame solver is Othello's; use 0"))
-            } else if raw.probcut.is_some() {
-                Some(("probcut", "ProbCut models are Othello's; use None"))
-            } else {
-                None
-            };
-            match wrong {
-                Some((field, msg)) => Err(src.field(field, msg)),
-                None => Ok(()),
-            }
-        }
-    }
-}
-
-/// A searching engine states its limit and its evaluation: nothing is
-/// assumed. The error is placed at the engine's name (in a tournament
-/// config, the inline engine it belongs to).
-fn check_stated(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
-    let missing = match raw.stated {
-        Stated { limit: false, .. } => {
-            Some(("limit", "how long it searches (e.g. limit: Depth(6))"))
-        }
-        Stated { eval: false, .. } if raw.game == GameKind::Othello => {
-            Some(("eval", "its evaluation (e.g. eval: Discs)"))
-        }
-        Stated { .. } => None,
-    };
-    let Some((field, what)) = missing else {
-        return Ok(());
-    };
-    let quoted = format!("{:?}", raw.name);
-    let (line, column) = src.value_place("name");
-    let message = format!(
-        "{field}: missing; engine {quoted} searches, so it must state {what}; nothing is assumed"
-    );
-    Err(Error::config_at(src.path, line, column, message))
-}
-
-/// A searching engine's limit: something to search, within the caps
-/// (depth 60, 10^12 nodes, 24 hours), and deepening for every limit but a
-/// fixed depth.
-fn check_limit(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
-    if let Some(msg) = raw.limit.problem() {
-        return Err(src.field("limit", msg));
-    }
-    if !raw.deepening && !matches!(raw.limit, Limit::Depth(_)) {
-        return Err(src.field(
-            "limit",
-            format!(
-                "{:?} needs iterative deepening (deepening: true); without it only Depth(n) is possible",
-                raw.limit
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// What needs a pruning search or a table: the table itself, ordering,
-/// ProbCut, MTD(f)'s memory.
-fn check_tables(src: &Source<'_>, raw: &RawEngine, v: Variant) -> Result<()> {
-    if !v.prunes() {
-        if raw.tt_mib > 0 {
-            return Err(src.field(
-                "tt_mib",
-                format!(
-                    "{} does not use a transposition table; set tt_mib: 0",
-                    v.name()
-                ),
-            ));
-        }
-        if !raw.ordering.is_empty() {
-            return Err(src.field(
-                "ordering",
-                format!(
-                    "{} searches every move, so ordering has no effect; use []",
-                    v.name()
-                ),
-            ));
-        }
-    }
-    if v == Variant::MtdF && raw.tt_mib == 0 {
-        return Err(src.field("tt_mib", "MtdF needs a transposition table (tt_mib > 0)"));
-    }
-    if raw.ordering.contains(&OrderBy::HashMove) && raw.tt_mib == 0 {
-        return Err(src.field(
-            "ordering",
-            "HashMove needs a transposition table (tt_mib > 0)",
-        ));
-    }
-    Ok(())
-}
-
-/// Each ordering at most once; ProbCut only in a pruning search.
-fn check_ordering(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
-    for (i, o) in raw.ordering.iter().enumerate() {
-        if raw.ordering[..i].contains(o) {
-            return Err(src.field("ordering", format!("{o:?} is listed twice")));
-        }
-    }
-    match raw.search {
-        SearchKind::Search(v) if raw.probcut.is_some() && !v.prunes() => Err(src.field(
-            "probcut",
-            format!(
-                "ProbCut needs a pruning search (AlphaBeta, Pvs or MtdF), not {}",
-                v.name()
-            ),
-        )),
-        SearchKind::Search(_) | SearchKind::Random => Ok(()),
-    }
-}
-
-fn check_aspiration(src: &Source<'_>, raw: &RawEngine, v: Variant) -> Result<()> {
-    let Some(a) = raw.aspiration else {
-        return Ok(());
-    };
-    if a <= 0 || a > 6400 {
-        return Err(src.field(
-            "aspiration",
-            format!("the window must be 1 to 6400 centidiscs (64 discs), got {a}"),
-        ));
-    }
-    if !raw.deepening || !matches!(v, Variant::AlphaBeta { .. } | Variant::Pvs) {
-        return Err(src.field(
-            "aspiration",
-            "aspiration windows need deepening: true and AlphaBeta or Pvs",
-        ));
-    }
-    Ok(())
-}
-
-/// The table and the solver within what a machine can give, and nothing
-/// the random mover cannot use.
-fn check_sizes(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
-    if raw.tt_mib > MAX_TT_MIB {
-        return Err(src.field(
-            "tt_mib",
-            format!(
-                "{} MiB is more than the {MAX_TT_MIB} MiB allowed",
-                raw.tt_mib
-            ),
-        ));
-    }
-    if raw.endgame_exact_at > 30 {
-        return Err(src.field(
-            "endgame_exact_at",
-            format!(
-                "{} empties: solving more than 30 empties exactly takes hours; use 30 or fewer",
-                raw.endgame_exact_at
-            ),
-        ));
-    }
-    if raw.endgame_exact_at > 0 && raw.search == SearchKind::Random {
-        return Err(src.field(
-            "endgame_exact_at",
-            "the random mover does not solve endgames; use 0",
-        ));
-    }
-    Ok(())
-}
-
-/// The evaluation, its weights read relative to the engine file.
-fn load_eval(src: &Source<'_>, raw: &RawEngine) -> Result<OthelloEval> {
-    OthelloEval::load(&raw.eval, src.base()).map_err(|e| match e {
-        Error::Io { path: p, source } => src.field(
-            "eval",
-            format!("weights file {} cannot be read: {source}", p.display()),
-        ),
-        other => other,
-    })
-}
-
-/// The ProbCut model, read relative to the engine file.
-fn load_probcut(src: &Source<'_>, raw: &RawEngine) -> Result<Option<ProbCut>> {
-    let Some(p) = &raw.probcut else {
-        return Ok(None);
-    };
-    if raw.search == SearchKind::Random {
-        return Err(src.field("probcut", "the random mover does not search; use None"));
-    }
-    ProbCut::load(&src.base().join(p))
-        .map(Some)
-        .map_err(|e| match e {
-            Error::Io { path: p, source } => src.field(
-                "probcut",
-                format!("ProbCut file {} cannot be read: {source}", p.display()),
-            ),
-            other => other,
-        })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn search_of(text: &str) -> std::result::Result<SearchKind, String> {
-        let text = format!("Engine(name: \"x\", search: {text})");
-        crate::util::parse_ron::<RawEngine>(&text, Path::new("x.ron"))
-            .map(|r| r.search)
-            .map_err(|e| e.to_string())
-    }
-
-    #[test]
-    fn search_is_random_or_a_variant_spelled_flat() {
-        assert_eq!(search_of("Random"), Ok(SearchKind::Random));
-        for v in Variant::ALL {
-            let text = ron::to_string(&v).unwrap();
-            assert_eq!(search_of(&text), Ok(SearchKind::Search(v)), "{text}");
-            // The JSON form (config hashes) is the variant's own.
-            assert_eq!(
-                serde_json::to_string(&SearchKind::Search(v)).unwrap(),
-                serde_json::to_string(&v).unwrap()
-            );
-        }
-        assert_eq!(
-            serde_json::to_string(&SearchKind::Random).unwrap(),
-            "\"Random\""
-        );
-        let e = search_of("Alphabeta").unwrap_err();
-        assert!(
-            e.contains("Alphabeta") && e.contains("Random") && e.contains("MtdF"),
-            "{e}"
-        );
-        let e = search_of("AlphaBeta(fail: Medium)").unwrap_err();
-        assert!(e.contains("Medium"), "{e}");
     }
 }

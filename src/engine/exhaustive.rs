@@ -2,7 +2,7 @@
 //! engine file's search variant, limit, ordering and table over the game's
 //! own final scores, reset for every game.
 
-use super::config::EngineConfig;
+use super::config::SearchEngine;
 use super::player::{Clock, GameSetup, MoveInfo, Player, PlayerError};
 use crate::game::MoveList;
 use crate::search::deepening::SearchSettings;
@@ -12,22 +12,22 @@ use crate::search::{search, SearchGame, Searcher, ZeroEval};
 pub struct ExhaustivePlayer<G: SearchGame> {
     name: String,
     settings: SearchSettings,
-    config: EngineConfig,
+    engine: SearchEngine,
     searcher: Searcher<G, ZeroEval>,
 }
 
 impl<G: SearchGame> ExhaustivePlayer<G> {
-    /// The player of `config`, which must search (not the random mover).
+    /// The player of the engine `name`, searching as `engine` does.
     ///
     /// # Panics
-    /// For the random mover's config, and when the allocator refuses the
-    /// table (tournaments check tables before they start).
-    pub fn new(config: &EngineConfig) -> ExhaustivePlayer<G> {
+    /// When the allocator refuses the table (tournaments check tables
+    /// before they start).
+    pub fn new(name: &str, engine: &SearchEngine) -> ExhaustivePlayer<G> {
         ExhaustivePlayer {
-            name: config.name.clone(),
-            settings: config.search.expect("a searching engine"),
-            config: config.clone(),
-            searcher: Searcher::new(ZeroEval, config.raw.tt_mib, config.raw.ordering.clone()),
+            name: name.to_string(),
+            settings: engine.settings,
+            engine: engine.clone(),
+            searcher: Searcher::new(ZeroEval, engine.tt_mib, engine.ordering.clone()),
         }
     }
 }
@@ -40,7 +40,7 @@ impl<G: SearchGame> Player<G> for ExhaustivePlayer<G> {
     /// A fresh searcher (table, killers, history): a game never depends on
     /// the games before it.
     fn new_game(&mut self, _setup: &GameSetup<G>) -> Result<(), PlayerError> {
-        *self = ExhaustivePlayer::new(&self.config);
+        *self = ExhaustivePlayer::new(&self.name, &self.engine);
         Ok(())
     }
 

@@ -1,7 +1,10 @@
 //! Engines are data: an engine file (`engines/*.ron`) is read into a checked
-//! [`EngineConfig`], from which a [`Player`] is built (once per worker, reset
-//! by [`Player::new_game`] before every game).
+//! [`EngineConfig`] (the random mover or a [`SearchEngine`]), from which a
+//! [`Player`] is built (once per worker, reset by [`Player::new_game`]
+//! before every game). [`bench`] searches fixed positions with the strong
+//! preset: the search's signature.
 
+pub mod bench;
 pub mod config;
 pub mod exhaustive;
 pub mod external;
@@ -10,7 +13,9 @@ pub mod player;
 pub mod serve;
 pub mod spec;
 
-pub use config::{EngineConfig, RawEngine, SearchKind};
+pub use config::{
+    EngineConfig, EngineKind, EngineOptions, OptionsError, RawEngine, SearchEngine, SearchKind,
+};
 pub use player::{
     build_player, Clock, GameSetup, MoveInfo, Player, PlayerError, RandomPlayer, SearchPlayer,
 };

@@ -10,7 +10,7 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
-use super::config::EngineConfig;
+use super::config::{EngineConfig, EngineKind, SearchEngine};
 use crate::endgame::Solver;
 use crate::eval::OthelloEval;
 use crate::eval::UNITS_PER_DISC;
@@ -199,7 +199,8 @@ fn solver_eval(eval: &OthelloEval) -> Option<OthelloEval> {
 /// A searching engine (with the exact solver for the endgame when its
 /// config asks for one).
 pub struct SearchPlayer {
-    config: EngineConfig,
+    name: String,
+    engine: SearchEngine,
     /// True until the first search: a new game need not rebuild anything.
     fresh: bool,
     searcher: Searcher<Board, OthelloEval>,
@@ -209,17 +210,14 @@ pub struct SearchPlayer {
 }
 
 impl SearchPlayer {
-    /// The player `config` describes (which must be a searching engine).
-    pub fn new(config: &EngineConfig) -> Self {
-        let mut searcher = Searcher::new(
-            config.eval.clone(),
-            config.raw.tt_mib,
-            config.raw.ordering.clone(),
-        );
-        searcher.probcut = config.probcut.clone();
-        let threads = config.raw.threads as usize;
-        let solver = (config.raw.endgame_exact_at > 0).then(|| {
-            let mut solver = Solver::new(config.raw.tt_mib.max(1), solver_eval(&config.eval));
+    /// The player of the engine `name`, searching as `engine` does.
+    pub fn new(name: &str, engine: &SearchEngine) -> Self {
+        let mut searcher =
+            Searcher::new(engine.eval.clone(), engine.tt_mib, engine.ordering.clone());
+        searcher.probcut = engine.probcut.clone();
+        let threads = engine.threads as usize;
+        let solver = (engine.endgame_exact_at > 0).then(|| {
+            let mut solver = Solver::new(engine.tt_mib.max(1), solver_eval(&engine.eval));
             solver.set_threads(threads);
             solver
         });
@@ -228,7 +226,8 @@ impl SearchPlayer {
             helpers: smp::helpers(&searcher, threads),
             searcher,
             solver,
-            config: config.clone(),
+            name: name.to_string(),
+            engine: engine.clone(),
         }
     }
 
@@ -241,13 +240,13 @@ impl SearchPlayer {
     /// move's time, when it does not finish.
     pub fn analyse(&mut self, pos: &Board, clock: Option<ClockState>) -> SearchOutcome<Move> {
         self.fresh = false;
-        let mut settings = self.config.search.expect("a searching engine");
+        let mut settings = self.engine.settings;
         // Roughly half the empties are ours to play.
         let moves_left = pos.empties().div_ceil(2);
         let start = Instant::now();
         let mut clock = clock;
         if let Some(solver) = &mut self.solver {
-            if pos.empties() <= self.config.raw.endgame_exact_at && !pos.is_over() {
+            if pos.empties() <= self.engine.endgame_exact_at && !pos.is_over() {
                 let budget = match settings.limit {
                     Limit::Depth(_) | Limit::Nodes(_) => None,
                     Limit::MoveTime(ms) => Some(Duration::from_millis(ms) / 2),
@@ -308,14 +307,14 @@ impl SearchPlayer {
 
 impl Player<Board> for SearchPlayer {
     fn name(&self) -> &str {
-        &self.config.name
+        &self.name
     }
 
     /// A fresh searcher (table, killers, history) and solver, so a game
     /// never depends on the games before it.
     fn new_game(&mut self, _setup: &GameSetup<Board>) -> Result<(), PlayerError> {
         if !self.fresh {
-            *self = SearchPlayer::new(&self.config);
+            *self = SearchPlayer::new(&self.name, &self.engine);
         }
         Ok(())
     }
@@ -355,9 +354,9 @@ fn time_left(limit: Limit, used: Duration) -> Limit {
 /// Builds the player `config` describes. The worker builds each engine's
 /// player once and calls [`Player::new_game`] before every game.
 pub fn build_player(config: &EngineConfig) -> Box<dyn Player<Board>> {
-    match config.search {
-        None => Box::new(RandomPlayer::new(&config.name, config.raw.seed)),
-        Some(_) => Box::new(SearchPlayer::new(config)),
+    match &config.kind {
+        EngineKind::Random { seed, .. } => Box::new(RandomPlayer::new(&config.name, *seed)),
+        EngineKind::Search(s) => Box::new(SearchPlayer::new(&config.name, s)),
     }
 }
 

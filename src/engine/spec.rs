@@ -6,7 +6,7 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
-use super::config::EngineConfig;
+use super::config::{EngineConfig, EngineKind, RawEngine};
 use super::exhaustive::ExhaustivePlayer;
 use super::external::ExternalPlayer;
 use super::external::{ExternalConfig, RawExternal};
@@ -67,7 +67,7 @@ impl EngineSpec {
             let raw: RawExternal = crate::util::parse_ron(text, path)?;
             return EngineSpec::external(raw, Source::new(path, text), time_control);
         }
-        let mut raw: super::RawEngine = crate::util::parse_ron(text, path)?;
+        let mut raw: RawEngine = crate::util::parse_ron(text, path)?;
         if let Some(limit) = time_control {
             raw.set_default_limit(limit);
         }
@@ -103,8 +103,8 @@ impl EngineSpec {
     /// external engine that plays by its own settings).
     pub fn limit(&self) -> Option<Limit> {
         match self {
-            EngineSpec::Engine(e) => e.search.map(|s| s.limit),
-            EngineSpec::External(e) => e.raw.limit,
+            EngineSpec::Engine(e) => e.limit(),
+            EngineSpec::External(e) => e.limit,
         }
     }
 
@@ -122,20 +122,16 @@ impl EngineSpec {
     pub fn force_limit(&mut self, limit: Limit) {
         match self {
             EngineSpec::Engine(e) => {
-                if let Some(search) = e.search.as_mut() {
-                    e.raw.set_limit(limit);
-                    search.limit = limit;
-                    search.deepening = e.raw.deepening;
-                }
+                e.set_limit(limit);
             }
-            EngineSpec::External(e) => e.raw.limit = Some(limit),
+            EngineSpec::External(e) => e.set_limit(limit),
         }
     }
 
     /// The game it plays (external engines speak Othello protocols).
     pub fn game(&self) -> GameKind {
         match self {
-            EngineSpec::Engine(e) => e.raw.game,
+            EngineSpec::Engine(e) => e.game,
             EngineSpec::External(_) => GameKind::Othello,
         }
     }
@@ -145,11 +141,20 @@ impl EngineSpec {
     pub fn tictactoe_player(&self) -> Option<Box<dyn Player<TicTacToe>>> {
         let e = self
             .in_process()
-            .filter(|e| e.raw.game == GameKind::TicTacToe)?;
-        Some(match e.search {
-            None => Box::new(RandomPlayer::new(&e.name, e.raw.seed)),
-            Some(_) => Box::new(ExhaustivePlayer::<TicTacToe>::new(e)),
+            .filter(|e| e.game == GameKind::TicTacToe)?;
+        Some(match &e.kind {
+            EngineKind::Random { seed, .. } => Box::new(RandomPlayer::new(&e.name, *seed)),
+            EngineKind::Search(s) => Box::new(ExhaustivePlayer::<TicTacToe>::new(&e.name, s)),
         })
+    }
+
+    /// What decides the engine's play, for the config hash (weights and
+    /// ProbCut files read relative to `base`).
+    pub fn fingerprint(&self, base: &Path) -> serde_json::Value {
+        match self {
+            EngineSpec::Engine(e) => e.fingerprint(base),
+            EngineSpec::External(e) => e.fingerprint(),
+        }
     }
 
     /// The in-process engine, if it is one.

@@ -2,7 +2,7 @@
 //! keeps those it scores near 0. Offline work, above the engine it uses;
 //! the book's own enumeration and sampling stay in `book::generate`.
 
-use crate::engine::EngineConfig;
+use crate::engine::{EngineConfig, SearchEngine};
 use crate::eval::OthelloEval;
 use crate::game::othello::Board;
 use crate::search::{search, Limit, SearchSettings, Searcher};
@@ -47,7 +47,8 @@ pub const MAX_BALANCE_DEPTH: u32 = 60;
 /// touches.
 #[derive(Clone, Debug)]
 pub struct Balance {
-    engine: EngineConfig,
+    name: String,
+    engine: SearchEngine,
     settings: SearchSettings,
     depth: u32,
     max_abs: i64,
@@ -68,7 +69,7 @@ impl Balance {
         depth: u32,
         max_abs_discs: f64,
     ) -> Result<Balance, BalanceError> {
-        let Some(mut settings) = engine.search else {
+        let Some(search) = engine.searching() else {
             return Err(BalanceError::NotSearching {
                 engine: engine.name.clone(),
             });
@@ -81,9 +82,11 @@ impl Balance {
                 max_abs: max_abs_discs.to_string(),
             });
         }
+        let mut settings = search.settings;
         settings.limit = Limit::Depth(depth);
         Ok(Balance {
-            engine: engine.clone(),
+            name: engine.name.clone(),
+            engine: search.clone(),
             settings,
             depth,
             max_abs: (max_abs_discs * 100.0).round() as i64,
@@ -92,7 +95,7 @@ impl Balance {
 
     /// The engine's display name.
     pub fn engine_name(&self) -> &str {
-        &self.engine.name
+        &self.name
     }
 
     /// The depth of each search, in plies.
@@ -111,8 +114,8 @@ impl Balance {
     pub fn score(&self, board: &Board) -> i32 {
         let mut searcher: Searcher<Board, OthelloEval> = Searcher::new(
             self.engine.eval.clone(),
-            self.engine.raw.tt_mib,
-            self.engine.raw.ordering.clone(),
+            self.engine.tt_mib,
+            self.engine.ordering.clone(),
         );
         // The engine as configured, ProbCut included.
         searcher.probcut = self.engine.probcut.clone();

@@ -65,11 +65,10 @@ pub fn sample_positions(eval: &OthelloEval, s: &Sampling) -> Vec<Board> {
 
 /// The engine's searcher without ProbCut.
 fn plain_searcher(config: &EngineConfig) -> Searcher<Board, OthelloEval> {
-    Searcher::new(
-        config.eval.clone(),
-        config.raw.tt_mib.max(1),
-        config.raw.ordering.clone(),
-    )
+    let (tt_mib, ordering) = config
+        .searching()
+        .map_or((0, Vec::new()), |s| (s.tt_mib, s.ordering.clone()));
+    Searcher::new(config.eval().clone(), tt_mib.max(1), ordering)
 }
 
 /// The value of `b` at every depth from 0 (the evaluation) to `max_depth`,
@@ -266,15 +265,17 @@ pub fn check(
     threads: usize,
 ) -> CheckReport {
     let settings = SearchSettings {
-        variant: config.search.map_or(Variant::Pvs, |s| s.variant),
+        variant: config
+            .searching()
+            .map_or(Variant::Pvs, |s| s.settings.variant),
         deepening: true,
-        aspiration: config.search.and_then(|s| s.aspiration),
+        aspiration: config.searching().and_then(|s| s.settings.aspiration),
         limit: Limit::Depth(depth),
     };
     let run = |b: &Board, with: bool| {
         let mut s = plain_searcher(config);
         if with {
-            s.probcut = config.probcut.clone();
+            s.probcut = config.searching().and_then(|c| c.probcut.clone());
         }
         let out = search(&mut s, b, &settings, None, 0);
         (
@@ -334,7 +335,7 @@ mod tests {
             .othello(path, "test")
             .unwrap();
         let positions = sample_positions(
-            &config.eval,
+            config.eval(),
             &Sampling {
                 games: 6,
                 seed: 3,

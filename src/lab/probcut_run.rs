@@ -87,10 +87,9 @@ fn threads(asked: usize) -> usize {
 /// Positions for fitting or checking: more empties than the engine solves
 /// exactly (12 when it does not).
 fn default_min_empties(config: &EngineConfig) -> u32 {
-    if config.raw.endgame_exact_at > 0 {
-        config.raw.endgame_exact_at
-    } else {
-        12
+    match config.searching().map_or(0, |s| s.endgame_exact_at) {
+        0 => 12,
+        n => n,
     }
 }
 
@@ -105,7 +104,7 @@ fn draw(
     threads: usize,
 ) -> Vec<Board> {
     sample_positions(
-        &config.eval,
+        config.eval(),
         &Sampling {
             games,
             seed,
@@ -119,7 +118,7 @@ fn draw(
 /// The engine at `path`, which must search (not the random mover).
 fn searching_engine(path: &Path) -> Result<EngineConfig> {
     let config = EngineConfig::load(path)?.othello(path, "arena probcut")?;
-    if config.search.is_none() {
+    if config.searching().is_none() {
         return Err(Error::argument(
             "--engine",
             format!(
@@ -270,7 +269,10 @@ pub fn fit_probcut(opts: &ProbCutFitOptions) -> Result<ProbCutFitReport> {
 /// engine without a ProbCut file (`--engine`), a bad `--confidence`.
 pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
     let mut config = searching_engine(&opts.engine)?;
-    if let (Some(c), Some(pc)) = (opts.confidence, config.probcut.as_mut()) {
+    if let (Some(c), Some(pc)) = (
+        opts.confidence,
+        config.searching_mut().and_then(|s| s.probcut.as_mut()),
+    ) {
         if !(c.is_finite() && (0.0..=10.0).contains(&c)) {
             return Err(Error::usage(
                 "--confidence",
@@ -279,7 +281,11 @@ pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
         }
         pc.confidence = c;
     }
-    if config.probcut.is_none() {
+    if config
+        .searching()
+        .and_then(|s| s.probcut.as_ref())
+        .is_none()
+    {
         return Err(Error::argument(
             "--engine",
             format!(

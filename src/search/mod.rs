@@ -29,6 +29,7 @@ pub mod probcut;
 pub mod pvs;
 pub mod searcher;
 pub mod smp;
+pub mod tree;
 pub mod tt;
 
 pub use deepening::{search, Iteration, SearchOutcome, SearchSettings};

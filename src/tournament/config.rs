@@ -302,7 +302,7 @@ fn load_engines(
         if let Some(l) = forced {
             config.force_limit(l);
         }
-        fingerprints.push(engine_fingerprint(&config, &weights_base));
+        fingerprints.push(config.fingerprint(&weights_base));
         engines.push(config);
     }
     Ok((engines, fingerprints))
@@ -492,28 +492,4 @@ fn load_book(src: &Source<'_>, raw: &RawBook, seed: u64) -> Result<(Book, Openin
         .map_err(|e| src.field("start", e.to_string()))?;
     let book_text = std::fs::read(&book_path).map_err(|e| Error::io(&book_path, e))?;
     Ok((book, order, format!("{:016x}", fnv1a(&book_text))))
-}
-
-/// What decides an engine's play: its settings and its weights' content.
-fn engine_fingerprint(spec: &EngineSpec, base: &Path) -> serde_json::Value {
-    let config = match spec {
-        EngineSpec::Engine(c) => c,
-        EngineSpec::External(e) => return serde_json::json!({ "external": e.raw }),
-    };
-    let weights = config.raw.eval.weights().and_then(|weights| {
-        std::fs::read(base.join(weights))
-            .ok()
-            .map(|b| format!("{:016x}", fnv1a(&b)))
-    });
-    let probcut = config.raw.probcut.as_ref().and_then(|p| {
-        std::fs::read(base.join(p))
-            .ok()
-            .map(|b| format!("{:016x}", fnv1a(&b)))
-    });
-    let mut fingerprint = serde_json::json!({ "engine": config.raw, "weights_fnv1a": weights });
-    if let Some(p) = probcut {
-        // Only when there is one, so engines without ProbCut hash as before.
-        fingerprint["probcut_fnv1a"] = serde_json::Value::String(p);
-    }
-    fingerprint
 }

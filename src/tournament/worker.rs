@@ -13,7 +13,7 @@ use super::schedule::Pairing;
 use crate::endgame::builtin::order_eval;
 use crate::endgame::Solver;
 use crate::engine::external::ExternalPlayer;
-use crate::engine::hosted::Hosted;
+use crate::engine::hosted::{Build, Hosted};
 use crate::engine::{EngineSpec, GameSetup, Player};
 use crate::game::othello::notation::move_list_string;
 use crate::game::othello::{board_string, Board, Move};
@@ -130,72 +130,154 @@ impl<'t> Players<'t> {
         }
     }
 
-    /// Builds engine `i`'s player if it is not built yet.
+    /// Builds engine `i`'s player of `G` if it is not built yet: on a
+    /// thread of its own when its games have a clock, unless it is a
+    /// process (which keeps its own deadlines).
     ///
     /// # Errors
     /// The message of a panic while building it.
-    fn ensure(&mut self, i: usize) -> Result<(), String> {
-        if self.built[i].is_some() {
+    fn ensure<G: TournamentGame>(&mut self, i: usize) -> Result<(), String> {
+        if G::seats(self)[i].is_some() {
             return Ok(());
         }
-        let config = &self.tournament.engines[i];
-        let (clock, move_time) = time_of(config);
-        let timed = clock.is_some() || move_time.is_some();
-        let player: Box<dyn Player<Board>> = if let EngineSpec::External(e) = config {
-            Box::new(ExternalPlayer::with_log(e, &self.logs.0, self.logs.1))
-        } else if timed {
-            let (build, config) = (Arc::clone(&self.build), config.clone());
-            let name = config.name().to_string();
-            Box::new(Hosted::new(&name, Arc::new(move || build(&config))))
-        } else {
-            let build = &self.build;
-            guard(|| build(config))?
+        let spec = &self.tournament.engines[i];
+        let (clock, move_time) = time_of(spec);
+        let player = match G::builder(self, i) {
+            Builder::Process(player) => player,
+            Builder::InProcess(build) if clock.is_some() || move_time.is_some() => {
+                Box::new(Hosted::new(spec.name(), build))
+            }
+            Builder::InProcess(build) => guard(|| build())?,
         };
-        self.built[i] = Some(player);
+        G::seats(self)[i] = Some(player);
         Ok(())
     }
+}
 
-    /// Builds engine `i`'s tic-tac-toe player if it is not built yet (on a
-    /// thread of its own when its games have a clock).
-    ///
-    /// # Errors
-    /// The message of a panic while building it.
-    fn ensure_tictactoe(&mut self, i: usize) -> Result<(), String> {
-        if self.tictactoe[i].is_some() {
-            return Ok(());
-        }
-        let spec = self.tournament.engines[i].clone();
-        let (clock, move_time) = time_of(&spec);
-        let build = move || {
-            spec.tictactoe_player()
-                .expect("the config checked the game")
-        };
-        let player: Box<dyn Player<TicTacToe>> = if clock.is_some() || move_time.is_some() {
-            let name = self.tournament.engines[i].name().to_string();
-            Box::new(Hosted::new(&name, Arc::new(build)))
-        } else {
-            guard(build)?
-        };
-        self.tictactoe[i] = Some(player);
-        Ok(())
-    }
+/// How a worker builds an engine's player of one game.
+pub enum Builder<G: Game> {
+    /// A process, built already (it starts with its first game).
+    Process(Box<dyn Player<G>>),
+    /// An in-process player, built by this (on the hosting thread when
+    /// its games have a clock).
+    InProcess(Build<G>),
+}
 
-    /// The two players of a game, black first (built by [`Players::ensure`]),
-    /// and the adjudicator when the tournament adjudicates.
-    fn pair(
-        &mut self,
+/// What the worker's one game loop ([`play_game`]) needs to know of a
+/// game: where a game starts, how its moves are written, its players and
+/// its adjudication.
+pub trait TournamentGame: Game {
+    /// The score a forfeit gives the winner (the game's largest).
+    const FORFEIT_SCORE: i32;
+
+    /// Where game `p` of `t` starts: the position after the opening, the
+    /// opening's moves, and the start written out when it is not reached by
+    /// moves from the usual one.
+    fn opening(t: &Tournament, p: &Pairing) -> (Self, Vec<Self::Move>, Option<String>);
+
+    /// A game's moves as the journal writes them.
+    fn transcript(moves: &[Self::Move]) -> String;
+
+    /// The worker's players of this game, one slot per engine.
+    fn seats<'a>(players: &'a mut Players<'_>) -> &'a mut [Option<Box<dyn Player<Self>>>];
+
+    /// How engine `i`'s player is built.
+    fn builder(players: &Players<'_>, i: usize) -> Builder<Self>;
+
+    /// The two players of a game, black first (both built), and the
+    /// adjudicator when the tournament adjudicates.
+    fn pair<'a>(
+        players: &'a mut Players<'_>,
         black: usize,
         white: usize,
     ) -> (
-        [&mut dyn Player<Board>; 2],
-        Option<&mut dyn Adjudicator<Board>>,
+        [&'a mut dyn Player<Self>; 2],
+        Option<&'a mut dyn Adjudicator<Self>>,
+    );
+}
+
+impl TournamentGame for Board {
+    const FORFEIT_SCORE: i32 = 64;
+
+    fn opening(t: &Tournament, p: &Pairing) -> (Board, Vec<Move>, Option<String>) {
+        let opening = &t.book.openings[p.opening_id];
+        let start = opening
+            .moves
+            .is_none()
+            .then(|| board_string(&opening.board));
+        let moves = opening.moves.clone().unwrap_or_default();
+        (opening.board, moves, start)
+    }
+
+    fn transcript(moves: &[Move]) -> String {
+        move_list_string(moves)
+    }
+
+    fn seats<'a>(players: &'a mut Players<'_>) -> &'a mut [Option<Box<dyn Player<Board>>>] {
+        &mut players.built
+    }
+
+    /// An external engine's process logs to its transcript; any other
+    /// player comes from the run's factory.
+    fn builder(players: &Players<'_>, i: usize) -> Builder<Board> {
+        let spec = &players.tournament.engines[i];
+        if let EngineSpec::External(e) = spec {
+            let (logs, worker) = &players.logs;
+            return Builder::Process(Box::new(ExternalPlayer::with_log(e, logs, *worker)));
+        }
+        let (build, spec) = (Arc::clone(&players.build), spec.clone());
+        Builder::InProcess(Arc::new(move || build(&spec)))
+    }
+
+    fn pair<'a>(
+        players: &'a mut Players<'_>,
+        black: usize,
+        white: usize,
+    ) -> (
+        [&'a mut dyn Player<Board>; 2],
+        Option<&'a mut dyn Adjudicator<Board>>,
     ) {
-        let adjudicator = match self.tournament.adjudicate.solve_at_empties {
-            Some(n) => Some(self.adjudicator.get_or_insert_with(|| SolveAt::new(n))),
+        let adjudicator = match players.tournament.adjudicate.solve_at_empties {
+            Some(n) => Some(players.adjudicator.get_or_insert_with(|| SolveAt::new(n))),
             None => None,
         };
         let adjudicator = adjudicator.map(|a| a as &mut dyn Adjudicator<Board>);
-        (pair_of(&mut self.built, black, white), adjudicator)
+        (pair_of(&mut players.built, black, white), adjudicator)
+    }
+}
+
+impl TournamentGame for TicTacToe {
+    const FORFEIT_SCORE: i32 = 10;
+
+    fn opening(_: &Tournament, _: &Pairing) -> (TicTacToe, Vec<Self::Move>, Option<String>) {
+        (TicTacToe::new(), Vec::new(), None)
+    }
+
+    fn transcript(moves: &[Self::Move]) -> String {
+        moves.iter().map(ToString::to_string).collect()
+    }
+
+    fn seats<'a>(players: &'a mut Players<'_>) -> &'a mut [Option<Box<dyn Player<TicTacToe>>>] {
+        &mut players.tictactoe
+    }
+
+    fn builder(players: &Players<'_>, i: usize) -> Builder<TicTacToe> {
+        let spec = players.tournament.engines[i].clone();
+        Builder::InProcess(Arc::new(move || {
+            spec.tictactoe_player()
+                .expect("the config checked the game")
+        }))
+    }
+
+    fn pair<'a>(
+        players: &'a mut Players<'_>,
+        black: usize,
+        white: usize,
+    ) -> (
+        [&'a mut dyn Player<TicTacToe>; 2],
+        Option<&'a mut dyn Adjudicator<TicTacToe>>,
+    ) {
+        (pair_of(&mut players.tictactoe, black, white), None)
     }
 }
 
@@ -238,8 +320,8 @@ fn time_of(engine: &EngineSpec) -> (Option<ClockState>, Option<Duration>) {
 /// Plays the game `p` of tournament `t` with a worker's `players`.
 pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
     match players.tournament.game {
-        GameKind::Othello => play_othello(players, p),
-        GameKind::TicTacToe => play_tictactoe(players, p),
+        GameKind::Othello => play_one::<Board>(players, p),
+        GameKind::TicTacToe => play_one::<TicTacToe>(players, p),
     }
 }
 
@@ -262,49 +344,26 @@ fn setups<G: Game>(
     })
 }
 
-/// An Othello game from the pair's opening.
-fn play_othello(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
+/// A game from the pair's opening, with players built on first use.
+fn play_one<G: TournamentGame>(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
     let t = players.tournament;
-    let opening = &t.book.openings[p.opening_id];
-    let opening_moves = opening.moves.clone().unwrap_or_default();
-    let setups = setups(t, p, opening.board, opening_moves.clone());
-    let played = match [p.black, p.white].map(|i| players.ensure(i)) {
+    let (start, opening, written_start) = G::opening(t, p);
+    let setups = setups(t, p, start, opening.clone());
+    let played = match [p.black, p.white].map(|i| players.ensure::<G>(i)) {
         [Ok(()), Ok(())] => {
-            let (pair, adjudicator) = players.pair(p.black, p.white);
+            let (pair, adjudicator) = G::pair(players, p.black, p.white);
             play(pair, setups, adjudicator)
         }
         [Err(msg), _] => unbuilt(0, msg),
         [Ok(()), Err(msg)] => unbuilt(1, msg),
     };
-    let mut moves: Vec<Move> = opening_moves;
+    let mut moves = opening;
     let opening_plies = moves.len();
     moves.extend_from_slice(&played.moves);
-    let mut rec = record(t, p, played, 64);
-    rec.start = opening
-        .moves
-        .is_none()
-        .then(|| board_string(&opening.board));
+    let mut rec = record(t, p, played, G::FORFEIT_SCORE);
+    rec.start = written_start;
     rec.opening_plies = opening_plies;
-    rec.moves = move_list_string(&moves);
-    rec
-}
-
-/// A tic-tac-toe game from the empty board.
-fn play_tictactoe(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
-    let t = players.tournament;
-    let setups = setups(t, p, TicTacToe::new(), Vec::new());
-    let played = match [p.black, p.white].map(|i| players.ensure_tictactoe(i)) {
-        [Ok(()), Ok(())] => play(
-            pair_of(&mut players.tictactoe, p.black, p.white),
-            setups,
-            None,
-        ),
-        [Err(msg), _] => unbuilt(0, msg),
-        [Ok(()), Err(msg)] => unbuilt(1, msg),
-    };
-    let moves: String = played.moves.iter().map(ToString::to_string).collect();
-    let mut rec = record(t, p, played, 10);
-    rec.moves = moves;
+    rec.moves = G::transcript(&moves);
     rec
 }
 

@@ -108,7 +108,7 @@ impl Gtp {
         deadline: &Deadline,
     ) -> Result<(), PlayerError> {
         self.may(p, "boardsize 8", deadline)?;
-        for line in &config.raw.init {
+        for line in &config.init {
             self.may(p, line, deadline)?;
         }
         Ok(())

@@ -102,10 +102,10 @@ impl Nboard {
         deadline: &Deadline,
     ) -> Result<(), PlayerError> {
         p.send("nboard 2")?;
-        if let Some(Limit::Depth(n)) = config.raw.limit {
+        if let Some(Limit::Depth(n)) = config.limit {
             p.send(&format!("set depth {n}"))?;
         }
-        for line in &config.raw.init {
+        for line in &config.init {
             p.send(line)?;
         }
         self.sync(p, deadline)

@@ -88,8 +88,8 @@ impl ExternalPlayer {
     fn start(&mut self) -> Result<Session, PlayerError> {
         let log = self.transcript()?;
         let deadline = Deadline::after_ms(
-            self.config.raw.ready_timeout_ms,
-            Wait::Ready(self.config.raw.ready_timeout_ms),
+            self.config.ready_timeout_ms,
+            Wait::Ready(self.config.ready_timeout_ms),
         );
         let mut process = Process::spawn(&self.config, log).map_err(|e| {
             PlayerError::Crashed(format!(
@@ -97,7 +97,7 @@ impl ExternalPlayer {
                 self.config.program.display()
             ))
         })?;
-        let dialect = match self.config.raw.protocol {
+        let dialect = match self.config.protocol {
             Protocol::Nboard => {
                 let mut n = Nboard::default();
                 n.handshake(&mut process, &self.config, &deadline)?;
@@ -119,7 +119,7 @@ impl ExternalPlayer {
             None => self.start()?,
         };
         let mut record = Record::new(setup);
-        let ms = self.config.raw.ready_timeout_ms;
+        let ms = self.config.ready_timeout_ms;
         let deadline = Deadline::after_ms(ms, Wait::Ready(ms));
         let names = if setup.first {
             [self.config.name.as_str(), "?"]
@@ -129,7 +129,7 @@ impl ExternalPlayer {
         let p = &mut session.process;
         let result = match &mut session.dialect {
             Dialect::Nboard(n) => n.new_game(p, &mut record, names, &deadline),
-            Dialect::Gtp(g) => g.new_game(p, &mut record, self.config.raw.limit, &deadline),
+            Dialect::Gtp(g) => g.new_game(p, &mut record, self.config.limit, &deadline),
         };
         self.record = Some(record);
         self.keep(session, result)
@@ -172,7 +172,7 @@ impl Player<Board> for ExternalPlayer {
         let deadline = match clock.deadline {
             Some(at) => Deadline::clock(at),
             None => {
-                let ms = self.config.raw.reply_timeout_ms;
+                let ms = self.config.reply_timeout_ms;
                 Deadline::after_ms(ms, Wait::Reply(ms))
             }
         };

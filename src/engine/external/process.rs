@@ -138,7 +138,7 @@ fn read_lines(stream: impl Read, out: bool, events: &Sender<Event>, log: &Transc
 /// The command line of `config`, as the transcript shows it.
 fn command_line(config: &ExternalConfig) -> String {
     let mut line = config.program.display().to_string();
-    for a in &config.raw.args {
+    for a in &config.args {
         line.push(' ');
         line.push_str(a);
     }
@@ -159,7 +159,7 @@ impl Process {
         };
         let mut command = Command::new(program);
         command
-            .args(&config.raw.args)
+            .args(&config.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

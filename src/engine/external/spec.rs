@@ -89,13 +89,27 @@ pub struct RawExternal {
 pub struct ExternalConfig {
     /// Display name.
     pub name: String,
-    /// The settings as written (for the config hash).
-    pub raw: RawExternal,
     /// The program, resolved against the engine file's folder when it is a
     /// path.
     pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
     /// The working folder, resolved.
     pub working_dir: Option<PathBuf>,
+    /// Lines sent once after the handshake.
+    pub init: Vec<String>,
+    /// Most milliseconds to start and answer the handshake.
+    pub ready_timeout_ms: u64,
+    /// Most milliseconds any reply may take when no clock applies.
+    pub reply_timeout_ms: u64,
+    /// The limit it plays by: its own or the tournament's (`None`: its own
+    /// settings).
+    pub limit: Option<Limit>,
+    /// The settings as written (a limit set from elsewhere included): what
+    /// the config hash fingerprints, and nothing else reads.
+    written: RawExternal,
 }
 
 /// Most milliseconds a deadline may be (24 hours).
@@ -132,8 +146,14 @@ impl TryFrom<Sourced<'_, RawExternal>> for ExternalConfig {
         Ok(ExternalConfig {
             name: raw.name.clone(),
             program,
+            args: raw.args.clone(),
+            protocol: raw.protocol,
             working_dir,
-            raw,
+            init: raw.init.clone(),
+            ready_timeout_ms: raw.ready_timeout_ms,
+            reply_timeout_ms: raw.reply_timeout_ms,
+            limit: raw.limit,
+            written: raw,
         })
     }
 }
@@ -156,6 +176,17 @@ fn check_limit(src: &Source<'_>, raw: &RawExternal) -> Result<()> {
 }
 
 impl ExternalConfig {
+    /// Plays by `limit` from now on, as if its file had stated it.
+    pub fn set_limit(&mut self, limit: Limit) {
+        self.limit = Some(limit);
+        self.written.limit = Some(limit);
+    }
+
+    /// What decides its play, for the config hash: its settings as written.
+    pub fn fingerprint(&self) -> serde_json::Value {
+        serde_json::json!({ "external": self.written })
+    }
+
     /// Parses and checks `External(...)` text; `path` names it and is the
     /// base of relative paths.
     ///

@@ -72,7 +72,7 @@ impl Served {
             seed: 0,
         };
         self.games += 1;
-        self.clock = match self.config.search.map(|s| s.limit) {
+        self.clock = match self.config.limit() {
             Some(Limit::Clock(base, inc)) => Some(ClockState {
                 remaining: Duration::from_millis(base),
                 increment: Duration::from_millis(inc),
@@ -95,12 +95,9 @@ impl Served {
     /// position (`arena serve --movetime`, NBoard's `set depth`); false
     /// for an engine that does not search.
     pub fn set_limit(&mut self, limit: Limit) -> bool {
-        let Some(search) = self.config.search.as_mut() else {
+        if !self.config.set_limit(limit) {
             return false;
-        };
-        self.config.raw.set_limit(limit);
-        search.limit = limit;
-        search.deepening = self.config.raw.deepening;
+        }
         self.player = build_player(&self.config);
         self.new_game(self.board);
         true
