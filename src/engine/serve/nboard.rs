@@ -66,6 +66,23 @@ fn set(served: &mut Served, what: &str, rest: &str) -> String {
     }
 }
 
+/// The command word of a line.
+fn command(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
+/// Whether `line` stops a search in progress the moment it is read:
+/// `ping` and `quit`, and the end of the input (`None`: the GUI is gone).
+pub fn stops(line: Option<&str>) -> bool {
+    line.is_none_or(|l| matches!(command(l), "ping" | "quit"))
+}
+
+/// Whether `line` searches (`go`, `hint`): its answer is dropped when a
+/// stopping line arrived during the search.
+pub fn searches(line: &str) -> bool {
+    matches!(command(line), "go" | "hint")
+}
+
 /// The answer to one command line, and whether to go on.
 pub fn answer(served: &mut Served, line: &str) -> (String, bool) {
     let line = line.trim();
