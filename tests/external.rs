@@ -5,7 +5,7 @@
 //! the engine files' deadlines.
 
 use crate::tournament::{config, games, opts, squares, tmp};
-use crate::util::{arena, data, stderr};
+use crate::util::{arena, data, repo, stderr};
 use arena::tournament::{self, GameRecord, Shard};
 use std::path::{Path, PathBuf};
 
@@ -349,4 +349,117 @@ fn a_program_that_does_not_exist_stops_the_run_before_any_game() {
         "{err}"
     );
     assert!(!dir.join("out").join("journal.jsonl").exists());
+}
+
+/// `arena serve` over NBoard in a child process, its stdout lines arriving
+/// on a channel with the time each was read; the child is killed when this
+/// is dropped.
+struct Served {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<(std::time::Instant, String)>,
+}
+
+impl Served {
+    fn start(args: &[&str]) -> Served {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .arg("serve")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("arena serve starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send((std::time::Instant::now(), line)).is_err() {
+                    return;
+                }
+            }
+        });
+        Served { child, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        use std::io::Write;
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The lines up to and including the first that starts with `head`,
+    /// waiting `limit` at most; the time that line was read.
+    fn until(&self, head: &str, limit: std::time::Duration) -> (Vec<String>, std::time::Instant) {
+        let end = std::time::Instant::now() + limit;
+        let mut seen = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok((at, line)) => {
+                    let done = line.starts_with(head);
+                    seen.push(line);
+                    if done {
+                        return (seen, at);
+                    }
+                }
+                Err(e) => panic!("no {head:?} within {limit:?} ({e}); got {seen:?}"),
+            }
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn arena_serve_answers_a_ping_during_a_search_at_once_like_the_gui_needs() {
+    use std::time::{Duration, Instant};
+    let engine = repo("engines/pvs-tt-d8.ron");
+    let engine = engine.to_str().unwrap();
+    let mut served = Served::start(&[
+        "--engine",
+        engine,
+        "--protocol",
+        "nboard",
+        "--movetime",
+        "3000",
+    ]);
+    let game = "set game (;GM[Othello]PC[NBoard]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+    for line in ["nboard 2", game, "go"] {
+        served.send(line);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    // The GUI takes a move back: ping, then the new position and go.
+    let pinged = Instant::now();
+    served.send("ping 2");
+    let (before, ponged) = served.until("pong", Duration::from_secs(20));
+    assert_eq!(before, ["pong 2"], "the abandoned search answered");
+    let waited = ponged - pinged;
+    // Edax takes 12 ms; a loaded 2-core machine gets a wide margin.
+    assert!(waited < Duration::from_secs(1), "pong after {waited:?}");
+    served.send(game);
+    served.send("go");
+    let (answer, _) = served.until("===", Duration::from_secs(60));
+    assert_eq!(answer.len(), 3, "{answer:?}");
+    assert!(
+        answer[0].starts_with("nodestats ") && answer[1].starts_with("search "),
+        "{answer:?}"
+    );
+    served.send("quit");
+    let start = Instant::now();
+    while served.child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "quit did not end the server"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(served.child.try_wait().unwrap().unwrap().success());
 }

@@ -64,7 +64,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
-    match serve_on(&mut served, args.protocol, stdin.lock(), stdout.lock()) {
+    // The input is read on a thread of its own (so a `ping` stops a search).
+    let stdin = std::io::BufReader::new(stdin);
+    match serve_on(&mut served, args.protocol, stdin, stdout.lock()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         other => {
             other?;

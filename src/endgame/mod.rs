@@ -105,6 +105,8 @@ pub struct Solver {
     busy: Option<Arc<Busy>>,
     /// Set by the thread that finishes a solve: the others stop.
     stop: Arc<AtomicBool>,
+    /// Set from outside to abandon the solve (see [`Solver::stop_when`]).
+    interrupt: Option<Arc<AtomicBool>>,
     /// The other threads' solvers (see [`Solver::set_threads`]).
     helpers: Vec<Solver>,
     /// The cut model of the selective passes (see `selective.rs`).
@@ -144,6 +146,7 @@ impl Solver {
             aborted: false,
             busy: None,
             stop: parallel::stop_flag(),
+            interrupt: None,
             helpers: Vec::new(),
             endcut: None,
             selective: 0,
@@ -164,6 +167,7 @@ impl Solver {
             aborted: false,
             busy: None,
             stop: Arc::clone(&main.stop),
+            interrupt: None,
             helpers: Vec::new(),
             endcut: main.endcut.clone(),
             selective: 0,
@@ -176,6 +180,13 @@ impl Solver {
     /// problems; an engine keeps its table between the moves of a game).
     pub fn clear(&mut self) {
         self.tt.clear();
+    }
+
+    /// From now on every solve stops when `flag` is set (looked at with
+    /// the deadline), its answer then worth nothing: `solve_until` gives
+    /// `None`. The helper threads stop with this one.
+    pub fn stop_when(&mut self, flag: &Arc<AtomicBool>) {
+        self.interrupt = Some(Arc::clone(flag));
     }
 
     /// Solves `b` exactly.

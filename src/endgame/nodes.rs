@@ -37,15 +37,16 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
 }
 
 impl Solver {
-    /// Counts a node; true when the deadline has passed or another thread
-    /// has finished the solve (checked every 16,384 nodes), after which
-    /// every node returns at once.
+    /// Counts a node; true when the deadline has passed, another thread
+    /// has finished the solve or the solve was abandoned from outside
+    /// (checked every 16,384 nodes), after which every node returns at
+    /// once.
     #[inline(always)]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
-            if self.told_to_stop() {
+            if self.told_to_stop() || self.interrupted() {
                 self.aborted = true;
             }
             if let Some(d) = self.deadline {

@@ -153,6 +153,13 @@ impl Solver {
     pub(super) fn told_to_stop(&self) -> bool {
         self.stop.load(Relaxed)
     }
+
+    /// Whether the solve was abandoned from outside (checked with the
+    /// deadline).
+    #[inline]
+    pub(super) fn interrupted(&self) -> bool {
+        self.interrupt.as_ref().is_some_and(|f| f.load(Relaxed))
+    }
 }
 
 /// A fresh stop flag.

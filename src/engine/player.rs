@@ -20,6 +20,8 @@ use crate::search::limits::{budget, ClockState};
 use crate::search::smp::{self, search_together};
 use crate::search::{Limit, SearchOutcome, SearchStats, Searcher, StopReason};
 use crate::util::SplitMix64;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What a player is told when a game starts.
@@ -139,6 +141,14 @@ pub trait Player<G: Game>: Send {
     /// # Errors
     /// A player that cannot answer (it forfeits the game).
     fn choose(&mut self, pos: &G, clock: &Clock) -> Result<MoveInfo<G::Move>, PlayerError>;
+
+    /// From now on (and in every later game) a [`Player::choose`] in
+    /// progress returns soon after `flag` is set, its answer then worth
+    /// nothing: how `arena serve` abandons a search when the GUI pings.
+    /// Players that answer at once need not look at it.
+    fn stop_when(&mut self, flag: &Arc<AtomicBool>) {
+        let _ = flag;
+    }
 }
 
 /// Plays a uniformly random legal move, for any game.
@@ -207,6 +217,8 @@ pub struct SearchPlayer {
     /// The helper searches of a parallel search (`threads` - 1 of them).
     helpers: Vec<Searcher<Board, OthelloEval>>,
     solver: Option<Solver>,
+    /// Stops every search and solve when set (see [`Player::stop_when`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl SearchPlayer {
@@ -228,6 +240,7 @@ impl SearchPlayer {
             solver,
             name: name.to_string(),
             engine: engine.clone(),
+            stop: None,
         }
     }
 
@@ -314,7 +327,11 @@ impl Player<Board> for SearchPlayer {
     /// never depends on the games before it.
     fn new_game(&mut self, _setup: &GameSetup<Board>) -> Result<(), PlayerError> {
         if !self.fresh {
+            let stop = self.stop.take();
             *self = SearchPlayer::new(&self.name, &self.engine);
+            if let Some(flag) = stop {
+                self.stop_when(&flag);
+            }
         }
         Ok(())
     }
@@ -335,6 +352,14 @@ impl Player<Board> for SearchPlayer {
             }
         };
         Ok(MoveInfo::of_search(mv, out))
+    }
+
+    fn stop_when(&mut self, flag: &Arc<AtomicBool>) {
+        self.searcher.stop_when(flag);
+        if let Some(solver) = &mut self.solver {
+            solver.stop_when(flag);
+        }
+        self.stop = Some(Arc::clone(flag));
     }
 }
 

@@ -196,7 +196,7 @@ fn deepen<G: SearchGame, E: Evaluator<G>>(
     let mut depth = first_depth + if settings.deepening { s.skew } else { 0 };
     loop {
         let stop = budget.stop(depth, first_depth, start);
-        s.stop = match &s.helper_of {
+        s.stop = match s.helper_of.as_ref().or(s.interrupt.as_ref()) {
             Some(flag) => stop.watching(flag),
             None => stop,
         };

@@ -52,6 +52,9 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     /// Set when this searcher is a helper thread of a parallel search: the
     /// main search sets the flag when it is done, which stops this one.
     pub(super) helper_of: Option<Arc<AtomicBool>>,
+    /// Set from outside to abandon the search at once, even in its first
+    /// iteration (see [`Searcher::stop_when`]).
+    pub(super) interrupt: Option<Arc<AtomicBool>>,
     /// Plies added to every iteration's depth (helpers search one ply
     /// ahead of the main search, so the threads do not walk in step).
     pub(super) skew: u32,
@@ -116,6 +119,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             root_proven: None,
             flags,
             helper_of: None,
+            interrupt: None,
             skew: 0,
         }
     }
@@ -134,6 +138,16 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         helper.helper_of = Some(Arc::clone(flag));
         helper.skew = skew;
         helper
+    }
+
+    /// From now on every search stops when `flag` is set, looked at as
+    /// often as the clock (every few thousand nodes), in every iteration
+    /// including the first: the search returns at once with what it has
+    /// (`arena serve` abandons a search so, when the GUI pings). The
+    /// helpers of a parallel search need no flag: they stop with the main
+    /// search. A search that nothing stops runs exactly as without one.
+    pub fn stop_when(&mut self, flag: &Arc<AtomicBool>) {
+        self.interrupt = Some(Arc::clone(flag));
     }
 
     /// Forgets what earlier searches learnt (table, killers, history), so the

@@ -10,12 +10,13 @@
 //! | `clear_board` | `=`; a new game from the start (the engine is reset) |
 //! | `komi`, `time_settings`, `time_left` | `=` (the engine keeps its own limit) |
 //! | `play COLOR MOVE` | `=`, or `? illegal move`; `pass` is a move; a colour whose opponent must pass gets the pass first |
-//! | `genmove COLOR` | `= e6` or `= pass`, and the move is played |
+//! | `genmove COLOR` | `= e6` or `= pass`, and the move is played; a colour whose opponent must pass gets the pass first; once the game is over, `= pass` for either colour (the board unchanged) |
 //! | `quit` | `=`, and the server ends |
 
 use super::Served;
 use crate::game::othello::Color;
 use crate::game::othello::Move;
+use crate::game::Game;
 
 /// The commands answered.
 const COMMANDS: [&str; 13] = [
@@ -75,9 +76,15 @@ fn play(served: &mut Served, args: &[&str]) -> Result<String, String> {
     }
 }
 
-/// `genmove COLOR`.
+/// `genmove COLOR`. Once the game is over neither colour is to move and
+/// neither has a move: both get `pass`, as a GTP engine answers a client
+/// that asks on after the end (the side to move alone used to, the other
+/// got `? wrong color`).
 fn genmove(served: &mut Served, args: &[&str]) -> Result<String, String> {
     let c = args.first().and_then(|w| colour(w)).ok_or("syntax error")?;
+    if served.board.is_over() {
+        return Ok("pass".into());
+    }
     to_move(served, c)?;
     match served.think().map_err(|e| e.to_string())? {
         None => Ok("pass".into()),
@@ -175,5 +182,24 @@ mod tests {
         assert_eq!(say("frobnicate"), "? unknown command\n\n");
         assert_eq!(say("name"), "= d1\n\n");
         assert_eq!(answer(&mut s, "quit"), ("=\n\n".into(), false));
+    }
+
+    #[test]
+    fn once_the_game_is_over_either_colour_gets_a_pass() {
+        use crate::game::othello::parse_position;
+        let text = "Engine(name: \"d1\", search: Pvs, limit: Depth(1), eval: Discs)";
+        let mut s = Served::new(&EngineConfig::parse(text, Path::new("d1.ron")).unwrap());
+        // Black's discs only, four squares empty: nobody can move.
+        let full = format!("{}----", "X".repeat(60));
+        for side in ["X", "O"] {
+            let over = parse_position(&format!("{full} {side}")).unwrap();
+            s.board = over;
+            for c in ["b", "w", "black", "white"] {
+                assert_eq!(answer(&mut s, &format!("genmove {c}")).0, "= pass\n\n");
+                assert_eq!(answer(&mut s, &format!("3 genmove {c}")).0, "=3 pass\n\n");
+                assert_eq!(s.board, over, "the board stays as it was");
+            }
+            assert_eq!(answer(&mut s, "genmove red").0, "? syntax error\n\n");
+        }
     }
 }

@@ -7,12 +7,20 @@
 //! fully (a fresh table and history), as the tournament runner does before
 //! every game: a depth-limited engine served this way plays the same games
 //! as in-process.
+//!
+//! The input is read on a thread of its own ([`input`]): over NBoard a
+//! `ping` or `quit` (or the end of the input) that arrives while the engine
+//! searches stops the search at once, the abandoned search's answer is not
+//! sent, and the `ping` is answered; any other command that arrives during
+//! a search waits, and commands are answered in the order they came. GTP
+//! has no way to interrupt a command: its commands are answered in turn.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
 pub mod gtp;
+pub mod input;
 pub mod nboard;
 
 use super::config::EngineConfig;
@@ -22,7 +30,10 @@ use crate::game::othello::{Board, Move};
 use crate::game::{Game, MoveList};
 use crate::search::limits::ClockState;
 use crate::search::Limit;
+use input::{read_lines, Stops};
 use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The served engine and the game it is in.
@@ -38,6 +49,9 @@ pub struct Served {
     /// messages it counts its own thinking time, from the base at each new
     /// game, plus the increment after each move.
     clock: Option<ClockState>,
+    /// Stops the engine's search when set (by a `ping` read meanwhile);
+    /// every player built is told to watch it.
+    stop: Arc<AtomicBool>,
 }
 
 impl Served {
@@ -49,6 +63,7 @@ impl Served {
             board: Board::start(),
             games: 0,
             clock: None,
+            stop: Arc::new(AtomicBool::new(false)),
         };
         served.new_game(Board::start());
         served
@@ -59,9 +74,16 @@ impl Served {
         &self.config.name
     }
 
-    /// A new game from `start`: the engine forgets everything.
+    /// The flag that stops the engine's search.
+    pub fn stop_flag(&self) -> &Arc<AtomicBool> {
+        &self.stop
+    }
+
+    /// A new game from `start`: the engine forgets everything (and a
+    /// player built since the last game learns of the stop flag).
     pub fn new_game(&mut self, start: Board) {
         self.board = start;
+        self.player.stop_when(&self.stop);
         let setup = GameSetup {
             game_id: self.games,
             start,
@@ -82,6 +104,7 @@ impl Served {
         // Our players' new_game cannot fail; a fresh one would be the same.
         if self.player.new_game(&setup).is_err() {
             self.player = build_player(&self.config);
+            self.player.stop_when(&self.stop);
         }
     }
 
@@ -146,14 +169,16 @@ impl Served {
 }
 
 /// Answers `protocol` commands read from `input` on `output`, flushing
-/// after each answer, until `quit` or the end of the input.
+/// after each answer, until `quit` or the end of the input. `input` is
+/// read on a thread of its own (see the module docs), which ends with the
+/// input.
 ///
 /// # Errors
 /// Reading or writing fails.
 pub fn serve(
     config: &EngineConfig,
     protocol: Protocol,
-    input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     output: impl Write,
 ) -> std::io::Result<()> {
     serve_on(&mut Served::new(config), protocol, input, output)
@@ -166,16 +191,25 @@ pub fn serve(
 pub fn serve_on(
     served: &mut Served,
     protocol: Protocol,
-    input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     mut output: impl Write,
 ) -> std::io::Result<()> {
-    for line in input.lines() {
+    let stops = Arc::new(Stops::new(served.stop_flag()));
+    let lines = read_lines(input, stopping(protocol), Arc::clone(&stops));
+    for line in lines {
         let line = line?;
+        if stopping(protocol)(Some(&line)) {
+            stops.handled();
+        }
         let (answer, go_on) = match protocol {
             Protocol::Nboard => nboard::answer(served, &line),
             Protocol::Gtp => gtp::answer(served, &line),
         };
-        if !answer.is_empty() {
+        let abandoned = match protocol {
+            Protocol::Nboard => nboard::searches(&line) && stops.pending(),
+            Protocol::Gtp => false,
+        };
+        if !answer.is_empty() && !abandoned {
             output.write_all(answer.as_bytes())?;
             output.flush()?;
         }
@@ -184,6 +218,15 @@ pub fn serve_on(
         }
     }
     Ok(())
+}
+
+/// Which lines of `protocol` stop a search when read (`None`: the end of
+/// the input).
+fn stopping(protocol: Protocol) -> fn(Option<&str>) -> bool {
+    match protocol {
+        Protocol::Nboard => nboard::stops,
+        Protocol::Gtp => |_| false,
+    }
 }
 
 #[cfg(test)]

@@ -9,12 +9,14 @@
 //! | `move F5[/eval/time]`, `move PA` | nothing; the move is played |
 //! | `go` | `nodestats NODES SECONDS`, `search MOVE EVAL 0 DEPTH`, `=== MOVE/EVAL/SECONDS` (the board is not changed) |
 //! | `hint N` | `search MOVE EVAL 0 DEPTH` |
-//! | `ping N` | `pong N` |
+//! | `ping N` | `pong N`; read during a search, it stops it at once and the search's answer is not sent |
 //! | `learn` | `learned` |
-//! | `quit` | the server ends |
+//! | `quit` | the server ends (a search in progress stops, as at the end of the input) |
 //!
 //! Other `set` commands and unknown lines are ignored, as the protocol
 //! asks; a bad game or move is answered by a `status` line saying so.
+//! Any other command read during a search waits for it and is answered
+//! after it, in order (see [`super::input`]).
 
 use super::Served;
 use crate::engine::player::MoveInfo;
@@ -64,6 +66,23 @@ fn set(served: &mut Served, what: &str, rest: &str) -> String {
         },
         _ => String::new(),
     }
+}
+
+/// The command word of a line.
+fn command(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
+/// Whether `line` stops a search in progress the moment it is read:
+/// `ping` and `quit`, and the end of the input (`None`: the GUI is gone).
+pub fn stops(line: Option<&str>) -> bool {
+    line.is_none_or(|l| matches!(command(l), "ping" | "quit"))
+}
+
+/// Whether `line` searches (`go`, `hint`): its answer is dropped when a
+/// stopping line arrived during the search.
+pub fn searches(line: &str) -> bool {
+    matches!(command(line), "go" | "hint")
 }
 
 /// The answer to one command line, and whether to go on.
