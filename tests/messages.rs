@@ -593,6 +593,39 @@ fn an_error_points_at_the_entry_or_level_it_is_in() {
 }
 
 #[test]
+fn a_field_named_in_a_nested_block_comment_does_not_move_the_place() {
+    // RON block comments nest: the field on line 3 is inside one comment.
+    let dir = tmp("nested-comment");
+    let root = repo("");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("messages/out-nested");
+    let file = dir.join("t.ron");
+    std::fs::write(
+        &file,
+        format!(
+            r#"Tournament(
+    name: "nested",
+    /* old /* nested */ concurrency: 3 */
+    engines: [Path("{root}engines/random.ron"), Path("{root}engines/alphabeta-d6.ron")],
+    format: RoundRobin(rounds: 1),
+    concurrency: 0,
+    book: (file: "{root}openings/all-4ply.txt", order: Sequential, start: 0),
+    seed: 1,
+    out: "{out}",
+)
+"#,
+            root = root.display(),
+            out = out.display(),
+        ),
+    )
+    .unwrap();
+    expect_file_error(
+        &file,
+        &["run", "{}"],
+        "6:5: concurrency: must be 1 to 256, got 0",
+    );
+}
+
+#[test]
 fn an_external_engine_limit_beyond_the_game_is_refused() {
     let dir = tmp("external-limit");
     let file = dir.join("deep.ron");

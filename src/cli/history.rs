@@ -111,7 +111,7 @@ pub fn labels(
 }
 
 fn excerpt(text: &str) -> String {
-    crate::error::excerpt(text, 40)
+    crate::util::text::excerpt(text, 40)
 }
 
 /// `arena history add`: every folder is read and checked first, then all

@@ -4,9 +4,9 @@
 use super::{named, print, print_json};
 use crate::engine::config::{Stated, MAX_TT_MIB};
 use crate::engine::{EngineConfig, RawEngine, SearchKind, SearchPlayer};
-use crate::error::read_text;
 use crate::eval::{EvalSpec, OthelloEval, UNITS_PER_DISC};
 use crate::game::GameKind;
+use crate::util::text::read_text;
 
 use crate::game::tictactoe::TicTacToe;
 use crate::search::deepening::SearchSettings;

@@ -3,10 +3,10 @@
 
 use super::{print, print_json};
 use crate::endgame::{obf, EndCut, Solver, MAX_SOLVE_EMPTIES};
-use crate::error::read_text;
 use crate::eval::OthelloEval;
 use crate::search::probcut::ProbCut;
 use crate::util::progress;
+use crate::util::text::read_text;
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -2,7 +2,6 @@
 //! multi-engine ratings from a results file (`ratings`).
 
 use super::{print, print_json};
-use crate::error::read_text;
 use crate::stats::format::{
     elo_line, games_line, llr_line, los_line, pairs_line, ptnml_line, ratings_table,
 };
@@ -11,6 +10,7 @@ use crate::stats::{
     ratings, Anchor, Crosstable, Model, Ptnml, RatingsError, Sprt, SprtError, SprtState, Verdict,
     Wdl,
 };
+use crate::util::text::read_text;
 use crate::Error;
 use anyhow::Context;
 use std::path::PathBuf;

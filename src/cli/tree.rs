@@ -2,9 +2,9 @@
 //! with one algorithm and reports the root value and the nodes visited.
 
 use super::{print, print_json};
-use crate::error::read_text;
 use crate::game::tree::{TreeData, TreePos};
 use crate::search::{Searcher, Variant, ZeroEval};
+use crate::util::text::read_text;
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -3,12 +3,13 @@
 //! ([`EngineConfig`]) that players are built from. Every problem is an
 //! error naming the file, line and field; nothing is silently corrected.
 
-use crate::error::{read_text, Error, Result};
+use crate::error::{Error, Result};
 use crate::eval::{EvalSpec, OthelloEval};
 use crate::game::GameKind;
 use crate::search::deepening::SearchSettings;
 use crate::search::probcut::ProbCut;
 use crate::search::{Limit, OrderBy, TranspositionTable, Variant};
+use crate::util::text::read_text;
 use crate::util::{Source, Sourced};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -244,7 +245,7 @@ impl EngineConfig {
             return Ok(self);
         }
         let text = read_text(path).unwrap_or_default();
-        Err(Error::config_field(
+        Err(crate::util::ron_scan::config_field(
             path,
             &text,
             "game",

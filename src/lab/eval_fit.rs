@@ -8,8 +8,8 @@ use super::fit::{
     fit_features, fit_patterns, parse_samples, samples_text, self_play, weights_file, FitOptions,
     PatternStageFit, Sample, StageFit,
 };
-use crate::error::read_text;
 use crate::eval::{Features, OthelloEval, Patterns};
+use crate::util::text::read_text;
 use crate::util::{same_file, write_atomic};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
