@@ -106,8 +106,8 @@ pub enum Error {
     /// file without what the command needs): exit code 1.
     #[error("{argument}: {message}")]
     Argument {
-        /// The argument, as the user typed its name.
-        argument: String,
+        /// The argument: an option by name, or as printed.
+        argument: Argument,
         /// What is wrong with the value.
         message: String,
     },
@@ -116,11 +116,47 @@ pub enum Error {
     /// error, exit code 2 like clap's own.
     #[error("{argument}: {message}")]
     Usage {
-        /// The argument, as the user typed its name.
-        argument: String,
+        /// The argument: an option by name, or as printed.
+        argument: Argument,
         /// What is wrong with the value.
         message: String,
     },
+}
+
+/// What an [`Error::Usage`] or [`Error::Argument`] is about. The library
+/// knows no command line: it names an option by the setting it gives, and
+/// the binary prints that as its flag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Argument {
+    /// An option, by the name of its setting (`pairs`, `max_abs`); the
+    /// binary prints its flag (`--pairs`, `--max-abs`), this type the name.
+    Option(String),
+    /// Anything else, printed as it is: a positional argument (`OUTPUT`),
+    /// a path the user gave, or flags as the binary's own code names them.
+    Text(String),
+}
+
+impl std::fmt::Display for Argument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Argument::Option(name) => f.write_str(name),
+            Argument::Text(text) => f.write_str(text),
+        }
+    }
+}
+
+impl From<&str> for Argument {
+    /// Text printed as it is.
+    fn from(text: &str) -> Argument {
+        Argument::Text(text.to_string())
+    }
+}
+
+impl From<String> for Argument {
+    /// Text printed as it is.
+    fn from(text: String) -> Argument {
+        Argument::Text(text)
+    }
 }
 
 /// Result with the library's [`Error`].
@@ -151,19 +187,20 @@ pub fn size_text(bytes: usize) -> String {
 }
 
 impl Error {
-    /// A bad command-line value found while working (exit code 2).
-    pub fn usage(argument: &str, message: impl Into<String>) -> Error {
+    /// A bad value of the option named `option` (its setting's name, as
+    /// `pairs`), found while working (exit code 2).
+    pub fn usage(option: &str, message: impl Into<String>) -> Error {
         Error::Usage {
-            argument: argument.into(),
+            argument: Argument::Option(option.into()),
             message: message.into(),
         }
     }
 
-    /// A command-line argument that cannot be used as given, found while
-    /// working (exit code 1).
-    pub fn argument(argument: &str, message: impl Into<String>) -> Error {
+    /// An option (named as in [`Error::usage`]) that cannot be used as
+    /// given, found while working (exit code 1).
+    pub fn argument(option: &str, message: impl Into<String>) -> Error {
         Error::Argument {
-            argument: argument.into(),
+            argument: Argument::Option(option.into()),
             message: message.into(),
         }
     }

@@ -95,7 +95,7 @@ impl SprtArgs {
                 SprtError::ErrorSum { .. } => "--alpha/--beta".to_string(),
             };
             Error::Usage {
-                argument,
+                argument: argument.into(),
                 message: e.to_string(),
             }
         })
@@ -204,7 +204,7 @@ fn check_total(argument: &str, counts: &[u64], games_per_sample: u128) -> Result
     let total: u128 = counts.iter().map(|&c| u128::from(c)).sum::<u128>() * games_per_sample;
     if total > MAX_GAMES {
         return Err(Error::Usage {
-            argument: argument.to_string(),
+            argument: argument.into(),
             message: format!("{total} games: at most 2^53 are supported"),
         });
     }

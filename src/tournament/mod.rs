@@ -188,10 +188,10 @@ fn run_scheduled(
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
     let concurrency = opts.concurrency.unwrap_or(t.concurrency);
     if concurrency == 0 || concurrency > 256 {
-        return Err(Error::Usage {
-            argument: "--concurrency".into(),
-            message: format!("{concurrency} threads: must be 1 to 256"),
-        });
+        return Err(Error::usage(
+            "concurrency",
+            format!("{concurrency} threads: must be 1 to 256"),
+        ));
     }
     check_tables(t, concurrency)?;
     check_programs(t)?;
