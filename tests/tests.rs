@@ -10,6 +10,7 @@ mod display;
 mod engine_fields;
 mod eval;
 mod external;
+mod flags;
 mod grhino;
 mod history;
 mod layers;
