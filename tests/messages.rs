@@ -9,7 +9,7 @@ use crate::util::{arena, data, repo, stderr};
 use std::path::{Path, PathBuf};
 
 /// A fresh folder under cargo's temporary directory.
-fn tmp(name: &str) -> PathBuf {
+pub(crate) fn tmp(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("messages")
         .join(name);
@@ -22,7 +22,7 @@ fn tmp(name: &str) -> PathBuf {
 /// copy anywhere loads the same engines, weights and book, and its output
 /// folder under the temporary directory (a mistake that turns out valid
 /// must not write into the repository).
-fn shipped(name: &str) -> String {
+pub(crate) fn shipped(name: &str) -> String {
     let text = std::fs::read_to_string(repo(name)).unwrap();
     let root = repo("");
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("messages/out");
@@ -590,6 +590,39 @@ fn an_error_points_at_the_entry_or_level_it_is_in() {
         std::fs::write(&file, &text).unwrap();
         expect_file_error(&file, &["run", "{}"], expected);
     }
+}
+
+#[test]
+fn a_field_named_in_a_nested_block_comment_does_not_move_the_place() {
+    // RON block comments nest: the field on line 3 is inside one comment.
+    let dir = tmp("nested-comment");
+    let root = repo("");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("messages/out-nested");
+    let file = dir.join("t.ron");
+    std::fs::write(
+        &file,
+        format!(
+            r#"Tournament(
+    name: "nested",
+    /* old /* nested */ concurrency: 3 */
+    engines: [Path("{root}engines/random.ron"), Path("{root}engines/alphabeta-d6.ron")],
+    format: RoundRobin(rounds: 1),
+    concurrency: 0,
+    book: (file: "{root}openings/all-4ply.txt", order: Sequential, start: 0),
+    seed: 1,
+    out: "{out}",
+)
+"#,
+            root = root.display(),
+            out = out.display(),
+        ),
+    )
+    .unwrap();
+    expect_file_error(
+        &file,
+        &["run", "{}"],
+        "6:5: concurrency: must be 1 to 256, got 0",
+    );
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod engine_fields;
 mod eval;
 mod events;
 mod external;
+mod flags;
 mod grhino;
 mod history;
 mod house;

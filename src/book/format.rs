@@ -145,7 +145,7 @@ pub enum BookError {
         /// The file.
         path: PathBuf,
         /// What it is instead.
-        problem: crate::error::TextProblem,
+        problem: crate::util::text::TextProblem,
     },
     /// Some lines are bad; all of them are listed (the message shows the
     /// first [`SHOWN_ERRORS`]).
@@ -210,7 +210,9 @@ pub fn read_book(path: &Path) -> Result<Book, BookError> {
 /// [`BookError::NotText`] for a directory or a file that is not UTF-8,
 /// [`BookError::Io`] for other read errors.
 pub(crate) fn read_book_text(path: &Path) -> Result<String, BookError> {
-    crate::error::read_text_file(path).map_err(|source| match crate::error::text_problem(&source) {
+    crate::util::text::read_text_file(path).map_err(|source| match crate::util::text::text_problem(
+        &source,
+    ) {
         Some(problem) => BookError::NotText {
             path: path.into(),
             problem,

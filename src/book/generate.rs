@@ -110,7 +110,7 @@ pub struct Generated {
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum GenerateError {
     /// Plies outside `1..=MAX_PLIES`.
-    #[error("--plies {plies} is out of range: give 1 to {MAX_PLIES}")]
+    #[error("plies {plies} is out of range: give 1 to {MAX_PLIES}")]
     Plies {
         /// The value asked for.
         plies: u32,

@@ -5,8 +5,8 @@ use crate::book::{self, CheckReport, Duplicate, MAX_PLIES};
 use crate::error::Error;
 use crate::lab::balanced::MAX_BALANCE_DEPTH;
 use crate::lab::book_generate::{
-    count, generate_book, plies_text, shell_word, BalancedOptions, BookGenerateOptions,
-    BookProgress, BookReport,
+    count, generate_book, plies_text, sampled, BalancedOptions, BookGenerateError,
+    BookGenerateOptions, BookProgress, BookReport,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -201,14 +201,65 @@ fn generate_options(args: &GenerateArgs) -> anyhow::Result<BookGenerateOptions> 
     } else {
         None
     };
-    Ok(BookGenerateOptions {
+    let mut opts = BookGenerateOptions {
         plies: args.plies,
         unique_by_symmetry: args.unique_by_symmetry,
         balanced,
         limit: args.limit,
         seed: args.seed.unwrap_or(0),
         out: args.out.clone(),
-    })
+        command: String::new(),
+    };
+    opts.command = generate_command(&opts);
+    Ok(opts)
+}
+
+/// Quotes a command-line word for a POSIX shell when it needs it.
+pub fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The command that regenerates a book, as recorded in its header: every
+/// option that changes the output, in a fixed order.
+pub fn generate_command(opts: &BookGenerateOptions) -> String {
+    let mut words = vec![
+        "arena".to_string(),
+        "book".into(),
+        "generate".into(),
+        "--plies".into(),
+        opts.plies.to_string(),
+    ];
+    if opts.unique_by_symmetry {
+        words.push("--unique-by-symmetry".into());
+    }
+    if let Some(b) = &opts.balanced {
+        words.push("--balanced".into());
+        words.extend([
+            "--engine".into(),
+            shell_word(&b.engine.display().to_string()),
+        ]);
+        words.extend(["--depth".into(), b.depth.to_string()]);
+        words.extend(["--max-abs".into(), b.max_abs.to_string()]);
+        if let Some(m) = b.candidates {
+            words.extend(["--candidates".into(), m.to_string()]);
+        }
+    }
+    if let Some(k) = opts.limit {
+        words.extend(["--limit".into(), k.to_string()]);
+    }
+    if sampled(opts) {
+        words.extend(["--seed".into(), opts.seed.to_string()]);
+    }
+    words.extend(["--out".into(), shell_word(&opts.out.display().to_string())]);
+    words.join(" ")
 }
 
 /// A progress bar of the searches of a balanced book, on stderr when it is
@@ -272,7 +323,11 @@ fn generate_text(r: &BookReport) -> String {
 fn generate(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let opts = generate_options(args)?;
     let bar = OnceLock::new();
-    let r = generate_book(&opts, &|event| search_bar(&bar, event))?;
+    let r = generate_book(&opts, &|event| search_bar(&bar, event)).map_err(|e| match e {
+        // Its own error first, so that the option it names prints as a flag.
+        BookGenerateError::Arena(e) => anyhow::Error::from(e),
+        other => other.into(),
+    })?;
     if args.json {
         print_json(&r)?;
     } else {
@@ -367,4 +422,45 @@ fn import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(balanced: Option<BalancedOptions>, limit: Option<usize>) -> BookGenerateOptions {
+        BookGenerateOptions {
+            plies: 4,
+            unique_by_symmetry: true,
+            balanced,
+            limit,
+            seed: 5,
+            out: PathBuf::from("my book.txt"),
+            command: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_header_command_names_what_changes_the_book() {
+        assert_eq!(
+            generate_command(&options(None, None)),
+            "arena book generate --plies 4 --unique-by-symmetry --out 'my book.txt'"
+        );
+        assert_eq!(
+            generate_command(&options(None, Some(3))),
+            "arena book generate --plies 4 --unique-by-symmetry --limit 3 --seed 5 --out 'my book.txt'"
+        );
+        let balanced = BalancedOptions {
+            engine: PathBuf::from("engines/e.ron"),
+            depth: 2,
+            max_abs: 0.5,
+            candidates: Some(10),
+        };
+        assert_eq!(
+            generate_command(&options(Some(balanced), None)),
+            "arena book generate --plies 4 --unique-by-symmetry --balanced --engine engines/e.ron \
+             --depth 2 --max-abs 0.5 --candidates 10 --seed 5 --out 'my book.txt'"
+        );
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+    }
 }

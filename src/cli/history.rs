@@ -111,7 +111,7 @@ pub fn labels(
 }
 
 fn excerpt(text: &str) -> String {
-    crate::error::excerpt(text, 40)
+    crate::util::text::excerpt(text, 40)
 }
 
 /// `arena history add`: every folder is read and checked first, then all
@@ -146,7 +146,7 @@ fn add(args: &AddArgs) -> anyhow::Result<ExitCode> {
 /// A results folder as a run to add.
 fn read_run(dir: &Path, labels: &BTreeMap<String, String>) -> anyhow::Result<NewRun> {
     let not_results = |what: &str| Error::Argument {
-        argument: dir.display().to_string(),
+        argument: dir.display().to_string().into(),
         message: format!("not a results folder of arena ({what})"),
     };
     if !dir.is_dir() {
@@ -163,7 +163,7 @@ fn read_run(dir: &Path, labels: &BTreeMap<String, String>) -> anyhow::Result<New
     crate::tournament::folder::check_journal(&contents, &info)?;
     if contents.games.is_empty() {
         return Err(Error::Argument {
-            argument: dir.display().to_string(),
+            argument: dir.display().to_string().into(),
             message: "no game has finished yet: nothing to store".into(),
         }
         .into());

@@ -97,16 +97,17 @@ pub fn named<T: Copy + Send + Sync + 'static>(
     })
 }
 
-/// Runs a parsed command line and returns the process exit code. A bad
-/// command-line value found after parsing ([`crate::Error::Usage`], a bad
-/// `--position`) is printed here as one `error: ...` line and exits with 2,
-/// like clap's own usage errors; every other error is returned.
+/// Runs a parsed command line and returns the process exit code. An error
+/// about an option names its flag ([`with_flags`]). A bad command-line
+/// value found after parsing ([`crate::Error::Usage`], a bad `--position`)
+/// is printed here as one `error: ...` line and exits with 2, like clap's
+/// own usage errors; every other error is returned.
 ///
 /// # Errors
 /// Any other error of the command, to be printed by the caller with `{:#}`
 /// (exit code 1).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match run_command(cli) {
+    match run_command(cli).map_err(with_flags) {
         Err(err) if is_usage(&err) => {
             crate::util::eprint_line(&format!("error: {err:#}"));
             Ok(ExitCode::from(2))
@@ -127,12 +128,32 @@ pub fn is_usage(err: &anyhow::Error) -> bool {
     )
 }
 
-/// A usage error (exit code 2) about `argument`.
+/// A usage error (exit code 2) about `argument`, printed as it is.
 pub fn usage(argument: &str, message: impl Into<String>) -> crate::Error {
     crate::Error::Usage {
         argument: argument.into(),
         message: message.into(),
     }
+}
+
+/// The flag of the option whose setting is `name`: `pairs` is `--pairs`,
+/// `max_abs` is `--max-abs`.
+pub fn flag(name: &str) -> String {
+    format!("--{}", name.replace('_', "-"))
+}
+
+/// `err` with the option it is about, as the library names it, written as
+/// its flag: the library knows settings, the command line has flags.
+pub fn with_flags(mut err: anyhow::Error) -> anyhow::Error {
+    use crate::error::Argument;
+    if let Some(crate::Error::Usage { argument, .. } | crate::Error::Argument { argument, .. }) =
+        err.downcast_mut::<crate::Error>()
+    {
+        if let Argument::Option(name) = argument {
+            *argument = Argument::Text(flag(name));
+        }
+    }
+    err
 }
 
 fn run_command(cli: Cli) -> anyhow::Result<ExitCode> {

@@ -6,9 +6,9 @@ use crate::engine::config::{EvalChoice, MAX_TT_MIB};
 use crate::engine::{
     EngineConfig, EngineKind, EngineOptions, OptionsError, RawEngine, SearchEngine, SearchPlayer,
 };
-use crate::error::read_text;
 use crate::eval::UNITS_PER_DISC;
 use crate::game::GameKind;
+use crate::util::text::read_text;
 
 use crate::game::tictactoe::TicTacToe;
 use crate::search::deepening::SearchSettings;

@@ -3,10 +3,10 @@
 
 use super::{print, print_json};
 use crate::endgame::{obf, EndCut, Solver, MAX_SOLVE_EMPTIES};
-use crate::error::read_text;
 use crate::eval::OthelloEval;
 use crate::search::probcut::ProbCut;
 use crate::util::progress;
+use crate::util::text::read_text;
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -193,7 +193,7 @@ fn solver(args: &SolveArgs) -> crate::Result<Solver> {
     if let Some(path) = &args.endcut {
         let pc = ProbCut::load(path)?;
         let cut = EndCut::new(&pc, args.selective_from)
-            .map_err(|e| Error::argument("--endcut", format!("{}: {e}", path.display())))?;
+            .map_err(|e| Error::argument("endcut", format!("{}: {e}", path.display())))?;
         solver.set_endcut(Some(cut));
     } else if args.order_eval.is_none() {
         // The built-in model is fitted for the built-in evaluation only.

@@ -2,7 +2,6 @@
 //! multi-engine ratings from a results file (`ratings`).
 
 use super::{print, print_json};
-use crate::error::read_text;
 use crate::stats::format::{
     elo_line, games_line, llr_line, los_line, pairs_line, ptnml_line, ratings_table,
 };
@@ -11,6 +10,7 @@ use crate::stats::{
     ratings, Anchor, Crosstable, Model, Ptnml, RatingsError, Sprt, SprtError, SprtState, Verdict,
     Wdl,
 };
+use crate::util::text::read_text;
 use crate::Error;
 use anyhow::Context;
 use std::path::PathBuf;
@@ -95,7 +95,7 @@ impl SprtArgs {
                 SprtError::ErrorSum { .. } => "--alpha/--beta".to_string(),
             };
             Error::Usage {
-                argument,
+                argument: argument.into(),
                 message: e.to_string(),
             }
         })
@@ -204,7 +204,7 @@ fn check_total(argument: &str, counts: &[u64], games_per_sample: u128) -> Result
     let total: u128 = counts.iter().map(|&c| u128::from(c)).sum::<u128>() * games_per_sample;
     if total > MAX_GAMES {
         return Err(Error::Usage {
-            argument: argument.to_string(),
+            argument: argument.into(),
             message: format!("{total} games: at most 2^53 are supported"),
         });
     }

@@ -2,10 +2,10 @@
 //! with one algorithm and reports the root value and the nodes visited.
 
 use super::{print, print_json};
-use crate::error::read_text;
 use crate::game::tree::TreeData;
 use crate::search::tree::search_tree;
 use crate::search::Variant;
+use crate::util::text::read_text;
 use crate::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -2,8 +2,9 @@
 //! line, `<position string>; <MOVE>:<score>; ...`, the moves best first with
 //! their exact scores; `%` starts a comment.
 
-use crate::error::{excerpt, Error, Result};
+use crate::error::{Error, Result};
 use crate::game::othello::{parse_board_string, Board, Move};
+use crate::util::text::excerpt;
 use std::path::Path;
 
 /// One problem.

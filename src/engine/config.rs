@@ -5,12 +5,13 @@
 //! ([`EngineKind`]: the random mover or a search with everything it
 //! needs); the raw form stays inside, for the config hash alone.
 
-use crate::error::{read_text, Error, Result};
+use crate::error::{Error, Result};
 use crate::eval::{EvalSpec, OthelloEval};
 use crate::game::GameKind;
 use crate::search::deepening::SearchSettings;
 use crate::search::probcut::ProbCut;
 use crate::search::{Limit, OrderBy, TranspositionTable};
+use crate::util::text::read_text;
 use crate::util::{fnv1a, Source, Sourced};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -284,7 +285,7 @@ impl EngineConfig {
             return Ok(self);
         }
         let text = read_text(path).unwrap_or_default();
-        Err(Error::config_field(
+        Err(crate::util::ron_scan::config_field(
             path,
             &text,
             "game",

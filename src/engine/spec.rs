@@ -11,11 +11,12 @@ use super::exhaustive::ExhaustivePlayer;
 use super::external::ExternalPlayer;
 use super::external::{ExternalConfig, RawExternal};
 use super::player::{build_player, Player, RandomPlayer};
-use crate::error::{read_text, Result};
+use crate::error::Result;
 use crate::game::othello::Board;
 use crate::game::tictactoe::TicTacToe;
 use crate::game::GameKind;
 use crate::search::Limit;
+use crate::util::text::read_text;
 use crate::util::{Source, Sourced};
 use std::path::Path;
 

@@ -156,7 +156,7 @@ impl Features {
                     format!(
                         "stage {}: weight {} is not a finite number of at most {MAX_WEIGHT} in size",
                         at.number(),
-                        crate::error::short_number(w[k])
+                        crate::util::text::short_number(w[k])
                     ),
                 ));
             }

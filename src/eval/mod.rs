@@ -21,9 +21,10 @@ pub use features::Features;
 pub use patterns::Patterns;
 pub use squares::WeightedSquares;
 
-use crate::error::{read_text, read_text_or_bytes, Error, FileData, Result};
+use crate::error::{Error, Result};
 use crate::game::othello::Board;
 use crate::search::Evaluator;
+use crate::util::text::{read_text, read_text_or_bytes, FileData};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -132,7 +133,7 @@ impl OthelloEval {
                 1,
                 format!(
                     "a weights file starts with WeightedSquares(, Features( or Patterns(, not {:?}",
-                    crate::error::excerpt(kind, 40)
+                    crate::util::text::excerpt(kind, 40)
                 ),
             ))
         }

@@ -31,7 +31,7 @@ impl StageAt<'_> {
     /// A configuration error about `field` in this stage, placed at the
     /// field's occurrence for this stage.
     pub(super) fn error(&self, field: &str, message: String) -> Error {
-        Error::config_field_nth(self.path, self.text, field, self.n, message)
+        crate::util::ron_scan::config_field_nth(self.path, self.text, field, self.n, message)
     }
 }
 

@@ -19,13 +19,13 @@ pub enum BalanceError {
     },
     /// A balanced book searched to depth 0 or deeper than
     /// [`MAX_BALANCE_DEPTH`].
-    #[error("--depth {depth} is out of range: give 1 to {MAX_BALANCE_DEPTH}")]
+    #[error("depth {depth} is out of range: give 1 to {MAX_BALANCE_DEPTH}")]
     Depth {
         /// The value asked for.
         depth: u32,
     },
     /// A bound that is negative, infinite or not a number.
-    #[error("--max-abs {max_abs} is not a number of discs of 0 or more")]
+    #[error("max_abs {max_abs} is not a number of discs of 0 or more")]
     MaxAbs {
         /// The value asked for, as text.
         max_abs: String,

@@ -73,7 +73,7 @@ pub fn parse_stages(texts: &[String]) -> Result<Vec<(u32, u32)>> {
             Some((n, d)) if (8..=MAX_STAGE_EMPTIES).contains(&n) && d < n && d <= 12 => {
                 if out.iter().any(|s| s.0 == n) {
                     return Err(Error::usage(
-                        "--stages",
+                        "stages",
                         format!("{t:?}: a stage at {n} empties is given twice"),
                     ));
                 }
@@ -81,7 +81,7 @@ pub fn parse_stages(texts: &[String]) -> Result<Vec<(u32, u32)>> {
             }
             _ => {
                 return Err(Error::usage(
-                    "--stages",
+                    "stages",
                     format!(
                         "{t:?} is not empties:shallow with 8 <= empties <= {MAX_STAGE_EMPTIES} and shallow <= 12, below empties"
                     ),
@@ -90,10 +90,7 @@ pub fn parse_stages(texts: &[String]) -> Result<Vec<(u32, u32)>> {
         }
     }
     if out.is_empty() {
-        return Err(Error::usage(
-            "--stages",
-            "give at least one empties:shallow",
-        ));
+        return Err(Error::usage("stages", "give at least one empties:shallow"));
     }
     out.sort_by_key(|s| std::cmp::Reverse(s.0));
     Ok(out)
@@ -115,7 +112,7 @@ fn stage_boards(games: &[Sample], opts: &EndCutFitOptions, empties: u32) -> Resu
     boards.truncate(opts.positions);
     if boards.len() < 10 {
         return Err(Error::argument(
-            "--games",
+            "games",
             format!(
                 "only {} positions with {empties} or {} empties came from {} games; play more games",
                 boards.len(),
@@ -147,13 +144,13 @@ fn fit_stage_pair(
     });
     let Some((a, b, sigma)) = fit_line(&points) else {
         return Err(Error::argument(
-            "--games",
+            "games",
             format!("the positions at {empties} empties do not spread; play more games"),
         ));
     };
     if !(a > 0.01 && a < 100.0) {
         return Err(Error::argument(
-            "--games",
+            "games",
             format!("the shallow search at {empties} empties does not predict the exact score (slope {a:.3}); play more games or use another evaluation"),
         ));
     }
@@ -260,7 +257,7 @@ mod tests {
         assert_eq!(s(&["14:2", "20:4"]).unwrap(), vec![(20, 4), (14, 2)]);
         for bad in [&["14"][..], &["14:14"], &["40:4"], &["14:2", "14:3"], &[]] {
             let e = s(bad).unwrap_err().line();
-            assert!(e.contains("--stages"), "{bad:?}: {e}");
+            assert!(e.starts_with("stages: "), "{bad:?}: {e}");
         }
     }
 

@@ -8,8 +8,8 @@ use super::fit::{
     fit_features, fit_patterns, parse_samples, samples_text, self_play, weights_file, FitOptions,
     PatternStageFit, Sample, StageFit,
 };
-use crate::error::read_text;
 use crate::eval::{Features, OthelloEval, Patterns};
+use crate::util::text::read_text;
 use crate::util::{same_file, write_atomic};
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -85,7 +85,7 @@ fn ridge(opts: &EvalFitOptions, base: &OthelloEval) -> Result<f64> {
         Ok(ridge)
     } else {
         Err(Error::usage(
-            "--ridge",
+            "ridge",
             format!("{ridge} is not a number >= 0"),
         ))
     }
@@ -97,7 +97,7 @@ fn target<'a>(base: &'a OthelloEval, path: &Path) -> Result<Target<'a>> {
         OthelloEval::Features(f) => Ok(Target::Features(f)),
         OthelloEval::Patterns(p) => Ok(Target::Patterns(p)),
         OthelloEval::Discs | OthelloEval::Squares(_) => Err(Error::argument(
-            "--base",
+            "base",
             format!(
                 "{} is not a Features or Patterns weights file (only those are fitted)",
                 path.display()
@@ -137,9 +137,9 @@ fn samples<'a>(
     if samples.is_empty() {
         return Err(Error::argument(
             if read_from.is_some() {
-                "--samples"
+                "samples"
             } else {
-                "--games"
+                "games"
             },
             "no samples to fit (an empty samples file, or games without a position from ply 8)",
         ));
@@ -243,7 +243,7 @@ fn fit_text(
 pub fn fit_eval(opts: &EvalFitOptions) -> Result<EvalFitReport> {
     if same_file(&opts.out, &opts.base) {
         return Err(Error::argument(
-            "--out",
+            "out",
             "would overwrite the base weights; write the fit to a new file",
         ));
     }
@@ -296,7 +296,9 @@ mod tests {
 
     fn argument_of(e: Error) -> String {
         if let Error::Argument { argument, .. } | Error::Usage { argument, .. } = &e {
-            return argument.clone();
+            if let crate::error::Argument::Option(option) = argument {
+                return option.clone();
+            }
         }
         panic!("not an argument error: {e}")
     }
@@ -312,15 +314,15 @@ mod tests {
             "/engines/weights/squares-classic.ron"
         );
         let e = fit_eval(&options(features, features, None)).unwrap_err();
-        assert_eq!(argument_of(e), "--out");
+        assert_eq!(argument_of(e), "out");
         let e = fit_eval(&options(features, "x.ron", Some(-1.0))).unwrap_err();
         assert!(
             matches!(e, Error::Usage { .. }),
             "a bad value is exit 2: {e}"
         );
-        assert_eq!(argument_of(e), "--ridge");
+        assert_eq!(argument_of(e), "ridge");
         let e = fit_eval(&options(squares, "x.ron", None)).unwrap_err();
-        assert_eq!(argument_of(e), "--base");
+        assert_eq!(argument_of(e), "base");
         assert!(!Path::new("x.ron").exists());
     }
 }

@@ -120,7 +120,7 @@ fn searching_engine(path: &Path) -> Result<EngineConfig> {
     let config = EngineConfig::load(path)?.othello(path, "arena probcut")?;
     if config.searching().is_none() {
         return Err(Error::argument(
-            "--engine",
+            "engine",
             format!(
                 "{} is the random mover; ProbCut needs a searching engine",
                 path.display()
@@ -147,7 +147,7 @@ fn pairs(texts: &[String], max_depth: u32) -> Result<Vec<(u32, u32)>> {
             match parsed {
                 Some((d, s)) if (1..=20).contains(&d) && s < d => Ok((d, s)),
                 _ => Err(Error::usage(
-                    "--pairs",
+                    "pairs",
                     format!("{p:?} is not deep:shallow with 1 <= deep <= 20 and shallow < deep"),
                 )),
             }
@@ -162,7 +162,7 @@ fn check_fit_options(opts: &ProbCutFitOptions) -> Result<()> {
         || *opts.stages.last().unwrap_or(&1) != 0
     {
         return Err(Error::usage(
-            "--stages",
+            "stages",
             format!(
                 "{:?}: give empties bounds strictly decreasing and ending at 0",
                 opts.stages
@@ -171,7 +171,7 @@ fn check_fit_options(opts: &ProbCutFitOptions) -> Result<()> {
     }
     if !(opts.confidence.is_finite() && (0.0..=10.0).contains(&opts.confidence)) {
         return Err(Error::usage(
-            "--confidence",
+            "confidence",
             format!("{} is not a number from 0 to 10", opts.confidence),
         ));
     }
@@ -234,7 +234,7 @@ pub fn fit_probcut(opts: &ProbCutFitOptions) -> Result<ProbCutFitReport> {
     );
     if positions.len() < 10 {
         return Err(Error::argument(
-            "--games",
+            "games",
             format!(
                 "only {} positions with more than {min_empties} empties came from {} games; play more games",
                 positions.len(),
@@ -275,7 +275,7 @@ pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
     ) {
         if !(c.is_finite() && (0.0..=10.0).contains(&c)) {
             return Err(Error::usage(
-                "--confidence",
+                "confidence",
                 format!("{c} is not a number from 0 to 10"),
             ));
         }
@@ -287,7 +287,7 @@ pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
         .is_none()
     {
         return Err(Error::argument(
-            "--engine",
+            "engine",
             format!(
                 "{} has no ProbCut file (probcut: None)",
                 opts.engine.display()
@@ -310,6 +310,7 @@ pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Argument;
 
     #[test]
     fn pairs_default_to_the_ladder_and_are_checked_when_given() {
@@ -321,7 +322,7 @@ mod tests {
         for bad in ["5:7", "abc", "21:3", "0:0"] {
             let e = pairs(&[bad.into()], 6).unwrap_err();
             assert!(
-                matches!(&e, Error::Usage { argument, .. } if argument == "--pairs"),
+                matches!(&e, Error::Usage { argument: Argument::Option(o), .. } if o == "pairs"),
                 "{bad}: {e}"
             );
         }

@@ -26,7 +26,7 @@
 
 use super::searcher::Searcher;
 use super::{Evaluator, SearchGame, INFINITY};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -76,8 +76,11 @@ impl ProbCut {
     /// Malformed RON or a bad value, naming the file, line and field.
     pub fn parse(text: &str, path: &Path) -> Result<ProbCut> {
         let pc: ProbCut = crate::util::parse_ron(text, path)?;
-        let field =
-            |f: &str, n: usize, msg: String| Err(Error::config_field_nth(path, text, f, n, msg));
+        let field = |f: &str, n: usize, msg: String| {
+            Err(crate::util::ron_scan::config_field_nth(
+                path, text, f, n, msg,
+            ))
+        };
         if !(pc.confidence.is_finite() && pc.confidence >= 0.0 && pc.confidence <= 10.0) {
             return field(
                 "confidence",
@@ -123,7 +126,7 @@ impl ProbCut {
     /// # Errors
     /// As [`ProbCut::parse`], or the file cannot be read.
     pub fn load(path: &Path) -> Result<ProbCut> {
-        ProbCut::parse(&crate::error::read_text(path)?, path)
+        ProbCut::parse(&crate::util::text::read_text(path)?, path)
     }
 
     /// The file text of these parameters, with `header` lines as comments.

@@ -11,7 +11,7 @@ use super::options::check_forced_limit;
 pub use super::options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
 use crate::book::{read_book, Book, BookError, Opening, OpeningOrder, Order};
 use crate::engine::{EngineConfig, EngineSpec, RawEngine};
-use crate::error::{read_text, Error, Result};
+use crate::error::{Error, Result};
 use crate::game::othello::Board;
 use crate::game::GameKind;
 use crate::records::Format;
@@ -20,6 +20,7 @@ use crate::stats::{Sprt, SprtError};
 /// FNV-1a, 64-bit: config fingerprints (it lives in `util`, where the
 /// history database uses it too).
 pub use crate::util::fnv1a;
+use crate::util::text::read_text;
 use crate::util::{Source, Sourced};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -219,7 +219,7 @@ const MAX_BOOK: usize = 100_000_000;
 /// I/O or a malformed file.
 pub fn read_info(dir: &Path) -> Result<TournamentInfo> {
     let path = dir.join("tournament.json");
-    let text = crate::error::read_text(&path)?;
+    let text = crate::util::text::read_text(&path)?;
     let info: TournamentInfo = serde_json::from_str(&text)
         .map_err(|e| Error::config_at(&path, e.line(), e.column(), e.to_string()))?;
     for (i, name) in info.engines.iter().enumerate() {

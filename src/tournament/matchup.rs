@@ -4,7 +4,7 @@
 //! journaled and resumed exactly like one) and loaded from that text.
 
 use super::config::Tournament;
-use crate::error::{Error, Result};
+use crate::error::{Argument, Error, Result};
 use crate::search::Limit;
 use std::path::{Path, PathBuf};
 
@@ -78,22 +78,21 @@ pub fn match_tournament(a: &Path, b: &Path, o: &MatchOptions) -> Result<Tourname
         // The generated file is not the user's: what is wrong with it is
         // said of the arguments that made it.
         Error::Config { path, message, .. } if path == generated => {
-            let (argument, message) = if let Some(m) = message.strip_prefix("engines: ") {
-                ("FIRST and SECOND", format!("{} and {}: {m}", a.display(), b.display()))
+            let (argument, message): (Argument, String) = if let Some(m) =
+                message.strip_prefix("engines: ")
+            {
+                ("FIRST and SECOND".into(), format!("{} and {}: {m}", a.display(), b.display()))
             } else if message.contains("leave book out") {
                 (
-                    "FIRST and SECOND",
+                    "FIRST and SECOND".into(),
                     "arena match plays Othello engines; a tic-tac-toe match needs a config (configs/tictactoe.ron)".into(),
                 )
             } else if message.starts_with("book") || message.starts_with("file") {
-                ("--book", message)
+                (Argument::Option("book".into()), message)
             } else {
-                ("arena match", message)
+                ("arena match".into(), message)
             };
-            Error::Usage {
-                argument: argument.into(),
-                message,
-            }
+            Error::Usage { argument, message }
         }
         other => other,
     })

@@ -187,10 +187,10 @@ pub fn run_with(
 /// [`Error::Usage`] outside 1 to 256.
 fn check_concurrency(concurrency: usize) -> Result<usize> {
     if concurrency == 0 || concurrency > 256 {
-        return Err(Error::Usage {
-            argument: "--concurrency".into(),
-            message: format!("{concurrency} threads: must be 1 to 256"),
-        });
+        return Err(Error::usage(
+            "concurrency",
+            format!("{concurrency} threads: must be 1 to 256"),
+        ));
     }
     Ok(concurrency)
 }

@@ -45,11 +45,10 @@ impl Overrides {
             match &mut raw.format {
                 Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => *rounds = r,
                 Format::Sprt { .. } => {
-                    return Err(Error::Usage {
-                        argument: "--rounds".into(),
-                        message: "an SPRT plays pairs until it decides (max_pairs), not rounds"
-                            .into(),
-                    })
+                    return Err(Error::usage(
+                        "rounds",
+                        "an SPRT plays pairs until it decides (max_pairs), not rounds",
+                    ))
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! Small shared tools with no knowledge of games or engines: the random
-//! generator, atomic file writes, RON helpers, an ordered parallel map,
-//! terminal progress bars and a stable hash.
+//! generator, atomic file writes, reading text files, RON helpers (where a
+//! field is written, error wording), an ordered parallel map, terminal
+//! progress bars and a stable hash.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
@@ -15,6 +16,8 @@ pub mod rng;
 pub mod ron;
 mod ron_explain;
 mod ron_place;
+pub mod ron_scan;
+pub mod text;
 
 pub use self::ron::{check_stages, parse_ron, stage_of, Source, Sourced};
 pub use fs::{same_file, write_atomic, write_atomic_bytes, write_durable, FolderLock, LockError};

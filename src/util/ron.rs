@@ -47,8 +47,15 @@ pub fn stage_of(min_empties: &[u32], empties: u32) -> usize {
 /// # Errors
 /// [`Error::Config`] naming the field, at the stage that breaks the order.
 pub fn check_stages(min_empties: &[u32], text: &str, path: &Path) -> Result<()> {
-    let bad =
-        |n: usize, msg: String| Err(Error::config_field_nth(path, text, "min_empties", n, msg));
+    let bad = |n: usize, msg: String| {
+        Err(super::ron_scan::config_field_nth(
+            path,
+            text,
+            "min_empties",
+            n,
+            msg,
+        ))
+    };
     let Some(&last) = min_empties.last() else {
         return bad(0, "there must be at least one stage".into());
     };
@@ -115,7 +122,7 @@ impl<'a> Source<'a> {
     /// source when there is no such entry.
     pub fn entry(&self, list: &str, n: usize) -> Source<'a> {
         let within = |&(a, b): &(usize, usize)| a >= self.scope.0 && b <= self.scope.1;
-        match crate::error::list_entry(self.text, list, n).filter(within) {
+        match super::ron_scan::list_entry(self.text, list, n).filter(within) {
             Some(scope) => Source { scope, ..*self },
             None => *self,
         }
@@ -136,7 +143,7 @@ impl<'a> Source<'a> {
 
     /// Line and column of `field`, as [`Source::field`] places its error.
     pub fn place(&self, field: &str) -> (usize, usize) {
-        crate::error::field_place(self.text, self.scope, field, 0)
+        super::ron_scan::field_place(self.text, self.scope, field, 0)
     }
 
     /// Line and column of the value written after `field:` (on the same

@@ -8,7 +8,7 @@
 //! reach the message.
 
 use super::ron_place::{char_index, place_at, top_description, Place, VALUE_CHARS};
-use crate::error::excerpt;
+use super::text::excerpt;
 use ron::error::Error as RonError;
 
 /// Whole-number fields whose accepted range is narrower than their type's,

@@ -4,7 +4,7 @@
 //! Read from the text alone (comments and strings masked), so it works for
 //! every file kind without knowing its Rust types.
 
-use crate::error::excerpt;
+use super::text::excerpt;
 
 /// Longest quoted value, in characters.
 pub(super) const VALUE_CHARS: usize = 40;
@@ -39,7 +39,7 @@ pub(super) struct Place {
 pub(super) fn place_at(chars: &[char], at: usize) -> Place {
     Place {
         levels: levels(
-            &crate::error::mask_ron(chars),
+            &super::ron_scan::mask_ron(chars),
             chars,
             token_start(chars, at),
         ),

@@ -109,7 +109,7 @@ fn stage_weights(s: &RawStage, at: &StageAt) -> Result<StageWeights> {
                 field,
                 format!(
                     "stage {stage}: {} is not a finite number of at most {MAX_SCALAR} in size",
-                    crate::error::short_number(v)
+                    crate::util::text::short_number(v)
                 ),
             ));
         }
@@ -171,7 +171,7 @@ fn read_table(p: &Pattern, entries: &[(u64, f64)], at: &StageAt, table: &mut [i1
             return bad(format!(
                 "stage {stage}, pattern {:?}, index {index}: weight {} is not a whole number of at most {MAX_TABLE_WEIGHT} in size",
                 p.name,
-                crate::error::short_number(w)
+                crate::util::text::short_number(w)
             ));
         }
         set[index as usize] = true;

@@ -66,9 +66,10 @@ pub use set::{offset, Pattern, INSTANCES, PATTERNS, SET, STAGE_SIZE};
 
 use super::stages::Staged;
 use super::Term;
-use crate::error::{read_text_or_bytes, FileData, Result};
+use crate::error::Result;
 use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::Board;
+use crate::util::text::{read_text_or_bytes, FileData};
 use index::table_sum;
 use set::OFFSETS;
 use std::path::Path;

@@ -22,8 +22,8 @@
 //! ```
 
 use crate::book::{read_book, Book, BookError};
-use crate::error::read_text;
 use crate::eval::{OthelloEval, Patterns};
+use crate::util::text::read_text;
 use crate::util::{parse_ron, same_file, Source};
 use crate::Result;
 use serde::Deserialize;

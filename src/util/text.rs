@@ -1,0 +1,132 @@
+//! Text files and text in messages: reading a file as UTF-8 text (a
+//! directory, other encodings and a byte order mark handled), and the
+//! short forms in which an error message quotes a value.
+
+use crate::error::{Error, Result};
+use std::path::Path;
+
+/// Why a file that could be opened is not text we can read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TextProblem {
+    /// The path names a directory.
+    #[error("is a directory, not a file")]
+    Directory,
+    /// The bytes are not UTF-8 (a binary file, or another encoding).
+    #[error(
+        "is not UTF-8 text (byte {byte:#04x} at line {line}, column {column}); save it as UTF-8"
+    )]
+    NotUtf8 {
+        /// The first byte that is not UTF-8.
+        byte: u8,
+        /// Its line, 1-based.
+        line: usize,
+        /// Its column in characters, 1-based.
+        column: usize,
+    },
+}
+
+/// Reads a whole text file: a directory or bytes that are not UTF-8 are an
+/// [`std::io::Error`] wrapping the [`TextProblem`] (so its message says
+/// which), and a leading UTF-8 byte order mark (as Windows editors write)
+/// is dropped, so a file reads the same with or without one.
+///
+/// # Errors
+/// The I/O error, or the [`TextProblem`] as an I/O error.
+pub fn read_text_file(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error as IoError, ErrorKind};
+    if path.is_dir() {
+        return Err(IoError::new(
+            ErrorKind::InvalidInput,
+            TextProblem::Directory,
+        ));
+    }
+    text_from_bytes(std::fs::read(path)?)
+}
+
+/// The text of a file's `bytes`, as [`read_text_file`] reads it.
+fn text_from_bytes(bytes: Vec<u8>) -> std::io::Result<String> {
+    use std::io::{Error as IoError, ErrorKind};
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        // The prefix is valid UTF-8 by construction.
+        let before = std::str::from_utf8(good).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        let byte = e.as_bytes()[good.len()];
+        IoError::new(
+            ErrorKind::InvalidData,
+            TextProblem::NotUtf8 { byte, line, column },
+        )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// The [`TextProblem`] an I/O error of [`read_text_file`] carries, if any.
+pub fn text_problem(e: &std::io::Error) -> Option<TextProblem> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<TextProblem>())
+        .copied()
+}
+
+/// Reads a whole text file (see [`read_text_file`]), with the path in the
+/// error.
+///
+/// # Errors
+/// [`Error::Io`] naming the file.
+pub fn read_text(path: &Path) -> Result<String> {
+    read_text_file(path).map_err(|e| Error::io(path, e))
+}
+
+/// A data file read once: its bytes when they are of a binary format,
+/// else its text.
+pub enum FileData {
+    /// The text, as [`read_text`] gives it.
+    Text(String),
+    /// The bytes of a binary file.
+    Bytes(Vec<u8>),
+}
+
+/// Reads the file at `path` once: [`FileData::Bytes`] when `binary` says
+/// its bytes are of a binary format, else its text as [`read_text`] reads
+/// it.
+///
+/// # Errors
+/// [`Error::Io`] naming the file.
+pub fn read_text_or_bytes(path: &Path, binary: impl Fn(&[u8]) -> bool) -> Result<FileData> {
+    if path.is_dir() {
+        return read_text(path).map(FileData::Text);
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    if binary(&bytes) {
+        return Ok(FileData::Bytes(bytes));
+    }
+    text_from_bytes(bytes)
+        .map(FileData::Text)
+        .map_err(|e| Error::io(path, e))
+}
+
+/// A number as an error message shows it: as written for ordinary sizes,
+/// in scientific notation beyond a billion (`1e300`, not 301 digits).
+pub fn short_number(x: f64) -> String {
+    if x.is_finite() && x.abs() >= 1e9 {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
+/// At most `max` characters of `text`, with `…` when it was cut: what an
+/// error message may quote of a value or a line, so that a file that is not
+/// what it should be never floods a log.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let mut chars = text.chars();
+    let shown: String = chars.by_ref().take(max).collect();
+    if chars.next().is_some() {
+        format!("{shown}…")
+    } else {
+        shown
+    }
+}

@@ -1,0 +1,107 @@
+//! Options the command line accepts but the library refuses once it
+//! works: the library names the option's setting (`pairs`, `max_abs`), the
+//! binary prints its flag (`--pairs`), byte for byte as it always has.
+
+use crate::messages::{shipped, tmp};
+use crate::util::{arena, data, repo, stderr};
+
+#[test]
+fn an_option_refused_after_parsing_is_named_by_its_flag() {
+    // The library names the option's setting (`pairs`, `max_abs`); the
+    // binary prints the flag, exactly as it always has.
+    let dir = tmp("flags");
+    let out = dir.join("x.ron");
+    let out = out.to_str().unwrap();
+    let r = |p: &str| repo(p).display().to_string();
+    let (engine, random) = (r("engines/alphabeta-d6.ron"), r("engines/random.ron"));
+    let (features, squares) = (
+        r("engines/weights/features-fit.ron"),
+        r("engines/weights/squares-classic.ron"),
+    );
+    let bad_book = dir.join("bad.txt");
+    std::fs::write(&bad_book, "x\n").unwrap();
+    let book = bad_book.to_str().unwrap();
+    let fit = ["probcut", "fit", "--engine", &engine, "--out", out];
+    let cases: Vec<(Vec<&str>, i32, String)> = vec![
+        (
+            [&fit[..], &["--pairs", "5:7"]].concat(),
+            2,
+            "--pairs: \"5:7\" is not deep:shallow with 1 <= deep <= 20 and shallow < deep".into(),
+        ),
+        (
+            [&fit[..], &["--stages", "10,20,0"]].concat(),
+            2,
+            "--stages: [10, 20, 0]: give empties bounds strictly decreasing and ending at 0"
+                .into(),
+        ),
+        (
+            [&fit[..], &["--confidence", "11"]].concat(),
+            2,
+            "--confidence: 11 is not a number from 0 to 10".into(),
+        ),
+        (
+            vec!["probcut", "check", "--engine", &random],
+            1,
+            format!("--engine: {random} is the random mover; ProbCut needs a searching engine"),
+        ),
+        (
+            vec!["probcut", "fit-endgame", "--stages", "14", "--out", out],
+            2,
+            "--stages: \"14\" is not empties:shallow with 8 <= empties <= 26 and shallow <= 12, below empties".into(),
+        ),
+        (
+            vec!["eval", "fit", "--base", &features, "--out", &features],
+            1,
+            "--out: would overwrite the base weights; write the fit to a new file".into(),
+        ),
+        (
+            vec!["eval", "fit", "--base", &squares, "--out", out],
+            1,
+            format!("--base: {squares} is not a Features or Patterns weights file (only those are fitted)"),
+        ),
+        (
+            vec!["eval", "fit", "--base", &features, "--ridge=-1", "--out", out],
+            2,
+            "--ridge: -1 is not a number >= 0".into(),
+        ),
+        (
+            vec!["match", &engine, &random, "--games", "2", "--book", book, "--out", out],
+            2,
+            format!("--book: file: {book}: line 1: \"x\": position string has 1 squares, expected 64"),
+        ),
+    ];
+    for (args, code, expected) in cases {
+        let got = arena(&args);
+        assert_eq!(got.status.code(), Some(code), "{args:?}: {}", stderr(&got));
+        assert_eq!(stderr(&got), format!("error: {expected}\n"), "{args:?}");
+    }
+}
+
+#[test]
+fn rounds_of_an_sprt_and_a_model_without_an_exact_pair_name_their_flags() {
+    let dir = tmp("flags-run");
+    let sprt = dir.join("sprt.ron");
+    std::fs::write(&sprt, shipped("configs/sprt-eval.ron")).unwrap();
+    let out = dir.join("out");
+    let got = arena(&[
+        "run",
+        sprt.to_str().unwrap(),
+        "--rounds",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(got.status.code(), Some(2), "{}", stderr(&got));
+    assert_eq!(
+        stderr(&got),
+        "error: --rounds: an SPRT plays pairs until it decides (max_pairs), not rounds\n"
+    );
+    let model = repo("engines/probcut/strong.ron").display().to_string();
+    let obf = data("ffo/fforum-40-42.obf");
+    let got = arena(&["solve", "--endcut", &model, obf.to_str().unwrap()]);
+    assert_eq!(got.status.code(), Some(1), "{}", stderr(&got));
+    assert_eq!(
+        stderr(&got),
+        format!("error: --endcut: {model}: no stage has an exact-score pair (deep: 60); fit one with arena probcut fit-endgame\n")
+    );
+}
