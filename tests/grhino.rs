@@ -56,14 +56,22 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-#[test]
-fn a_pair_of_games_against_gtp_rhino_ends_normally() {
-    let Some(program) = in_path("gtp-rhino") else {
+/// gtp-rhino's path, or `None` after saying why the test is skipped.
+fn gtp_rhino() -> Option<PathBuf> {
+    let found = in_path("gtp-rhino");
+    if found.is_none() {
         eprintln!(
             "skipped: gtp-rhino is not in PATH. On Debian: apt-get install grhino-data, then \
              the grhino package (or, without its GUI dependencies, apt-get download grhino and \
              dpkg -x it, linking usr/games/gtp-rhino into PATH), as .ci/run does"
         );
+    }
+    found
+}
+
+#[test]
+fn a_pair_of_games_against_gtp_rhino_ends_normally() {
+    let Some(program) = gtp_rhino() else {
         return;
     };
     let dir = tmp("grhino");
@@ -154,4 +162,136 @@ fn the_grhino_files_load_on_a_machine_without_the_program() {
         assert!(spec.in_process().is_none(), "{name} is an external engine");
         assert_eq!(spec.limit(), None, "{name} plays by its level");
     }
+}
+
+#[test]
+fn a_depth_gtp_cannot_carry_is_warned_of_once_naming_the_engine() {
+    if gtp_rhino().is_none() {
+        return;
+    }
+    let dir = tmp("grhino-depth");
+    let out = dir.join("out");
+    let (ours, theirs) = (
+        repo("engines/squares-classic.ron"),
+        repo("engines/grhino-l3.ron"),
+    );
+    let book = repo("openings/balanced-8ply.txt");
+    let (status, stderr) = arena_within(
+        &[
+            "match",
+            ours.to_str().unwrap(),
+            theirs.to_str().unwrap(),
+            "--games",
+            "2",
+            "--depth",
+            "2",
+            "--book",
+            book.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ],
+        Duration::from_secs(120),
+    );
+    assert!(status.success(), "{status}: {stderr}");
+    // Said once at the start for the whole match, even under --quiet.
+    assert_eq!(
+        stderr,
+        "warning: grhino-l3: GTP has no depth command; it plays at its own settings\n"
+    );
+    // It played at its level: both games to the end, no depth sent.
+    let journal = read(&out.join("journal.jsonl"));
+    assert_eq!(
+        journal.matches("\"reason\":\"game over\"").count(),
+        2,
+        "{journal}"
+    );
+    let log = read(&out.join("logs/grhino-l3-0.log"));
+    assert!(log.contains("> genmove") && !log.contains("depth"), "{log}");
+}
+
+/// The seconds of each `> time_left COLOR S 0` line of a transcript.
+fn time_left(log: &str) -> Vec<u64> {
+    log.lines()
+        .filter_map(|l| l.split_once("> time_left ").map(|x| x.1))
+        .map(|rest| {
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            assert_eq!((words.len(), words[2]), (3, "0"), "{rest}");
+            words[1].parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn gtp_clocks_are_whole_seconds_rounded_up_with_a_warning() {
+    if gtp_rhino().is_none() {
+        return;
+    }
+    let dir = tmp("grhino-clock");
+    let out = dir.join("out");
+    // gtp-rhino at level 3 on a clock of 1.5 s a game, and on 0.5 s a
+    // move: whole seconds round both up by more than a tenth.
+    let level3 = read(&repo("engines/grhino-l3.ron"));
+    let mut engines = Vec::new();
+    for (name, limit) in [
+        ("grhino-clock", "Clock(1500, 0)"),
+        ("grhino-move", "MoveTime(500)"),
+    ] {
+        let text = level3
+            .replace("\"grhino-l3\"", &format!("{name:?}"))
+            .replace("limit: None", &format!("limit: Some({limit})"));
+        assert!(text.contains(limit), "{text}");
+        let path = dir.join(format!("{name}.ron"));
+        std::fs::write(&path, text).unwrap();
+        engines.push(format!("Path({path:?})"));
+    }
+    let text = format!(
+        "Tournament(
+    name: \"grhino-clock\",
+    engines: [
+        Inline(Engine(name: \"pvs-d4\", search: Pvs, deepening: true, limit: Depth(4),
+            ordering: [HashMove], tt_mib: 1, eval: WeightedSquares(weights: {:?}))),
+        {},
+    ],
+    format: Gauntlet(challengers: 1, rounds: 1),
+    book: (file: {:?}, order: Random, start: 0),
+    concurrency: 1,
+    seed: 3,
+    out: {:?},
+)
+",
+        squares(),
+        engines.join(", "),
+        repo("openings/balanced-8ply.txt"),
+        out
+    );
+    let config = dir.join("clock.ron");
+    std::fs::write(&config, text).unwrap();
+    let (status, stderr) = arena_within(
+        &["run", config.to_str().unwrap(), "--quiet"],
+        Duration::from_secs(120),
+    );
+    assert!(status.success(), "{status}: {stderr}");
+    assert_eq!(
+        stderr,
+        "warning: grhino-clock: GTP clocks are whole seconds: the clock of 1.5 s is sent as 2 s \
+         (rounded up; the runner still holds it to 1.5 s)\n\
+         warning: grhino-move: GTP clocks are whole seconds: the move time of 0.5 s is sent as \
+         1 s (rounded up; the runner still holds it to 0.5 s)\n"
+    );
+    // The clock: 2 s, and the time left each move never 0 while time is
+    // left (a game lost on time is fine here: what was sent is the test).
+    let log = read(&out.join("logs/grhino-clock-0.log"));
+    assert!(log.contains("> time_settings 2 0 0\n"), "{log}");
+    let left = time_left(&log);
+    assert!(!left.is_empty(), "{log}");
+    assert!(
+        left.iter().all(|&s| (1..=2).contains(&s)),
+        "{left:?}\n{log}"
+    );
+    // The move time: 1 s a move (byo-yomi of one stone), where nothing
+    // was sent below a second before.
+    let log = read(&out.join("logs/grhino-move-0.log"));
+    assert!(log.contains("> time_settings 0 1 1\n"), "{log}");
+    assert!(time_left(&log).is_empty(), "{log}");
 }

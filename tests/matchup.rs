@@ -40,7 +40,10 @@ fn a_match_from_the_command_line_plays_like_a_config() {
         .iter()
         .all(|r| [r.black.as_str(), r.white.as_str()].contains(&"squares-classic")));
     // --depth replaced the preset's own depth (4): every searched move is 2 deep.
-    assert!(g.iter().flat_map(|r| r.depths.iter()).all(|&d| d <= 2));
+    assert!(g
+        .iter()
+        .flat_map(|r| r.depths.iter())
+        .all(|&d| d.is_some_and(|d| d <= 2)));
     // The same command again shows the finished match.
     let again = arena(&args);
     assert!(again.status.success(), "{}", stderr(&again));

@@ -31,3 +31,4 @@ mod tournament;
 mod train;
 mod trees;
 mod trust;
+mod unknown;

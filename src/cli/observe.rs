@@ -2,6 +2,7 @@
 //! indicatif bar on a terminal (games done of total, ETA, Elo ± error and
 //! LLR), plain lines otherwise (the fastchess-shaped block or the rating
 //! table every 10 pairs), nothing with `--quiet`; then the final block.
+//! Warnings about the engines go to stderr at the start, `--quiet` or not.
 //! Each is a [`RunObserver`] the runner reports to; `--events FILE` adds
 //! the JSON lines of [`super::events`] beside whichever is shown.
 
@@ -9,7 +10,7 @@ use super::events::Events;
 use crate::report::colour::Paint;
 use crate::report::Results;
 use crate::stats::format::{elo, elo_error, fixed, ELO_SHOWN};
-use crate::tournament::observer::{Cadence, End, RunObserver, Silent, Start, Tee};
+use crate::tournament::observer::{Cadence, End, RunObserver, Start, Tee};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -29,7 +30,7 @@ const BAR_EVERY: Duration = Duration::from_millis(500);
 /// An events file that cannot be created.
 pub fn observer(quiet: bool, events: Option<&Path>) -> anyhow::Result<Box<dyn RunObserver>> {
     let display: Box<dyn RunObserver> = if quiet {
-        Box::new(Silent)
+        Box::new(Quiet)
     } else if std::io::stdout().is_terminal() {
         Box::new(Bar::default())
     } else {
@@ -65,6 +66,7 @@ impl RunObserver for Bar {
     }
 
     fn started(&mut self, start: &Start<'_>) {
+        warn(start);
         let bar = ProgressBar::with_draw_target(Some(start.total), ProgressDrawTarget::stdout());
         bar.set_style(
             ProgressStyle::with_template(
@@ -121,6 +123,7 @@ impl RunObserver for Lines {
     }
 
     fn started(&mut self, start: &Start<'_>) {
+        warn(start);
         self.last_report = start.done / 2;
         notes(start, say);
     }
@@ -139,6 +142,22 @@ impl RunObserver for Lines {
 
     fn finished(&mut self, end: &End<'_>) {
         final_block(end);
+    }
+}
+
+/// `--quiet`: nothing but the warnings.
+struct Quiet;
+
+impl RunObserver for Quiet {
+    fn started(&mut self, start: &Start<'_>) {
+        warn(start);
+    }
+}
+
+/// The run's warnings about its engines, on stderr (`warning: NAME: ...`).
+fn warn(start: &Start<'_>) {
+    for w in start.warnings {
+        crate::util::eprint_line(&format!("warning: {w}"));
     }
 }
 

@@ -72,10 +72,11 @@ pub struct MoveInfo<M> {
     /// Score for the mover in the engine's units (centidiscs for Othello;
     /// `None` for players that do not search).
     pub score: Option<i32>,
-    /// Depth reached.
-    pub depth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
+    /// Depth reached (`None` when the player did not say: a GTP engine,
+    /// an NBoard engine that sent no `search` line).
+    pub depth: Option<u32>,
+    /// Nodes searched (`None` when the player did not say).
+    pub nodes: Option<u64>,
     /// Time the player took, as it measured it.
     pub time: Duration,
     /// Principal variation, the move first (empty when unknown).
@@ -88,20 +89,31 @@ impl<M> MoveInfo<M> {
         MoveInfo {
             mv,
             score: Some(out.score),
-            depth: out.depth,
-            nodes: out.stats.nodes,
+            depth: Some(out.depth),
+            nodes: Some(out.stats.nodes),
             time: out.elapsed,
             pv: out.pv,
         }
     }
 
-    /// A move with nothing known about how it was found.
+    /// A move no search was behind (a random mover's, a forced pass):
+    /// depth and nodes 0, and no score.
     pub fn bare(mv: M, time: Duration) -> MoveInfo<M> {
+        MoveInfo {
+            depth: Some(0),
+            nodes: Some(0),
+            ..MoveInfo::unreported(mv, time)
+        }
+    }
+
+    /// A move its player said nothing about (a GTP engine's): no score,
+    /// depth or nodes.
+    pub fn unreported(mv: M, time: Duration) -> MoveInfo<M> {
         MoveInfo {
             mv,
             score: None,
-            depth: 0,
-            nodes: 0,
+            depth: None,
+            nodes: None,
             time,
             pv: Vec::new(),
         }

@@ -518,9 +518,9 @@ mod tests {
         assert_eq!(check(&prefix), Ok(()));
         // Per-move lists fit the moves after the opening.
         let mut lists = record(SHORTEST, 1.0, 64, "game over");
-        lists.nodes = vec![1; 8];
+        lists.nodes = vec![Some(1); 8];
         assert_eq!(field(lists.clone()), "nodes");
-        lists.nodes = vec![1; 9];
+        lists.nodes = vec![None; 9]; // not reported: as good as 0 was
         assert_eq!(check(&lists), Ok(()));
         lists.opening_plies = 10;
         assert_eq!(field(lists), "opening_plies");

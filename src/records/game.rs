@@ -39,12 +39,15 @@ pub struct GameRecord {
     /// NAME (used ... of ...)` (older versions: `time forfeit: NAME`),
     /// `crash: NAME (...)`, `illegal move: NAME (...)`.
     pub reason: String,
-    /// Nodes searched for each move after the opening (0 for forced passes).
-    pub nodes: Vec<u64>,
+    /// Nodes searched for each move after the opening (0 for forced passes
+    /// and random movers; `null` when the engine did not say, as GTP
+    /// engines never do; journals written before then hold 0 there).
+    pub nodes: Vec<Option<u64>>,
     /// Milliseconds spent on each move after the opening.
     pub times_ms: Vec<f64>,
-    /// Depth reached for each move after the opening.
-    pub depths: Vec<u32>,
+    /// Depth reached for each move after the opening (as `nodes`: 0 for
+    /// forced passes and random movers, `null` when not reported).
+    pub depths: Vec<Option<u32>>,
     /// Score of each move after the opening, in centidiscs from the mover's
     /// point of view, as its engine reported it (`null` when it reported
     /// none: random movers, forced passes). Absent from journals written

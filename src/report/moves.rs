@@ -13,25 +13,34 @@ pub struct EngineMoves {
     pub name: String,
     /// Moves it chose (forced passes and opening moves not counted).
     pub moves: u64,
-    /// Average depth reached per move.
+    /// Average depth reached per move, over the moves whose depth it
+    /// reported (`None` when it reported none: a GTP engine).
     pub avg_depth: Option<f64>,
-    /// Nodes searched in all.
-    pub nodes: u64,
+    /// Nodes searched in all, over the moves whose nodes it reported
+    /// (`None` when it reported none).
+    pub nodes: Option<u64>,
     /// Average milliseconds per move, as the runner timed it.
     pub avg_time_ms: Option<f64>,
-    /// Nodes per second over all its moves.
+    /// Nodes per second over the moves whose nodes it reported.
     pub nps: Option<f64>,
     /// Games it lost by forfeit, by kind (`time forfeit`, `crash`,
     /// `illegal move`).
     pub forfeits: BTreeMap<String, u64>,
 }
 
-/// Sums of one engine's moves.
+/// Sums of one engine's moves. Depths and nodes are summed over the
+/// moves that report them, each with its count (and, for nodes, the time
+/// of those moves): a move whose figure is unknown (`null` in the journal)
+/// is left out, never counted as 0. Journals written before unknown
+/// figures were `null` hold 0 there, and are read as they were.
 #[derive(Default)]
 struct Sums {
     moves: u64,
     depth: u64,
+    depth_moves: u64,
     nodes: u64,
+    node_moves: u64,
+    node_ms: f64,
     ms: f64,
     forfeits: BTreeMap<String, u64>,
 }
@@ -73,10 +82,10 @@ pub fn engine_moves(
         .map(|(name, s)| EngineMoves {
             name: name.clone(),
             moves: s.moves,
-            avg_depth: (s.moves > 0).then(|| s.depth as f64 / s.moves as f64),
-            nodes: s.nodes,
+            avg_depth: (s.depth_moves > 0).then(|| s.depth as f64 / s.depth_moves as f64),
+            nodes: (s.node_moves > 0).then_some(s.nodes),
             avg_time_ms: (s.moves > 0).then(|| s.ms / s.moves as f64),
-            nps: (s.ms > 0.0 && s.nodes > 0).then(|| s.nodes as f64 / (s.ms / 1000.0)),
+            nps: (s.node_ms > 0.0 && s.nodes > 0).then(|| s.nodes as f64 / (s.node_ms / 1000.0)),
             forfeits: s.forfeits,
         })
         .collect();
@@ -94,8 +103,9 @@ fn add_moves(g: &GameRecord, index: &dyn Fn(&str) -> Option<usize>, sums: &mut [
     let black_first = start_black == g.opening_plies.is_multiple_of(2);
     let sides = [index(&g.black), index(&g.white)];
     for (k, &ms) in g.times_ms.iter().enumerate() {
-        let depth = g.depths.get(k).copied().unwrap_or(0);
-        let nodes = g.nodes.get(k).copied().unwrap_or(0);
+        // A list left out (an empty list) is as old journals wrote it: 0.
+        let depth = g.depths.get(k).copied().unwrap_or(Some(0));
+        let nodes = g.nodes.get(k).copied().unwrap_or(Some(0));
         let at = 2 * (g.opening_plies + k);
         let pass = g
             .moves
@@ -109,9 +119,16 @@ fn add_moves(g: &GameRecord, index: &dyn Fn(&str) -> Option<usize>, sums: &mut [
         }
         let s = &mut sums[i];
         s.moves += 1;
-        s.depth += u64::from(depth);
-        s.nodes += nodes;
         s.ms += ms;
+        if let Some(d) = depth {
+            s.depth += u64::from(d);
+            s.depth_moves += 1;
+        }
+        if let Some(n) = nodes {
+            s.nodes += n;
+            s.node_moves += 1;
+            s.node_ms += ms;
+        }
     }
 }
 
@@ -120,9 +137,8 @@ mod tests {
     use super::*;
     use crate::records::{BookInfo, Format};
 
-    #[test]
-    fn moves_go_to_the_side_that_made_them_and_passes_do_not_count() {
-        let info = TournamentInfo {
+    fn info() -> TournamentInfo {
+        TournamentInfo {
             config_hash: "0".into(),
             name: "t".into(),
             engines: vec!["a".into(), "b".into()],
@@ -141,7 +157,12 @@ mod tests {
             game: crate::game::GameKind::Othello,
             custom_schedule: false,
             adjudicate: None,
-        };
+        }
+    }
+
+    #[test]
+    fn moves_go_to_the_side_that_made_them_and_passes_do_not_count() {
+        let info = info();
         // One opening ply (black's f5), then white (b) d6, black (a) c3,
         // white passes, black c4; b then loses on time.
         let g = GameRecord {
@@ -157,15 +178,15 @@ mod tests {
             result: 1.0,
             disc_diff: 64,
             reason: "time forfeit: b".into(),
-            nodes: vec![100, 300, 0, 500],
+            nodes: vec![Some(100), Some(300), Some(0), Some(500)],
             times_ms: vec![1.0, 2.0, 0.0, 2.0],
-            depths: vec![3, 4, 0, 6],
+            depths: vec![Some(3), Some(4), Some(0), Some(6)],
             scores: vec![None; 4],
         };
         let (stats, endings) = engine_moves(&info, &[&g]);
         assert_eq!(stats[0].moves, 2);
         assert_eq!(stats[0].avg_depth, Some(5.0));
-        assert_eq!(stats[0].nodes, 800);
+        assert_eq!(stats[0].nodes, Some(800));
         assert_eq!(stats[0].nps, Some(800.0 / 0.004));
         assert_eq!(stats[1].moves, 1);
         assert_eq!(stats[1].forfeits.get("time forfeit"), Some(&1));
@@ -176,5 +197,52 @@ mod tests {
             termination("adjudicated: solved at 18 empties"),
             ("adjudicated", None)
         );
+    }
+
+    #[test]
+    fn figures_not_reported_are_left_out_never_counted_as_zero() {
+        // a (black) reports depth and nodes on one move of two; b (a GTP
+        // engine) on none.
+        let g = GameRecord {
+            pair_id: 0,
+            game_id: 0,
+            round: 0,
+            opening_id: 0,
+            black: "a".into(),
+            white: "b".into(),
+            start: None,
+            opening_plies: 0,
+            moves: "f5d6c3d3".into(),
+            result: 0.0,
+            disc_diff: -64,
+            reason: "crash: a (x)".into(),
+            nodes: vec![Some(100), None, None, None],
+            times_ms: vec![1.0, 2.0, 3.0, 4.0],
+            depths: vec![Some(3), None, None, None],
+            scores: vec![None; 4],
+        };
+        let (stats, _) = engine_moves(&info(), &[&g]);
+        assert_eq!(stats[0].moves, 2);
+        assert_eq!(stats[0].avg_depth, Some(3.0));
+        assert_eq!(stats[0].nodes, Some(100));
+        assert_eq!(stats[0].nps, Some(100.0 / 0.001));
+        assert_eq!(stats[0].avg_time_ms, Some(2.0));
+        assert_eq!(stats[1].moves, 2);
+        assert_eq!(
+            (stats[1].avg_depth, stats[1].nodes, stats[1].nps),
+            (None, None, None)
+        );
+        assert_eq!(stats[1].avg_time_ms, Some(3.0));
+        // Older journals wrote 0 for the same moves: read as before.
+        let old = GameRecord {
+            nodes: vec![Some(100), Some(0), Some(0), Some(0)],
+            depths: vec![Some(3), Some(0), Some(0), Some(0)],
+            ..g
+        };
+        let (stats, _) = engine_moves(&info(), &[&old]);
+        assert_eq!(stats[0].avg_depth, Some(1.5));
+        assert_eq!(stats[1].avg_depth, Some(0.0));
+        assert_eq!(stats[1].nodes, Some(0));
+        assert_eq!(stats[1].nps, None);
     }
 }

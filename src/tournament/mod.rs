@@ -151,6 +151,16 @@ fn check_programs(t: &Tournament) -> Result<()> {
     Ok(())
 }
 
+/// What the run warns of before its first game: each external engine's
+/// limit that its protocol cannot carry.
+fn engine_warnings(t: &Tournament) -> Vec<String> {
+    let external = t.engines.iter().filter_map(|e| match e {
+        EngineSpec::External(x) => Some(x),
+        EngineSpec::Engine(_) => None,
+    });
+    external.filter_map(|x| x.limit_note()).collect()
+}
+
 /// Runs (or resumes) a tournament and writes its outputs, telling
 /// `observer` what happens ([`Silent`] shows nothing).
 ///
@@ -227,11 +237,13 @@ fn run_scheduled(
     let total = scheduler.total();
     let played = folder.games.len();
     let book_note = info.book_note();
+    let warnings = engine_warnings(t);
     observer.started(&Start {
         total,
         done: played as u64,
         book_note: book_note.as_deref(),
         resuming: played > 0 && opts.resume,
+        warnings: &warnings,
     });
     // Shards play their whole slice; `arena merge` decides.
     let decides = info.decides();

@@ -61,6 +61,10 @@ pub struct Start<'a> {
     pub book_note: Option<&'a str>,
     /// True when a journal with games is being continued (`--resume`).
     pub resuming: bool,
+    /// Warnings about the engines, one line each naming its engine: a
+    /// limit its protocol cannot carry (`gtp-rhino: GTP has no depth
+    /// command; it plays at its own settings`).
+    pub warnings: &'a [String],
 }
 
 /// A run that ended and wrote its outputs.

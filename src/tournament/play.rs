@@ -58,13 +58,15 @@ pub enum Ending<M> {
 pub struct Played<G: Game> {
     /// Every move played from the start position, forced passes included.
     pub moves: Vec<G::Move>,
-    /// Nodes of each move (0 for forced passes).
-    pub nodes: Vec<u64>,
+    /// Nodes of each move (0 for forced passes, `None` when its player
+    /// did not say).
+    pub nodes: Vec<Option<u64>>,
     /// Milliseconds of each move, as the runner timed it (0 for forced
     /// passes), rounded to microseconds.
     pub times_ms: Vec<f64>,
-    /// Depth of each move (0 for forced passes).
-    pub depths: Vec<u32>,
+    /// Depth of each move (0 for forced passes, `None` when its player
+    /// did not say).
+    pub depths: Vec<Option<u32>>,
     /// Score of each move, from the mover's view, in the engine's units
     /// (`None` when it gave none, and for forced passes).
     pub scores: Vec<Option<i32>>,

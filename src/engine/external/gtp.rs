@@ -5,13 +5,16 @@
 //!   is in the transcript, nothing more).
 //! - New game: `clear_board`, then `play black f5`, `play white d6`, … for
 //!   the opening; GTP has no way to set up a position, so an opening given
-//!   as a position cannot be played. Under a clock, `time_settings B 0 0`
-//!   (whole seconds); under `MoveTime` of a second or more,
-//!   `time_settings 0 S 1`. Refusals are fine.
+//!   as a position cannot be played. Under a clock, `time_settings B 0 0`;
+//!   under `MoveTime`, `time_settings 0 S 1`: whole seconds, rounded up
+//!   (a run warns when that adds more than a tenth, see [`limit_note`]).
+//!   Refusals are fine. GTP has no depth: under `Depth` the engine plays
+//!   at its own settings.
 //! - A move: `play COLOR MOVE` for each move of the other side (and forced
 //!   passes: `play black pass`; an engine that refuses it passes on its
 //!   own, and is sent no more passes), `time_left COLOR S 0` under a
-//!   clock, then `genmove COLOR`, answered by `= e6` (or `= pass`, any
+//!   clock (whole seconds rounded up, never 0 while time is left), then
+//!   `genmove COLOR`, answered by `= e6` (or `= pass`, any
 //!   case). The engine plays the move it answers.
 //!
 //! Answers are `= text` or `? error`, each ended by a blank line; blank
@@ -23,7 +26,7 @@ use super::spec::ExternalConfig;
 use crate::engine::player::{Clock, MoveInfo, PlayerError};
 use crate::game::othello::{Color, Move};
 use crate::search::Limit;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What a GTP session remembers.
 #[derive(Debug, Default)]
@@ -38,6 +41,55 @@ fn colour(c: Color) -> &'static str {
         Color::Black => "black",
         Color::White => "white",
     }
+}
+
+/// Time in GTP's whole seconds, rounded up: time left is never sent as 0.
+fn whole_seconds(t: Duration) -> u64 {
+    t.as_secs() + u64::from(t.subsec_nanos() > 0)
+}
+
+/// Milliseconds as seconds, as few digits as they need (`0.5`, `12`).
+fn seconds(ms: u64) -> String {
+    format!("{}", ms as f64 / 1000.0)
+}
+
+/// The warning for a time of `ms` that GTP's whole seconds round up by
+/// more than a tenth, if it is.
+fn rounding(what: &str, ms: u64) -> Option<String> {
+    let sent = ms.div_ceil(1000);
+    ((sent * 1000 - ms) * 10 > ms).then(|| {
+        format!(
+            "GTP clocks are whole seconds: the {what} of {} s is sent as {sent} s (rounded up; \
+             the runner still holds it to {} s)",
+            seconds(ms),
+            seconds(ms)
+        )
+    })
+}
+
+/// What of `limit` GTP cannot carry, in words (`None`: all of it is sent):
+/// a depth, a time that whole seconds round up by more than a tenth, a
+/// clock's increment.
+pub fn limit_note(limit: Limit) -> Option<String> {
+    let mut said = Vec::new();
+    match limit {
+        Limit::Depth(_) => {
+            said.push("GTP has no depth command; it plays at its own settings".into())
+        }
+        Limit::Nodes(_) => said.push("GTP has no node limit; it plays at its own settings".into()),
+        Limit::MoveTime(ms) => said.extend(rounding("move time", ms)),
+        Limit::Clock(base, inc) => {
+            said.extend(rounding("clock", base));
+            if inc > 0 {
+                said.push(format!(
+                    "GTP has no increment: the {} s a move is not sent, only the time left \
+                     before each move",
+                    seconds(inc)
+                ));
+            }
+        }
+    }
+    (!said.is_empty()).then(|| said.join("; "))
 }
 
 /// Reads a GTP answer's first line: `Ok(text)` after `=`, `Err(text)`
@@ -134,11 +186,11 @@ impl Gtp {
         }
         self.must(p, "clear_board", deadline)?;
         let settings = match limit {
-            Some(Limit::Clock(base, _)) => Some(format!("time_settings {} 0 0", base / 1000)),
-            Some(Limit::MoveTime(ms)) if ms >= 1000 => {
-                Some(format!("time_settings 0 {} 1", ms / 1000))
+            Some(Limit::Clock(base, _)) => {
+                Some(format!("time_settings {} 0 0", base.div_ceil(1000)))
             }
-            Some(Limit::MoveTime(_) | Limit::Depth(_) | Limit::Nodes(_)) | None => None,
+            Some(Limit::MoveTime(ms)) => Some(format!("time_settings 0 {} 1", ms.div_ceil(1000))),
+            Some(Limit::Depth(_) | Limit::Nodes(_)) | None => None,
         };
         if let Some(command) = settings {
             self.may(p, &command, deadline)?;
@@ -182,7 +234,7 @@ impl Gtp {
         self.tell(p, record, deadline)?;
         let side = colour(record.board.side);
         if let Some(c) = clock.game {
-            let command = format!("time_left {side} {} 0", c.remaining.as_secs());
+            let command = format!("time_left {side} {} 0", whole_seconds(c.remaining));
             self.may(p, &command, deadline)?;
         }
         let start = Instant::now();
@@ -204,7 +256,8 @@ impl Gtp {
         if record.play(mv) {
             record.told = record.moves.len();
         }
-        Ok(MoveInfo::bare(mv, start.elapsed()))
+        // GTP carries no score, depth or nodes: unknown, not 0.
+        Ok(MoveInfo::unreported(mv, start.elapsed()))
     }
 }
 
@@ -221,5 +274,34 @@ mod tests {
             Some(Err("illegal move".into()))
         );
         assert_eq!(answer_of("hello"), None);
+    }
+
+    #[test]
+    fn clocks_are_whole_seconds_rounded_up() {
+        assert_eq!(whole_seconds(Duration::from_millis(300)), 1);
+        assert_eq!(whole_seconds(Duration::from_millis(2000)), 2);
+        assert_eq!(whole_seconds(Duration::from_millis(2001)), 3);
+        assert_eq!(whole_seconds(Duration::ZERO), 0);
+    }
+
+    #[test]
+    fn what_gtp_cannot_carry_is_said() {
+        assert_eq!(
+            limit_note(Limit::Depth(2)).as_deref(),
+            Some("GTP has no depth command; it plays at its own settings")
+        );
+        // 10.5 s rounds to 11 s, under a tenth; 0.5 s to 1 s, double.
+        assert_eq!(limit_note(Limit::Clock(10_500, 0)), None);
+        assert_eq!(limit_note(Limit::MoveTime(3000)), None);
+        assert_eq!(
+            limit_note(Limit::MoveTime(500)).as_deref(),
+            Some(
+                "GTP clocks are whole seconds: the move time of 0.5 s is sent as 1 s \
+                 (rounded up; the runner still holds it to 0.5 s)"
+            )
+        );
+        let both = limit_note(Limit::Clock(1500, 20)).unwrap();
+        assert!(both.contains("clock of 1.5 s is sent as 2 s"), "{both}");
+        assert!(both.contains("the 0.02 s a move is not sent"), "{both}");
     }
 }

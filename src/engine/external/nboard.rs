@@ -11,8 +11,9 @@
 //!   `move PA` for a pass, since the engine's board must follow the game),
 //!   then `go`, answered by `=== F5/EVAL/TIME` or, as Edax writes it,
 //!   `=== f5 -1.00 0.0` (eval and time optional). `nodestats N T` before it
-//!   gives the nodes, `search PV EVAL 0 DEPTH` the depth; `status`,
-//!   `set myname` and anything else are ignored.
+//!   gives the nodes, `search PV EVAL 0 DEPTH` the depth (what the engine
+//!   does not send is unknown, not 0); `status`, `set myname` and anything
+//!   else are ignored.
 //!
 //! NBoard has no clock: under a time limit no depth is sent, and the
 //! engine plays at the level its arguments or `init` lines set (Edax and
@@ -46,6 +47,19 @@ enum Said {
     Depth(u32),
     /// Anything else.
     Other,
+}
+
+/// What of `limit` NBoard cannot carry, in words (`None`: all of it is
+/// sent): it has a depth (`set depth`) but no clock.
+pub fn limit_note(limit: Limit) -> Option<String> {
+    match limit {
+        Limit::Depth(_) => None,
+        Limit::Nodes(_) => Some("NBoard has no node limit; it plays at its own settings".into()),
+        Limit::MoveTime(_) | Limit::Clock(..) => Some(
+            "NBoard has no clock; it plays at its own settings (the runner still holds it to the time)"
+                .into(),
+        ),
+    }
 }
 
 /// Discs as a decimal (`-1.50`) to centidiscs.
@@ -145,7 +159,9 @@ impl Nboard {
         record.told = record.moves.len();
         let start = Instant::now();
         p.send("go")?;
-        let (mut nodes, mut depth) = (0, 0);
+        // What the engine does not say stays unknown (Edax sends no
+        // `search` line on `go`).
+        let (mut nodes, mut depth) = (None, None);
         loop {
             match said(&p.line(deadline, "the answer to `go`")?) {
                 Said::Move(text, score) => {
@@ -153,8 +169,8 @@ impl Nboard {
                         .ok_or_else(|| PlayerError::Protocol(format!("not a move: '{text}'")))?;
                     return Ok(answer(mv, score, depth, nodes, start.elapsed()));
                 }
-                Said::Nodes(n) => nodes = n,
-                Said::Depth(d) => depth = d,
+                Said::Nodes(n) => nodes = Some(n),
+                Said::Depth(d) => depth = Some(d),
                 Said::Other => {}
             }
         }
@@ -162,7 +178,13 @@ impl Nboard {
 }
 
 /// A move with what the engine said about it.
-fn answer(mv: Move, score: Option<i32>, depth: u32, nodes: u64, time: Duration) -> MoveInfo<Move> {
+fn answer(
+    mv: Move,
+    score: Option<i32>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time: Duration,
+) -> MoveInfo<Move> {
     MoveInfo {
         mv,
         score,
@@ -191,5 +213,14 @@ mod tests {
         assert_eq!(said("search F5d6 -1.00 0 12@73%"), Said::Depth(12));
         assert_eq!(said("status Edax is thinking"), Said::Other);
         assert_eq!(said("nodestats lots"), Said::Other);
+    }
+
+    #[test]
+    fn only_a_depth_is_carried() {
+        assert_eq!(limit_note(Limit::Depth(8)), None);
+        for limit in [Limit::MoveTime(1000), Limit::Clock(60_000, 0)] {
+            let note = limit_note(limit).unwrap();
+            assert!(note.starts_with("NBoard has no clock;"), "{note}");
+        }
     }
 }

@@ -7,8 +7,8 @@
 //! | `set depth N` | `set myname NAME` (the engine searches to depth N from now on) |
 //! | `set game GGF` | nothing; a new game from the GGF's position (the engine is reset) |
 //! | `move F5[/eval/time]`, `move PA` | nothing; the move is played |
-//! | `go` | `nodestats NODES SECONDS`, `search MOVE EVAL 0 DEPTH`, `=== MOVE/EVAL/SECONDS` (the board is not changed) |
-//! | `hint N` | `search MOVE EVAL 0 DEPTH` |
+//! | `go` | `nodestats NODES SECONDS`, `search MOVE EVAL 0 DEPTH`, `=== MOVE/EVAL/SECONDS` (the board is not changed); a move without an evaluation (a forced pass, the random mover's) is `nodestats`, then `=== MOVE` alone |
+//! | `hint N` | `search MOVE EVAL 0 DEPTH` (nothing for a move without an evaluation) |
 //! | `ping N` | `pong N`; read during a search, it stops it at once and the search's answer is not sent |
 //! | `learn` | `learned` |
 //! | `quit` | the server ends (a search in progress stops, as at the end of the input) |
@@ -23,24 +23,31 @@ use crate::engine::player::MoveInfo;
 use crate::game::othello::Move;
 use crate::records::ggf::{ggf_move, parse_ggf};
 
-/// The `search` line of a move.
+/// The `search` line of a move; nothing for a move without an evaluation
+/// (a forced pass, the random mover's), which is not given as 0.00.
 fn search_line(info: &MoveInfo<Move>) -> String {
-    let eval = f64::from(info.score.unwrap_or(0)) / 100.0;
-    format!("search {} {eval:.2} 0 {}\n", ggf_move(info.mv), info.depth)
+    let (Some(cd), Some(depth)) = (info.score, info.depth) else {
+        return String::new();
+    };
+    let eval = f64::from(cd) / 100.0;
+    format!("search {} {eval:.2} 0 {depth}\n", ggf_move(info.mv))
 }
 
-/// The engine's answer to `go`.
+/// The engine's answer to `go`: `=== MOVE/EVAL/SECONDS`, or `=== MOVE`
+/// for a move without an evaluation.
 fn go(served: &mut Served) -> String {
     match served.think() {
         Ok(Some(info)) => {
             let secs = info.time.as_secs_f64();
-            let eval = f64::from(info.score.unwrap_or(0)) / 100.0;
-            format!(
-                "nodestats {} {secs:.3}\n{}=== {}/{eval:.2}/{secs:.3}\n",
-                info.nodes,
-                search_line(&info),
-                ggf_move(info.mv)
-            )
+            let nodes = info
+                .nodes
+                .map_or(String::new(), |n| format!("nodestats {n} {secs:.3}\n"));
+            let mv = ggf_move(info.mv);
+            let answer = match info.score {
+                Some(cd) => format!("=== {mv}/{:.2}/{secs:.3}\n", f64::from(cd) / 100.0),
+                None => format!("=== {mv}\n"),
+            };
+            format!("{nodes}{}{answer}", search_line(&info))
         }
         Ok(None) => "status the game is over\n".into(),
         Err(e) => format!("status {e}\n"),
@@ -157,5 +164,15 @@ mod tests {
             .starts_with("status bad game"));
         assert_eq!(answer(&mut s, "unknown stuff"), (String::new(), true));
         assert_eq!(answer(&mut s, "quit"), (String::new(), false));
+    }
+
+    #[test]
+    fn a_forced_pass_has_no_evaluation() {
+        let mut s = served();
+        // White to move on a board of black discs and one white: it must pass.
+        let game = "set game (;GM[Othello]PC[NBoard]TY[8]BO[8 *******************************************************O-------- O];)";
+        assert_eq!(answer(&mut s, game).0, "");
+        assert_eq!(answer(&mut s, "go").0, "nodestats 0 0.000\n=== PA\n");
+        assert_eq!(answer(&mut s, "hint 1").0, "");
     }
 }

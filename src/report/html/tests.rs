@@ -57,9 +57,9 @@ fn game(id: u64, black: &str, white: &str, disc: i32) -> GameRecord {
         result: crate::records::game::points_for(disc),
         disc_diff: disc,
         reason: "game over".into(),
-        nodes: vec![100, 200],
+        nodes: vec![Some(100), Some(200)],
         times_ms: vec![1.0, 2.0],
-        depths: vec![3, 4],
+        depths: vec![Some(3), Some(4)],
         scores: vec![],
     }
 }
