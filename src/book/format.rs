@@ -154,7 +154,7 @@ fn first_word(text: &str) -> String {
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
     /// The file could not be read or written.
-    #[error("{}", crate::error::path_text(&path))]
+    #[error("{}", crate::error::path_text(path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -164,7 +164,7 @@ pub enum BookError {
     },
     /// The file exists but is not text: a directory, or bytes that are not
     /// UTF-8 (a binary file).
-    #[error("{}: {problem}", crate::error::path_text(&path))]
+    #[error("{}: {problem}", crate::error::path_text(path))]
     NotText {
         /// The file.
         path: PathBuf,
@@ -173,7 +173,7 @@ pub enum BookError {
     },
     /// Some lines are bad; all of them are listed (the message shows the
     /// first [`SHOWN_ERRORS`]).
-    #[error("{}: {}", crate::error::path_text(&path), LineList(errors))]
+    #[error("{}: {}", crate::error::path_text(path), LineList(errors))]
     BadLines {
         /// The file.
         path: PathBuf,
@@ -181,7 +181,10 @@ pub enum BookError {
         errors: Vec<LineError>,
     },
     /// No line holds an opening.
-    #[error("{}: no openings (every line is blank or a comment)", crate::error::path_text(&path))]
+    #[error(
+        "{}: no openings (every line is blank or a comment)",
+        crate::error::path_text(path)
+    )]
     Empty {
         /// The file.
         path: PathBuf,
@@ -196,11 +199,14 @@ impl BookError {
         match self {
             BookError::BadLines { path, errors } if errors.len() > 1 => format!(
                 "{}: {} bad lines, the first {} (`arena book check` lists them)",
-                crate::error::path_text(&path),
+                crate::error::path_text(path),
                 errors.len(),
                 errors[0]
             ),
-            other => other.to_string(),
+            BookError::Io { .. }
+            | BookError::NotText { .. }
+            | BookError::BadLines { .. }
+            | BookError::Empty { .. } => self.to_string(),
         }
     }
 }

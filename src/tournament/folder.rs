@@ -53,7 +53,7 @@ pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result
     remove_stale_temporaries(out);
     refuse_strangers(out)?;
     let path = out.join("journal.jsonl");
-    let folder = crate::error::path_text(&out);
+    let folder = crate::error::path_text(out);
     let old = if path.exists() && existing != Existing::Overwrite {
         let c = journal::read(&path)?;
         refuse_foreign(&folder, &c.header, info)?;

@@ -24,7 +24,7 @@ struct ShardRun {
 
 /// An error about a folder: its name, then what is wrong with it.
 fn about(dir: &Path, message: String) -> Error {
-    Error::Run(format!("{} {message}", crate::error::path_text(&dir)))
+    Error::Run(format!("{} {message}", crate::error::path_text(dir)))
 }
 
 /// Reads a shard folder: its info, its journal (every line checked), and
@@ -175,7 +175,7 @@ fn write_merged(out: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Resu
     if journal_path.exists() {
         return Err(Error::Run(format!(
             "{} already holds a journal; merge into an empty folder",
-            crate::error::path_text(&out)
+            crate::error::path_text(out)
         )));
     }
     write_durable(&out.join("tournament.json"), &info_json(info))?;
