@@ -101,16 +101,15 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// An engine that failed its first games of a run the same way before
-    /// making a single move (it exits at start, does not answer its
+    /// An external engine that failed its first games of a run the same way
+    /// before making a single move (it exits at start, does not answer its
     /// handshake, dies at its first move): the run stops instead of
     /// forfeiting every game. Exit code 1.
     #[error("engine {engine:?} ({command}) failed its first {games} games the same way without making a move, so the run stops: {reason}")]
     Broken {
         /// The engine's name.
         engine: String,
-        /// How it is started: the program and its arguments (and folder),
-        /// or `in-process`.
+        /// How it is started: the program and its arguments (and folder).
         command: String,
         /// Games it failed.
         games: usize,

@@ -112,12 +112,13 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Learns how the run's engines are started, for the message of one
-    /// that fails its first games (see [`BROKEN_AFTER`]).
+    /// Learns the run's external engines and how they are started: one
+    /// that fails its first games (see [`BROKEN_AFTER`]) stops the run,
+    /// named with its command.
     pub fn engines(&mut self, engines: &[EngineSpec]) {
         for e in engines {
             let command = match e {
-                EngineSpec::Engine(_) => "in-process".to_string(),
+                EngineSpec::Engine(_) => continue,
                 EngineSpec::External(x) => {
                     let mut line = crate::error::path_text(&x.program);
                     for a in &x.args {
@@ -134,11 +135,15 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Follows the first games of the engines of `rec`; the first engine
-    /// found broken stops the run.
+    /// Follows the first games of the external engines of `rec`; the
+    /// first one found broken stops the run. (An in-process engine that
+    /// fails is a bug of its player, which its forfeits show; the runner
+    /// plays on, as `tests/trust.rs` asks.)
     fn watch_starts(&mut self, rec: &GameRecord) {
         if let Some((engine, games, reason)) = self.starts.see(rec) {
-            let command = self.commands.get(&engine).cloned().unwrap_or_default();
+            let Some(command) = self.commands.get(&engine).cloned() else {
+                return;
+            };
             self.broken.get_or_insert(Error::Broken {
                 engine,
                 command,
