@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be read or written.
-    #[error("{}", path.display())]
+    #[error("{}", path_text(path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -37,7 +37,7 @@ pub enum Error {
         source: crate::game::tictactoe::TicTacToeError,
     },
     /// A malformed tree file.
-    #[error("{}", path.display())]
+    #[error("{}", path_text(path))]
     Tree {
         /// The file.
         path: PathBuf,
@@ -47,7 +47,7 @@ pub enum Error {
     },
     /// A bad configuration or data file (engine, weights, tournament): the
     /// place, and what is wrong with the field or value there.
-    #[error("{}:{line}:{column}: {message}", path.display())]
+    #[error("{}:{line}:{column}: {message}", path_text(path))]
     Config {
         /// The file.
         path: PathBuf,
@@ -60,7 +60,7 @@ pub enum Error {
     },
     /// A bad binary data file (binary weights): the byte where it goes
     /// wrong, and what is wrong there.
-    #[error("{}: byte {offset}: {message}", path.display())]
+    #[error("{}: byte {offset}: {message}", path_text(path))]
     Binary {
         /// The file.
         path: PathBuf,
@@ -91,7 +91,7 @@ pub enum Error {
     },
     /// An external engine's program that could not be started (not found,
     /// not executable): the engine and the program, then the cause.
-    #[error("engine {engine:?}: cannot start {}", program.display())]
+    #[error("engine {engine:?}: cannot start {}", path_text(program))]
     Start {
         /// The engine's name.
         engine: String,
@@ -100,6 +100,22 @@ pub enum Error {
         /// Why.
         #[source]
         source: std::io::Error,
+    },
+    /// An external engine that failed its first games of a run the same way
+    /// before making a single move (it exits at start, does not answer its
+    /// handshake, dies at its first move): the run stops instead of
+    /// forfeiting every game. Exit code 1.
+    #[error("engine {engine:?} ({command}) failed its first {games} games the same way without making a move, so the run stops: {reason}")]
+    Broken {
+        /// The engine's name.
+        engine: String,
+        /// How it is started: the program and its arguments (and folder).
+        command: String,
+        /// Games it failed.
+        games: usize,
+        /// How it failed the last (the crash message ends with its last
+        /// line on the error stream).
+        reason: String,
     },
     /// A command-line argument that cannot be used as given, found while
     /// working (an output folder that already holds a journal, an engine
@@ -168,6 +184,28 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub struct AllocError {
     /// The size asked for.
     pub bytes: usize,
+}
+
+/// A path as an error message shows it: as [`Path::display`] writes it,
+/// with control characters (a newline, a tab, an escape) escaped as Rust
+/// writes them (`\n`, `\t`, `\u{1b}`), so that an error naming any path
+/// stays on one line and cannot drive the terminal. Ordinary paths read as
+/// they are.
+pub fn path_text(path: &Path) -> String {
+    let shown = path.display().to_string();
+    if !shown.chars().any(char::is_control) {
+        return shown;
+    }
+    shown
+        .chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// A byte count as people write it: `16 GiB`, `64 MiB`, `1.5 KiB`, `12 bytes`.

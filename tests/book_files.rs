@@ -21,9 +21,9 @@ fn every_bad_line_is_reported_with_the_move_and_why() {
         "bad-lines.txt: 7 bad lines",
         "  line 3: \"f5d6a1\": illegal move a1 at index 4 of the move list (move 3): a1 flips no disc for black (legal for black: c3 c4 c5 c6 c7)",
         "  line 4: \"f5f5\": illegal move f5 at index 2 of the move list (move 2): f5 is already occupied (legal for white: d6 f4 f6)",
-        "  line 5: \"F5 D6 C3 z9\": \"z9\" at index 9 of the move list is not a move (expected a1..h8 or pa)",
-        "  line 6: \"f5 pa\": illegal move pa at index 3 of the move list (move 2): white has legal moves (d6 f4 f6)",
-        "  line 11: \"XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O\": the game is over in this position (neither side can move)",
+        "  line 5: \"F5\"…: \"z9\" at index 9 of the move list is not a move (expected a1..h8 or pa)",
+        "  line 6: \"f5\"…: illegal move pa at index 3 of the move list (move 2): white has legal moves (d6 f4 f6)",
+        "  line 11: \"XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\"…: the game is over in this position (neither side can move)",
     ];
     let got: Vec<&str> = err.lines().collect();
     assert!(
@@ -32,7 +32,8 @@ fn every_bad_line_is_reported_with_the_move_and_why() {
     );
     // Position-string errors are the notation reader's own words: only
     // their place and gist are pinned here.
-    let start = "---------------------------OX------XO-----------";
+    // Each line is quoted by its first word, at most 40 characters.
+    let start = "---------------------------OX------XO---";
     assert!(
         got[5].starts_with(&format!("  line 9: \"{start}")) && got[5].contains("'Q'"),
         "{err}"

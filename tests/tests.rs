@@ -14,6 +14,7 @@ mod external;
 mod flags;
 mod grhino;
 mod history;
+mod hostile;
 mod house;
 mod layers;
 mod limits;

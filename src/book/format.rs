@@ -115,14 +115,38 @@ pub struct LineError {
 }
 
 impl fmt::Display for LineError {
+    /// The line's number, its first word only (a file that is not a book,
+    /// a password file, a file of secrets, shows no more than any other
+    /// reader would quote of it) and what is wrong.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown: String = self.text.chars().take(80).collect();
-        let cut = if shown.len() < self.text.len() {
-            "..."
+        let word = first_word(&self.text);
+        let more = if word.len() < self.text.len() {
+            "…"
         } else {
             ""
         };
-        write!(f, "line {}: {shown:?}{cut}: {}", self.line, self.problem)
+        write!(f, "line {}: {word:?}{more}: {}", self.line, self.problem)
+    }
+}
+
+/// Most characters of a line an error quotes.
+const WORD_CHARS: usize = 40;
+
+/// The first word of a book line, as an error quotes it: the leading run
+/// of characters a move list or a position string is written with
+/// (letters, digits, `-`, `*`, `.`), at most [`WORD_CHARS`] of them; the
+/// first character alone when the line starts with another.
+fn first_word(text: &str) -> String {
+    let book_char = |c: char| c.is_alphanumeric() || matches!(c, '-' | '*' | '.');
+    let run: String = text
+        .chars()
+        .take_while(|&c| book_char(c))
+        .take(WORD_CHARS)
+        .collect();
+    if run.is_empty() {
+        text.chars().take(1).collect()
+    } else {
+        run
     }
 }
 
@@ -130,7 +154,7 @@ impl fmt::Display for LineError {
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
     /// The file could not be read or written.
-    #[error("{}", path.display())]
+    #[error("{}", crate::error::path_text(path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -140,7 +164,7 @@ pub enum BookError {
     },
     /// The file exists but is not text: a directory, or bytes that are not
     /// UTF-8 (a binary file).
-    #[error("{}: {problem}", path.display())]
+    #[error("{}: {problem}", crate::error::path_text(path))]
     NotText {
         /// The file.
         path: PathBuf,
@@ -149,7 +173,7 @@ pub enum BookError {
     },
     /// Some lines are bad; all of them are listed (the message shows the
     /// first [`SHOWN_ERRORS`]).
-    #[error("{}: {}", path.display(), LineList(errors))]
+    #[error("{}: {}", crate::error::path_text(path), LineList(errors))]
     BadLines {
         /// The file.
         path: PathBuf,
@@ -157,11 +181,34 @@ pub enum BookError {
         errors: Vec<LineError>,
     },
     /// No line holds an opening.
-    #[error("{}: no openings (every line is blank or a comment)", path.display())]
+    #[error(
+        "{}: no openings (every line is blank or a comment)",
+        crate::error::path_text(path)
+    )]
     Empty {
         /// The file.
         path: PathBuf,
     },
+}
+
+impl BookError {
+    /// The error on one line, for a message that names the book inside
+    /// another file (a tournament's `book:`): a bad book shows its count
+    /// of bad lines and the first one only.
+    pub fn brief(&self) -> String {
+        match self {
+            BookError::BadLines { path, errors } if errors.len() > 1 => format!(
+                "{}: {} bad lines, the first {} (`arena book check` lists them)",
+                crate::error::path_text(path),
+                errors.len(),
+                errors[0]
+            ),
+            BookError::Io { .. }
+            | BookError::NotText { .. }
+            | BookError::BadLines { .. }
+            | BookError::Empty { .. } => self.to_string(),
+        }
+    }
 }
 
 /// Formats a list of line errors: a count, then one per line, capped; a

@@ -248,7 +248,7 @@ impl EngineConfig {
     /// without ProbCut hash as before).
     pub fn fingerprint(&self, base: &Path) -> serde_json::Value {
         let hash_of = |p: &Path| {
-            std::fs::read(base.join(p))
+            crate::util::text::read_bytes(&base.join(p))
                 .ok()
                 .map(|b| format!("{:016x}", fnv1a(&b)))
         };

@@ -164,6 +164,9 @@ impl Tournament {
     pub fn parse_with(text: &str, path: &Path, overrides: &Overrides) -> Result<Tournament> {
         let mut raw: RawTournament = crate::util::parse_ron(text, path)?;
         overrides.apply(&mut raw)?;
+        if let Some(rounds) = overrides.rounds {
+            check_rounds_flag(rounds, &raw.format, raw.engines.len())?;
+        }
         Tournament::try_from(Sourced {
             raw,
             source: Source::new(path, text),
@@ -269,10 +272,16 @@ fn load_engines(
         let (config, weights_base) = match e {
             EngineRef::Path(p) => {
                 let full = src.base().join(p);
-                if !full.exists() {
+                let shown = crate::error::path_text(&full);
+                let problem = match crate::util::text::file_problem(&full) {
+                    _ if !full.exists() => Some("not found".to_string()),
+                    Some(p) => Some(p.to_string()),
+                    None => None,
+                };
+                if let Some(problem) = problem {
                     return Err(src.entry("engines", i).field(
                         "engines",
-                        format!("engine {}: engine file {} not found", i + 1, full.display()),
+                        format!("engine {}: engine file {shown} {problem}", i + 1),
                     ));
                 }
                 let c = EngineSpec::load(&full, time_control)?;
@@ -366,6 +375,31 @@ fn sprt_field(e: &SprtError) -> &'static str {
         SprtError::ErrorSum { .. } => "alpha",
         SprtError::EloBounds { .. } => "elo0",
     }
+}
+
+/// The command line's `rounds` (already in `format`, of `n` engines): 1 or
+/// more, and no more pairs than a tournament may have. A bad value is the
+/// command line's, not the config's: a usage error naming the option.
+fn check_rounds_flag(rounds: u64, format: &Format, n: usize) -> Result<()> {
+    if rounds == 0 {
+        return Err(Error::usage("rounds", "0 rounds: must be at least 1"));
+    }
+    let counted = match *format {
+        Format::RoundRobin { .. } => n >= 2,
+        Format::Gauntlet { challengers, .. } => challengers > 0 && challengers < n,
+        Format::Sprt { .. } => false,
+    };
+    let pairs = super::schedule::total_pairs(format, n);
+    if counted && pairs > super::schedule::MAX_PAIRS {
+        return Err(Error::usage(
+            "rounds",
+            format!(
+                "{rounds} rounds of {n} engines make {pairs} pairs: a tournament may have at most {}",
+                super::schedule::MAX_PAIRS
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// At most [`MAX_PAIRS`](super::schedule::MAX_PAIRS) pairs (the schedule
@@ -480,17 +514,22 @@ fn config_hash(
 fn load_book(src: &Source<'_>, raw: &RawBook, seed: u64) -> Result<(Book, OpeningOrder, String)> {
     let book_path = src.base().join(&raw.file);
     let book = read_book(&book_path).map_err(|e| match e {
-        BookError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-            src.field("file", format!("book {} not found", book_path.display()))
-        }
+        BookError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => src.field(
+            "file",
+            format!("book {} not found", crate::error::path_text(&book_path)),
+        ),
         BookError::Empty { .. } => src.field(
             "file",
-            format!("book {} has no openings", book_path.display()),
+            format!(
+                "book {} has no openings",
+                crate::error::path_text(&book_path)
+            ),
         ),
-        other => src.field("file", other.to_string()),
+        other => src.field("file", other.brief()),
     })?;
     let order = OpeningOrder::new(book.len(), raw.order, seed, raw.start)
         .map_err(|e| src.field("start", e.to_string()))?;
-    let book_text = std::fs::read(&book_path).map_err(|e| Error::io(&book_path, e))?;
+    let book_text =
+        crate::util::text::read_bytes(&book_path).map_err(|e| Error::io(&book_path, e))?;
     Ok((book, order, format!("{:016x}", fnv1a(&book_text))))
 }

@@ -48,11 +48,12 @@ pub struct RunFolder {
 /// A folder in use, a journal of another config or shard (naming both),
 /// a corrupt journal (file, line, field), I/O.
 pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result<RunFolder> {
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    make_folder(out)?;
     let lock = FolderLock::take(out).map_err(lock_error)?;
     remove_stale_temporaries(out);
+    refuse_strangers(out)?;
     let path = out.join("journal.jsonl");
-    let folder = out.display().to_string();
+    let folder = crate::error::path_text(out);
     let old = if path.exists() && existing != Existing::Overwrite {
         let c = journal::read(&path)?;
         refuse_foreign(&folder, &c.header, info)?;
@@ -68,6 +69,7 @@ pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result
             (Journal::append_to(&path, c.valid_len)?, c.games, must)
         }
         (_, Existing::Overwrite) => {
+            // Only arena's own files: refuse_strangers has checked them.
             for name in ["journal.jsonl", "results.json", "summary.md", "games.ggf"] {
                 let p = out.join(name);
                 if p.exists() {
@@ -86,6 +88,115 @@ pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result
         games,
         must_be_finished,
     })
+}
+
+/// Creates the results folder `out` (and its parents) when it is not
+/// there; an `out` that is a file, or a symbolic link to nothing, is
+/// refused in words (not the system's `File exists`).
+///
+/// # Errors
+/// [`Error::Io`] naming `out`.
+pub fn make_folder(out: &Path) -> Result<()> {
+    let refuse = |why: String| {
+        Error::io(
+            out,
+            std::io::Error::new(std::io::ErrorKind::NotADirectory, why),
+        )
+    };
+    match (std::fs::symlink_metadata(out), std::fs::metadata(out)) {
+        (Ok(link), Err(_)) if link.file_type().is_symlink() => {
+            let target = std::fs::read_link(out).unwrap_or_default();
+            return Err(refuse(format!(
+                "is a symbolic link to {}, which does not exist; create that folder, or give another output folder",
+                crate::error::path_text(&target)
+            )));
+        }
+        (_, Ok(m)) if !m.is_dir() => {
+            return Err(refuse(
+                "is a file, not a folder; give a folder for the results".into(),
+            ))
+        }
+        _ => {}
+    }
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))
+}
+
+/// The files a run writes in its folder besides the journal (`logs/`
+/// aside), which `--overwrite` may replace.
+const OUTPUTS: [&str; 5] = [
+    "tournament.json",
+    "results.json",
+    "summary.md",
+    "report.html",
+    "games.ggf",
+];
+
+/// A run never replaces a file it did not write: a `journal.jsonl` that
+/// does not start with an arena journal's header, and, in a folder without
+/// a journal, any of arena's output names (but a `tournament.json` arena
+/// wrote before it was stopped), are refused, naming the file; so is any of
+/// these names that is not a regular file (a link, a FIFO, a folder).
+///
+/// # Errors
+/// [`Error::Run`] naming the file.
+pub fn refuse_strangers(out: &Path) -> Result<()> {
+    let journal = out.join("journal.jsonl");
+    let refuse = |path: &Path, why: &str| {
+        Error::Run(format!(
+            "{} {why}; arena replaces only files it wrote: give another output folder, or move the file away",
+            crate::error::path_text(path)
+        ))
+    };
+    let kind = |path: &Path| match std::fs::symlink_metadata(path) {
+        Ok(m) => Ok(Some(m.file_type().is_file())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(path, e)),
+    };
+    let has_journal = match kind(&journal)? {
+        None => false,
+        Some(false) => return Err(refuse(&journal, "is not a regular file")),
+        Some(true) if !starts_as_journal(&journal) => {
+            return Err(refuse(&journal, "is not an arena journal"))
+        }
+        Some(true) => true,
+    };
+    for name in OUTPUTS {
+        let path = out.join(name);
+        match kind(&path)? {
+            None => {}
+            Some(false) => return Err(refuse(&path, "is not a regular file")),
+            Some(true) if has_journal => {}
+            Some(true) if name == "tournament.json" && read_info(out).is_ok() => {}
+            Some(true) => {
+                return Err(refuse(
+                    &path,
+                    "was not written by an arena run (the folder holds no journal.jsonl)",
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// True when the file at `path` is empty (a journal a kill cut before its
+/// header) or starts with an arena journal's header line.
+fn starts_as_journal(path: &Path) -> bool {
+    use std::io::{BufRead, Read};
+    let Ok(file) = crate::util::text::open_file(path) else {
+        return false;
+    };
+    // A header is a short line: read no more than needed to find it.
+    let mut reader = std::io::BufReader::new(file.take(1 << 16));
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => return true,
+            Ok(_) if line.trim().is_empty() => {}
+            Ok(_) => return serde_json::from_str::<Header>(line.trim()).is_ok(),
+            Err(_) => return false,
+        }
+    }
 }
 
 /// A journal of another config or shard is never continued or shown (only

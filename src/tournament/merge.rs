@@ -24,7 +24,7 @@ struct ShardRun {
 
 /// An error about a folder: its name, then what is wrong with it.
 fn about(dir: &Path, message: String) -> Error {
-    Error::Run(format!("{} {message}", dir.display()))
+    Error::Run(format!("{} {message}", crate::error::path_text(dir)))
 }
 
 /// Reads a shard folder: its info, its journal (every line checked), and
@@ -76,7 +76,7 @@ fn check_set(runs: &[ShardRun]) -> Result<(BTreeMap<u64, &ShardRun>, Vec<String>
                 format!(
                     "was run with another config (hash {}; {} has {}): only shards of one config merge",
                     r.info.config_hash,
-                    first.dir.display(),
+                    crate::error::path_text(&first.dir),
                     first.info.config_hash
                 ),
             ));
@@ -87,7 +87,7 @@ fn check_set(runs: &[ShardRun]) -> Result<(BTreeMap<u64, &ShardRun>, Vec<String>
                 format!(
                     "is shard {} but {} is shard {}: shards of one split merge",
                     r.shard,
-                    first.dir.display(),
+                    crate::error::path_text(&first.dir),
                     first.shard
                 ),
             ));
@@ -96,8 +96,8 @@ fn check_set(runs: &[ShardRun]) -> Result<(BTreeMap<u64, &ShardRun>, Vec<String>
             return Err(Error::Run(format!(
                 "shard {} given twice ({} and {})",
                 r.shard,
-                other.dir.display(),
-                r.dir.display()
+                crate::error::path_text(&other.dir),
+                crate::error::path_text(&r.dir)
             )));
         }
     }
@@ -112,7 +112,7 @@ fn check_set(runs: &[ShardRun]) -> Result<(BTreeMap<u64, &ShardRun>, Vec<String>
             lacking.push(format!(
                 "shard {} in {} is unfinished ({} of {want} games)",
                 r.shard,
-                r.dir.display(),
+                crate::error::path_text(&r.dir),
                 r.games.len()
             ));
         }
@@ -168,13 +168,14 @@ pub fn merge(
 /// Writes the merged journal and tournament.json into `out`, which must be
 /// free (no journal) and not in use.
 fn write_merged(out: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Result<FolderLock> {
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    super::folder::make_folder(out)?;
     let lock = FolderLock::take(out).map_err(lock_error)?;
+    super::folder::refuse_strangers(out)?;
     let journal_path = out.join("journal.jsonl");
     if journal_path.exists() {
         return Err(Error::Run(format!(
             "{} already holds a journal; merge into an empty folder",
-            out.display()
+            crate::error::path_text(out)
         )));
     }
     write_durable(&out.join("tournament.json"), &info_json(info))?;

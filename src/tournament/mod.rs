@@ -249,6 +249,7 @@ fn run_scheduled(
     let decides = info.decides();
     let mut collector =
         Collector::new(&info, &out, folder.journal, folder.games, decides, observer);
+    collector.engines(&t.engines);
     // At least one: a shard that owns no pair still asks its scheduler,
     // which says it is done, and leaves an empty journal for `arena merge`.
     let workers = concurrency

@@ -131,7 +131,7 @@ impl FolderLock {
                 let mut text = String::new();
                 let _ = file.read_to_string(&mut text);
                 return Err(LockError::Busy {
-                    folder: dir.display().to_string(),
+                    folder: crate::error::path_text(dir),
                     pid: text.trim().parse().ok(),
                 });
             }

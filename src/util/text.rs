@@ -11,6 +11,10 @@ pub enum TextProblem {
     /// The path names a directory.
     #[error("is a directory, not a file")]
     Directory,
+    /// The path names something that is not a file: a FIFO, a socket or a
+    /// device, which a read could wait on forever or never finish.
+    #[error("is {0}, not a file")]
+    Special(&'static str),
     /// The bytes are not UTF-8 (a binary file, or another encoding).
     #[error(
         "is not UTF-8 text (byte {byte:#04x} at line {line}, column {column}); save it as UTF-8"
@@ -25,22 +29,93 @@ pub enum TextProblem {
     },
 }
 
-/// Reads a whole text file: a directory or bytes that are not UTF-8 are an
-/// [`std::io::Error`] wrapping the [`TextProblem`] (so its message says
-/// which), and a leading UTF-8 byte order mark (as Windows editors write)
+/// Reads a whole text file: a path that is no regular file (a directory, a
+/// FIFO, a socket, a device; see [`read_bytes`]) or bytes that are not
+/// UTF-8 are an [`std::io::Error`] wrapping the [`TextProblem`] (so its
+/// message says which), and a leading UTF-8 byte order mark (as Windows editors write)
 /// is dropped, so a file reads the same with or without one.
 ///
 /// # Errors
 /// The I/O error, or the [`TextProblem`] as an I/O error.
 pub fn read_text_file(path: &Path) -> std::io::Result<String> {
-    use std::io::{Error as IoError, ErrorKind};
-    if path.is_dir() {
-        return Err(IoError::new(
-            ErrorKind::InvalidInput,
-            TextProblem::Directory,
-        ));
+    text_from_bytes(read_bytes(path)?)
+}
+
+/// What a path that is not a regular file names, in words: `a directory`,
+/// `a FIFO`, `a socket`, `a device`.
+fn special(kind: std::fs::FileType) -> Option<TextProblem> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return Some(TextProblem::Special("a FIFO (named pipe)"));
+        }
+        if kind.is_socket() {
+            return Some(TextProblem::Special("a socket"));
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return Some(TextProblem::Special("a device"));
+        }
     }
-    text_from_bytes(std::fs::read(path)?)
+    if kind.is_dir() {
+        Some(TextProblem::Directory)
+    } else if kind.is_file() {
+        None
+    } else {
+        Some(TextProblem::Special("not a regular file"))
+    }
+}
+
+/// What is wrong with `path` as a file to read, when it exists but names
+/// no regular file (a directory, a FIFO, a socket, a device); `None` for a
+/// file, and for a path that cannot be looked at (reading it says why).
+pub fn file_problem(path: &Path) -> Option<TextProblem> {
+    std::fs::metadata(path)
+        .ok()
+        .and_then(|m| special(m.file_type()))
+}
+
+/// Reads a whole file's bytes, refusing at once a path that names no
+/// regular file (a directory, a FIFO, a socket, a device: reading a FIFO
+/// would wait forever for a writer, a device might never end). The type is
+/// checked before opening, and again on the open file (opened without
+/// blocking), so a path swapped in between is refused too.
+///
+/// # Errors
+/// The I/O error, or the [`TextProblem`] as an I/O error.
+pub fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut file = open_file(path)?;
+    let len = file.metadata().map_or(0, |m| m.len());
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Opens a file for reading as [`read_bytes`] does: a path that names no
+/// regular file is refused at once, with the [`TextProblem`] as an I/O
+/// error.
+///
+/// # Errors
+/// The I/O error, or the [`TextProblem`] as an I/O error.
+pub fn open_file(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::io::{Error as IoError, ErrorKind};
+    let refuse = |p| IoError::new(ErrorKind::InvalidInput, p);
+    if let Some(p) = special(std::fs::metadata(path)?.file_type()) {
+        return Err(refuse(p));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    if let Some(p) = special(file.metadata()?.file_type()) {
+        return Err(refuse(p));
+    }
+    Ok(file)
 }
 
 /// The text of a file's `bytes`, as [`read_text_file`] reads it.
@@ -96,10 +171,7 @@ pub enum FileData {
 /// # Errors
 /// [`Error::Io`] naming the file.
 pub fn read_text_or_bytes(path: &Path, binary: impl Fn(&[u8]) -> bool) -> Result<FileData> {
-    if path.is_dir() {
-        return read_text(path).map(FileData::Text);
-    }
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = read_bytes(path).map_err(|e| Error::io(path, e))?;
     if binary(&bytes) {
         return Ok(FileData::Bytes(bytes));
     }

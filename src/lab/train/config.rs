@@ -108,7 +108,7 @@ fn load_book(src: &Source<'_>, path: &Path) -> Result<Book> {
         if missing {
             src.field("book", format!("book {} not found", path.display()))
         } else {
-            src.field("book", e.to_string())
+            src.field("book", e.brief())
         }
     })
 }
