@@ -56,8 +56,8 @@ pub struct ProbCutFitSettled {
     /// The pairs fitted, `(deep, shallow)`: those given, or the default
     /// ladder.
     pub pairs: Vec<(u32, u32)>,
-    /// The positions' fewest empties but one: the one given, or the
-    /// engine's.
+    /// Only positions with more empties than this were drawn: the number
+    /// given, or the engine's.
     pub min_empties: u32,
 }
 
