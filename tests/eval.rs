@@ -472,3 +472,87 @@ fn pattern_weights_convert_to_binary_and_back_without_loss() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+#[test]
+fn eval_fit_headers_give_the_command_that_regenerates_the_file() {
+    // Played samples (with --play), the same samples read back, and a
+    // pattern fit: each header gives the options that made it, byte for byte.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fit-headers");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = |name: &str| dir.join(name).display().to_string();
+    let r = |name: &str| repo(name).display().to_string();
+    let (features, play, patterns) = (
+        r("engines/weights/features-fit.ron"),
+        r("engines/weights/features-v1.ron"),
+        r("engines/weights/patterns-empty.ron"),
+    );
+    let (samples, a, b, c) = (d("s.txt"), d("a.ron"), d("b.ron"), d("c.ron"));
+    let header = |args: &[&str], out: &str| {
+        let got = arena(&[&["eval", "fit"], args, &["--out", out]].concat());
+        assert!(got.status.success(), "{args:?}: {}", stderr(&got));
+        let text = std::fs::read_to_string(out).unwrap();
+        text.lines().take(3).map(String::from).collect::<Vec<_>>()
+    };
+    let played = header(
+        &[
+            "--base",
+            &features,
+            "--play",
+            &play,
+            "--samples",
+            &samples,
+            "--games",
+            "3",
+            "--seed",
+            "2",
+            "--random-plies",
+            "8",
+            "--depth",
+            "1",
+            "--solve-at",
+            "8",
+        ],
+        &a,
+    );
+    let n = std::fs::read_to_string(&samples).unwrap().lines().count();
+    assert_eq!(
+        played,
+        [
+            "// Feature weights fitted by least squares (centidiscs per unit of each feature).".to_string(),
+            format!("// arena eval fit --base {features} --play {play} --games 3 --seed 2 --random-plies 8 --depth 1 --solve-at 8 --ridge 0.001 --out {a}"),
+            format!("// Samples: {n} self-play positions labelled by the exact value at --solve-at empties (see src/lab/fit.rs)."),
+        ]
+    );
+    let read = header(
+        &["--base", &features, "--samples", &samples, "--ridge", "0.5"],
+        &b,
+    );
+    assert_eq!(
+        read[1..],
+        [
+            format!(
+                "// arena eval fit --base {features} --samples {samples} --ridge 0.5 --out {b}"
+            ),
+            format!("// Samples: {n} positions read from {samples} (see src/lab/fit.rs)."),
+        ]
+    );
+    let fitted = header(
+        &[
+            "--base",
+            &patterns,
+            "--samples",
+            &samples,
+            "--iterations",
+            "2",
+        ],
+        &c,
+    );
+    assert_eq!(
+        fitted[..2],
+        [
+            "// Pattern tables fitted by least squares (centidiscs; format in src/eval/patterns/file.rs).".to_string(),
+            format!("// arena eval fit --base {patterns} --samples {samples} --ridge 20 --iterations 2 --out {c}"),
+        ]
+    );
+}

@@ -105,3 +105,48 @@ fn rounds_of_an_sprt_and_a_model_without_an_exact_pair_name_their_flags() {
         format!("error: --endcut: {model}: no stage has an exact-score pair (deep: 60); fit one with arena probcut fit-endgame\n")
     );
 }
+
+#[test]
+fn hints_name_the_flag_of_the_setting_to_change() {
+    // A balanced book that keeps nothing says which option to raise, and a
+    // database of something else which option to change: the library names
+    // the setting (`max_abs`, `db`), the binary prints its flag.
+    let dir = tmp("flags-hints");
+    let engine = repo("engines/alphabeta-d6.ron").display().to_string();
+    let book = dir.join("b.txt").display().to_string();
+    let got = arena(&[
+        "book",
+        "generate",
+        "--plies",
+        "1",
+        "--balanced",
+        "--engine",
+        &engine,
+        "--depth",
+        "2",
+        "--max-abs",
+        "0",
+        "--out",
+        &book,
+    ]);
+    assert_eq!(got.status.code(), Some(1), "{}", stderr(&got));
+    assert_eq!(
+        stderr(&got),
+        format!(
+            "error: none of the 4 openings searched scores within 0 discs of 0 with engine alphabeta-d6 at depth 2: \
+             nothing written to {book}; raise --max-abs\n"
+        )
+    );
+    let other = dir.join("other.db");
+    rusqlite::Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE notes (text TEXT);")
+        .unwrap();
+    let other = other.display().to_string();
+    let got = arena(&["history", "show", "--db", &other]);
+    assert_eq!(got.status.code(), Some(1), "{}", stderr(&got));
+    assert_eq!(
+        stderr(&got),
+        format!("error: {other}: not an arena history database (it holds other tables); give another --db file\n")
+    );
+}

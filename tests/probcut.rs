@@ -162,6 +162,31 @@ fn probcut_fit_and_check_work_end_to_end() {
         text.lines().nth(1).unwrap().contains(" --nested --out "),
         "{text}"
     );
+    // The header, byte for byte: the command with the pairs and the
+    // engine's own --min-empties (12: it solves nothing exactly).
+    let header = |text: &str| text.lines().take(3).map(String::from).collect::<Vec<_>>();
+    let command = |out: &Path, nested: &str| {
+        format!(
+            "// arena probcut fit --engine {} --games 6 --positions 60 --seed 1 --pairs 3:1,4:2,5:1 --stages 30,0 --confidence 1.5 --min-empties 12{nested} --out {}",
+            engine.display(),
+            out.display()
+        )
+    };
+    assert_eq!(
+        header(&text),
+        [
+            "// ProbCut parameters for e (values in centidiscs).".to_string(),
+            command(&nested_out, " --nested"),
+            "// 60 positions from self-play with the engine's evaluation, searched by PVS to each depth, the deep searches cutting with the pairs fitted below them (see src/lab/probcut.rs).".into(),
+        ]
+    );
+    assert_eq!(
+        header(&std::fs::read_to_string(&out).unwrap())[1..],
+        [
+            command(&out, ""),
+            "// 60 positions from self-play with the engine's evaluation, searched by PVS to each depth (see src/lab/probcut.rs).".into(),
+        ]
+    );
     // The engine with the fitted file: check reports nodes and agreement.
     let with = dir.join("e-pc.ron");
     std::fs::write(
@@ -277,4 +302,59 @@ fn probcut_never_cuts_a_search_that_reaches_the_end() {
         );
         assert_eq!(pc.stats.probcut_cuts, 0);
     }
+}
+
+#[test]
+fn probcut_fit_endgame_gives_the_command_in_its_header() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("probcut-endgame");
+    std::fs::create_dir_all(&dir).unwrap();
+    let order = repo("engines/weights/features-fit.ron");
+    let header = |order_eval: Option<&Path>, name: &str| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "probcut",
+            "fit-endgame",
+            "--games",
+            "20",
+            "--positions",
+            "10",
+            "--seed",
+            "3",
+            "--stages",
+            "10:1,11:2",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if let Some(p) = order_eval {
+            args.extend(["--order-eval", p.to_str().unwrap()]);
+        }
+        let r = arena(&args);
+        assert!(r.status.success(), "{}", stderr(&r));
+        let text = std::fs::read_to_string(&out).unwrap();
+        let lines: Vec<String> = text.lines().take(4).map(String::from).collect();
+        (lines, out)
+    };
+    let notes = [
+        "// Positions from self-play with the ordering evaluation, solved exactly and searched by the solver's shallow search (src/lab/endcut.rs).",
+        "// The solver's passes use their own confidences (src/endgame/selective.rs): the confidence below is not read.",
+    ];
+    let (lines, out) = header(None, "builtin.ron");
+    assert_eq!(
+        lines,
+        [
+            "// The exact solver's cut model (Multi-ProbCut on the exact score; values in centidiscs; deep: 60 means the exact score).".to_string(),
+            format!("// arena probcut fit-endgame --games 20 --positions 10 --seed 3 --stages 11:2,10:1 --out {}", out.display()),
+            notes[0].into(),
+            notes[1].into(),
+        ]
+    );
+    let (lines, out) = header(Some(&order), "ordered.ron");
+    assert_eq!(
+        lines[1],
+        format!(
+            "// arena probcut fit-endgame --order-eval {} --games 20 --positions 10 --seed 3 --stages 11:2,10:1 --out {}",
+            order.display(),
+            out.display()
+        )
+    );
 }

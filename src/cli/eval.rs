@@ -6,7 +6,7 @@ use crate::engine::EngineConfig;
 use crate::eval::patterns::{weights_file, Patterns};
 use crate::eval::{Term, UNITS_PER_DISC};
 use crate::game::othello::board_string;
-use crate::lab::eval_fit::{fit_eval, EvalFitOptions, StageFits};
+use crate::lab::eval_fit::{fit_eval, EvalFitOptions, EvalFitSettled, StageFits};
 use crate::search::Evaluator;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -156,6 +156,42 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The header's lines on how a fitted file was made: the command that
+/// regenerates it (the games options only when the games were played) and
+/// where the samples came from.
+fn fit_made_by(opts: &EvalFitOptions, settled: &EvalFitSettled) -> [String; 2] {
+    let ridge = settled.ridge;
+    let mut command = format!("arena eval fit --base {}", opts.base.display());
+    match &settled.read_from {
+        // Read samples: the games options played no part.
+        Some(path) => command.push_str(&format!(" --samples {} --ridge {ridge}", path.display())),
+        None => {
+            if let Some(p) = &opts.play {
+                command.push_str(&format!(" --play {}", p.display()));
+            }
+            command.push_str(&format!(
+                " --games {} --seed {} --random-plies {} --depth {} --solve-at {} --ridge {ridge}",
+                opts.games, opts.seed, opts.random_plies, opts.depth, opts.solve_at
+            ));
+        }
+    }
+    if settled.patterns {
+        command.push_str(&format!(" --iterations {}", opts.iterations));
+    }
+    command.push_str(&format!(" --out {}", opts.out.display()));
+    let samples = settled.samples;
+    let source = match &settled.read_from {
+        Some(path) => format!(
+            "Samples: {samples} positions read from {} (see src/lab/fit.rs).",
+            path.display()
+        ),
+        None => format!(
+            "Samples: {samples} self-play positions labelled by the exact value at --solve-at empties (see src/lab/fit.rs)."
+        ),
+    };
+    [command, source]
+}
+
 /// Runs `arena eval fit` and prints each stage's fit.
 ///
 /// # Errors
@@ -175,6 +211,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
         iterations: args.iterations,
         out: args.out.clone(),
         threads: 0,
+        made_by: fit_made_by,
     })?;
     match &report.stages {
         StageFits::Features(fits) => {

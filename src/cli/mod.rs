@@ -145,15 +145,30 @@ pub fn flag(name: &str) -> String {
 /// `err` with the option it is about, as the library names it, written as
 /// its flag: the library knows settings, the command line has flags.
 pub fn with_flags(mut err: anyhow::Error) -> anyhow::Error {
-    use crate::error::Argument;
+    use crate::lab::book_generate::BookGenerateError;
+    use crate::report::history::HistoryError;
     if let Some(crate::Error::Usage { argument, .. } | crate::Error::Argument { argument, .. }) =
         err.downcast_mut::<crate::Error>()
     {
-        if let Argument::Option(name) = argument {
-            *argument = Argument::Text(flag(name));
-        }
+        as_flag(argument);
+    }
+    if let Some(BookGenerateError::NothingKept { setting, .. }) =
+        err.downcast_mut::<BookGenerateError>()
+    {
+        as_flag(setting);
+    }
+    if let Some(HistoryError::Foreign { setting, .. }) = err.downcast_mut::<HistoryError>() {
+        as_flag(setting);
     }
     err
+}
+
+/// An option named by its setting, written as its flag instead.
+fn as_flag(argument: &mut crate::error::Argument) {
+    use crate::error::Argument;
+    if let Argument::Option(name) = argument {
+        *argument = Argument::Text(flag(name));
+    }
 }
 
 fn run_command(cli: Cli) -> anyhow::Result<ExitCode> {

@@ -3,7 +3,9 @@
 
 use super::{print, print_json};
 use crate::lab::endcut::{fit_endcut, parse_stages, EndCutFitOptions};
-use crate::lab::probcut_run::{check_probcut, fit_probcut, ProbCutCheckOptions, ProbCutFitOptions};
+use crate::lab::probcut_run::{
+    check_probcut, fit_probcut, ProbCutCheckOptions, ProbCutFitOptions, ProbCutFitSettled,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -123,8 +125,49 @@ pub fn run(args: &ProbCutArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `(a, b)` pairs as the command line gives them: `a:b`, comma-separated.
+fn pairs_text(pairs: &[(u32, u32)]) -> String {
+    let items: Vec<String> = pairs.iter().map(|(a, b)| format!("{a}:{b}")).collect();
+    items.join(",")
+}
+
+/// The command that regenerates an exact solver's cut model, recorded in
+/// its header: the stages as parsed (most empties first).
+fn fit_endgame_command(args: &FitEndgameArgs, stages: &[(u32, u32)]) -> String {
+    format!(
+        "arena probcut fit-endgame{} --games {} --positions {} --seed {} --stages {} --out {}",
+        args.order_eval
+            .as_ref()
+            .map_or(String::new(), |p| format!(" --order-eval {}", p.display())),
+        args.games,
+        args.positions,
+        args.seed,
+        pairs_text(stages),
+        args.out.display()
+    )
+}
+
+/// The command that regenerates a ProbCut file, recorded in its header:
+/// the pairs and fewest empties the fit settled on.
+fn fit_command(opts: &ProbCutFitOptions, settled: &ProbCutFitSettled) -> String {
+    format!(
+        "arena probcut fit --engine {} --games {} --positions {} --seed {} --pairs {} --stages {} --confidence {} --min-empties {}{} --out {}",
+        opts.engine.display(),
+        opts.games,
+        opts.positions,
+        opts.seed,
+        pairs_text(&settled.pairs),
+        opts.stages.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+        opts.confidence,
+        settled.min_empties,
+        if opts.nested { " --nested" } else { "" },
+        opts.out.display()
+    )
+}
+
 fn run_fit_endgame(args: &FitEndgameArgs) -> anyhow::Result<ExitCode> {
     let stages = parse_stages(&args.stages)?;
+    let command = fit_endgame_command(args, &stages);
     let eval = match &args.order_eval {
         Some(p) => crate::eval::OthelloEval::from_weights_file(p)?,
         None => crate::endgame::builtin::order_eval(),
@@ -138,6 +181,7 @@ fn run_fit_endgame(args: &FitEndgameArgs) -> anyhow::Result<ExitCode> {
         stages,
         out: args.out.clone(),
         threads: 0,
+        command,
     })?;
     if args.json {
         print_json(&serde_json::json!({ "file": r.file, "pairs": r.pairs }))?;
@@ -178,6 +222,7 @@ fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
         min_empties: args.min_empties,
         out: args.out.clone(),
         threads: 0,
+        command: fit_command,
     })?;
     if args.json {
         print_json(

@@ -9,6 +9,7 @@ use super::balanced::{Balance, BalanceError};
 use crate::book::generate::{candidates, filter_openings, limit_kept};
 use crate::book::{self, BookError, GenerateError, GenerateOptions, Generated};
 use crate::engine::EngineConfig;
+use crate::error::Argument;
 use crate::game::othello::notation::move_list_string;
 use crate::game::othello::{Board, Move};
 use crate::Error;
@@ -117,7 +118,7 @@ pub enum BookGenerateError {
     /// A balanced book kept no opening: nothing was written.
     #[error(
         "none of the {} searched scores within {max_abs} discs of 0 with engine {engine} at depth {depth}: \
-         nothing written to {out}; raise --max-abs",
+         nothing written to {out}; raise {setting}",
         count(*.searched, "opening")
     )]
     NothingKept {
@@ -131,6 +132,9 @@ pub enum BookGenerateError {
         depth: u32,
         /// The book file not written.
         out: String,
+        /// The option to raise: `max_abs`, by its setting's name (the
+        /// binary prints its flag).
+        setting: Argument,
     },
 }
 
@@ -275,6 +279,7 @@ pub fn generate_book(
                 engine: b.engine_name().to_string(),
                 depth: b.depth(),
                 out: opts.out.display().to_string(),
+                setting: Argument::Option("max_abs".into()),
             });
         }
     }
@@ -343,11 +348,14 @@ mod tests {
             engine: "e".into(),
             depth: 3,
             out: "b.txt".into(),
+            setting: Argument::Option("max_abs".into()),
         };
+        // The library names the setting; the binary prints its flag
+        // (tests/flags.rs pins that line).
         assert_eq!(
             e.to_string(),
             "none of the 1 opening searched scores within 0 discs of 0 with engine e at depth 3: \
-             nothing written to b.txt; raise --max-abs"
+             nothing written to b.txt; raise max_abs"
         );
     }
 
@@ -358,7 +366,7 @@ mod tests {
         let mut opts = options(None, None);
         opts.plies = 1;
         opts.out = dir.join("b.txt");
-        let r = generate_book(&opts, &|_| panic!("no searches without --balanced")).unwrap();
+        let r = generate_book(&opts, &|_| panic!("no searches for an unbalanced book")).unwrap();
         assert_eq!((r.enumerated, r.kept, r.written, r.seed), (1, 1, 1, None));
         let text = std::fs::read_to_string(&opts.out).unwrap();
         // The caller's command is the header's first line (the binary's

@@ -46,6 +46,9 @@ pub struct EndCutFitOptions {
     pub out: PathBuf,
     /// Threads; 0 means every core.
     pub threads: usize,
+    /// The command that regenerates the file, for its header, as the
+    /// caller words it (the library knows no command line).
+    pub command: String,
 }
 
 /// What `arena probcut fit-endgame` did.
@@ -171,23 +174,12 @@ fn fit_stage_pair(
 }
 
 /// The model file's header: what it is and the command that wrote it.
-fn endcut_header(opts: &EndCutFitOptions, stages: &[(u32, u32)]) -> Vec<String> {
-    let stage_text: Vec<String> = stages.iter().map(|(n, d)| format!("{n}:{d}")).collect();
+fn endcut_header(opts: &EndCutFitOptions) -> Vec<String> {
     vec![
         format!(
             "The exact solver's cut model (Multi-ProbCut on the exact score; values in centidiscs; deep: {EXACT_DEEP} means the exact score)."
         ),
-        format!(
-            "arena probcut fit-endgame{} --games {} --positions {} --seed {} --stages {} --out {}",
-            opts.eval_file
-                .as_ref()
-                .map_or(String::new(), |p| format!(" --order-eval {}", p.display())),
-            opts.games,
-            opts.positions,
-            opts.seed,
-            stage_text.join(","),
-            opts.out.display()
-        ),
+        opts.command.clone(),
         "Positions from self-play with the ordering evaluation, solved exactly and searched by the solver's shallow search (src/lab/endcut.rs).".into(),
         "The solver's passes use their own confidences (src/endgame/selective.rs): the confidence below is not read.".into(),
     ]
@@ -238,7 +230,7 @@ pub fn fit_endcut(opts: &EndCutFitOptions) -> Result<EndCutFitReport> {
         confidence: 1.5,
         stages: out_stages,
     };
-    let header = endcut_header(opts, &stages);
+    let header = endcut_header(opts);
     write_atomic(&opts.out, &pc.to_file(&header))?;
     Ok(EndCutFitReport {
         file: opts.out.clone(),
@@ -275,6 +267,7 @@ mod tests {
             stages: vec![(10, 2), (12, 2)],
             out: out.clone(),
             threads: 2,
+            command: "arena probcut fit-endgame as the caller words it".into(),
         })
         .unwrap();
         assert_eq!(r.pairs.len(), 2);
@@ -283,6 +276,13 @@ mod tests {
             assert!(f.correlation > 0.5, "{f:?}");
             assert!(f.pair.sigma > 0.0, "{f:?}");
         }
+        // The caller's command is the header's second line (the binary's
+        // own is pinned by tests/probcut.rs).
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(
+            text.lines().nth(1),
+            Some("// arena probcut fit-endgame as the caller words it")
+        );
         let pc = ProbCut::load(&out).unwrap();
         let cut = crate::endgame::EndCut::new(&pc, 14).unwrap();
         assert_eq!(cut.lowest(), 10);

@@ -1,7 +1,8 @@
 //! `arena eval fit` as one library call: check the request, get the samples
 //! (seeded self-play labelled by exact solves, or a samples file), fit the
 //! base's stages ([`super::fit`]) and write the weights file, its header
-//! recording the command that regenerates it. The caller prints the
+//! recording the command that regenerates it (as the caller words it:
+//! [`EvalFitOptions::made_by`]). The caller prints the
 //! returned [`EvalFitReport`].
 
 use super::fit::{
@@ -44,6 +45,28 @@ pub struct EvalFitOptions {
     pub out: PathBuf,
     /// Threads for self-play and pattern fits; 0 means every core.
     pub threads: usize,
+    /// The header's lines on how the file was made: the command that
+    /// regenerates it and where its samples came from, as the caller words
+    /// them from these options and what the fit settled (the library
+    /// knows no command line).
+    pub made_by: fn(&EvalFitOptions, &EvalFitSettled) -> [String; 2],
+}
+
+/// What a fit settles that its options leave open, for the header's
+/// [`EvalFitOptions::made_by`] lines.
+#[derive(Clone, Debug)]
+pub struct EvalFitSettled {
+    /// The ridge used: the one asked for, or the default for the base's
+    /// kind.
+    pub ridge: f64,
+    /// The samples file read (`None`: the samples were played, so the
+    /// games options made them).
+    pub read_from: Option<PathBuf>,
+    /// True when the base holds pattern tables (whose fits take
+    /// `iterations`).
+    pub patterns: bool,
+    /// How many samples the fit used.
+    pub samples: usize,
 }
 
 /// How each stage of a fit came out, by kind of weights.
@@ -147,55 +170,17 @@ fn samples<'a>(
     Ok((samples, read_from))
 }
 
-/// The command recorded in the header: the options that made the fit
-/// (the games options only when the games were played).
-fn command(opts: &EvalFitOptions, ridge: f64, read_from: Option<&Path>, target: Target) -> String {
-    let mut command = format!("arena eval fit --base {}", opts.base.display());
-    match read_from {
-        // Read samples: the games options played no part.
-        Some(path) => command.push_str(&format!(" --samples {} --ridge {ridge}", path.display())),
-        None => {
-            if let Some(p) = &opts.play {
-                command.push_str(&format!(" --play {}", p.display()));
-            }
-            command.push_str(&format!(
-                " --games {} --seed {} --random-plies {} --depth {} --solve-at {} --ridge {ridge}",
-                opts.games, opts.seed, opts.random_plies, opts.depth, opts.solve_at
-            ));
-        }
-    }
-    match target {
-        Target::Patterns(_) => command.push_str(&format!(" --iterations {}", opts.iterations)),
-        Target::Features(_) => {}
-    }
-    command.push_str(&format!(" --out {}", opts.out.display()));
-    command
-}
-
-/// The header line saying where the samples came from.
-fn source(samples: usize, read_from: Option<&Path>) -> String {
-    match read_from {
-        Some(path) => format!(
-            "Samples: {samples} positions read from {} (see src/lab/fit.rs).",
-            path.display()
-        ),
-        None => format!(
-            "Samples: {samples} self-play positions labelled by the exact value at --solve-at empties (see src/lab/fit.rs)."
-        ),
-    }
-}
-
 /// Fits `target` on `samples` and returns the weights file's text with
-/// `command` and `source` in its header, and each stage's fit.
+/// the `made_by` lines in its header, and each stage's fit.
 fn fit_text(
     target: Target,
     samples: &[Sample],
     ridge: f64,
     opts: &EvalFitOptions,
     threads: usize,
-    command: String,
-    source: String,
+    made_by: [String; 2],
 ) -> (String, StageFits) {
+    let [command, source] = made_by;
     match target {
         Target::Features(f) => {
             let fits = fit_features(f, samples, ridge);
@@ -261,9 +246,14 @@ pub fn fit_eval(opts: &EvalFitOptions) -> Result<EvalFitReport> {
     let start = Instant::now();
     let (samples, read_from) = samples(opts, &play, threads)?;
     let sample_seconds = start.elapsed().as_secs_f64();
-    let command = command(opts, ridge, read_from, target);
-    let source = source(samples.len(), read_from);
-    let (text, stages) = fit_text(target, &samples, ridge, opts, threads, command, source);
+    let settled = EvalFitSettled {
+        ridge,
+        read_from: read_from.map(Path::to_path_buf),
+        patterns: matches!(target, Target::Patterns(_)),
+        samples: samples.len(),
+    };
+    let made_by = (opts.made_by)(opts, &settled);
+    let (text, stages) = fit_text(target, &samples, ridge, opts, threads, made_by);
     write_atomic(&opts.out, &text)?;
     Ok(EvalFitReport {
         out: opts.out.clone(),
@@ -291,6 +281,7 @@ mod tests {
             iterations: 1,
             out: PathBuf::from(out),
             threads: 1,
+            made_by: |_, _| ["command".into(), "samples".into()],
         }
     }
 

@@ -43,6 +43,22 @@ pub struct ProbCutFitOptions {
     pub out: PathBuf,
     /// Threads; 0 means every core.
     pub threads: usize,
+    /// The command that regenerates the file, for its header, as the
+    /// caller words it from these options and what the fit settled (the
+    /// library knows no command line).
+    pub command: fn(&ProbCutFitOptions, &ProbCutFitSettled) -> String,
+}
+
+/// What a fit settles that its options leave open, for the
+/// [`ProbCutFitOptions::command`] in the file's header.
+#[derive(Clone, Debug)]
+pub struct ProbCutFitSettled {
+    /// The pairs fitted, `(deep, shallow)`: those given, or the default
+    /// ladder.
+    pub pairs: Vec<(u32, u32)>,
+    /// Only positions with more empties than this were drawn: the number
+    /// given, or the engine's.
+    pub min_empties: u32,
 }
 
 /// What `arena probcut fit` did.
@@ -183,25 +199,12 @@ fn check_fit_options(opts: &ProbCutFitOptions) -> Result<()> {
 fn header(
     opts: &ProbCutFitOptions,
     name: &str,
-    pairs: &[(u32, u32)],
-    min_empties: u32,
+    settled: &ProbCutFitSettled,
     positions: usize,
 ) -> Vec<String> {
-    let pair_text: Vec<String> = pairs.iter().map(|(d, s)| format!("{d}:{s}")).collect();
     vec![
         format!("ProbCut parameters for {name} (values in centidiscs)."),
-        format!(
-            "arena probcut fit --engine {} --games {} --positions {} --seed {} --pairs {} --stages {} --confidence {} --min-empties {min_empties}{} --out {}",
-            opts.engine.display(),
-            opts.games,
-            opts.positions,
-            opts.seed,
-            pair_text.join(","),
-            opts.stages.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
-            opts.confidence,
-            if opts.nested { " --nested" } else { "" },
-            opts.out.display()
-        ),
+        (opts.command)(opts, settled),
         format!(
             "{positions} positions from self-play with the engine's evaluation, searched by PVS to each depth{} (see src/lab/probcut.rs).",
             if opts.nested { ", the deep searches cutting with the pairs fitted below them" } else { "" }
@@ -251,7 +254,8 @@ pub fn fit_probcut(opts: &ProbCutFitOptions) -> Result<ProbCutFitReport> {
         opts.nested,
         threads,
     );
-    let header = header(opts, &config.name, &pairs, min_empties, positions.len());
+    let settled = ProbCutFitSettled { pairs, min_empties };
+    let header = header(opts, &config.name, &settled, positions.len());
     write_atomic(&opts.out, &pc.to_file(&header))?;
     Ok(ProbCutFitReport {
         file: opts.out.clone(),

@@ -5,6 +5,7 @@
 use super::migrations::{APPLICATION_ID, SCHEMA_VERSION, STEPS};
 use super::time::utc_date;
 use super::{EngineRow, HistoryError, NewRun, RunSummary, StoredRun};
+use crate::error::Argument;
 use rusqlite::{
     params, params_from_iter, Connection, OpenFlags, OptionalExtension, Row, Transaction,
 };
@@ -94,6 +95,7 @@ impl History {
         if app != APPLICATION_ID && (tables > 0 || version > 0) {
             return Err(HistoryError::Foreign {
                 path: self.path.clone(),
+                setting: Argument::Option("db".into()),
             });
         }
         if version > SCHEMA_VERSION {

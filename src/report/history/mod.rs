@@ -27,6 +27,7 @@ pub use migrations::SCHEMA_VERSION;
 pub use time::{date_days, day_label, file_date, utc_date};
 
 use super::results::{Results, Status};
+use crate::error::Argument;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::util::Fnv1a;
 use serde::Serialize;
@@ -48,10 +49,13 @@ pub enum HistoryError {
         cause: rusqlite::Error,
     },
     /// An SQLite database of something else (tables, but not ours).
-    #[error("{}: not an arena history database (it holds other tables); give another --db file", path.display())]
+    #[error("{}: not an arena history database (it holds other tables); give another {setting} file", path.display())]
     Foreign {
         /// The database.
         path: PathBuf,
+        /// The option that names the database: `db`, by its setting's
+        /// name (the binary prints its flag).
+        setting: Argument,
     },
     /// A database written by a newer arena, whose schema this one does not
     /// know.
