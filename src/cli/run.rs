@@ -146,12 +146,17 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Runs `play` with this process the reaper of its engines' descendants,
-/// and ends whatever of them is left when it returns.
+/// and ends whatever of them is left when it returns (or panics).
 pub fn reaping<T>(play: impl FnOnce() -> T) -> T {
+    struct Sweep;
+    impl Drop for Sweep {
+        fn drop(&mut self) {
+            reaper::sweep_orphans();
+        }
+    }
     reaper::become_subreaper();
-    let result = play();
-    reaper::sweep_orphans();
-    result
+    let _sweep = Sweep;
+    play()
 }
 
 /// `10s`, `500ms`, `1m` (a bare number is seconds), at most a day.

@@ -101,12 +101,13 @@ impl ExternalPlayer {
             self.config.ready_timeout_ms,
             Wait::Ready(self.config.ready_timeout_ms),
         );
-        let mut process = Process::spawn(&self.config, log, self.engines.as_ref()).map_err(|e| {
-            PlayerError::Crashed(format!(
-                "cannot start {}: {e}",
-                self.config.program.display()
-            ))
-        })?;
+        let mut process =
+            Process::spawn(&self.config, log, self.engines.as_ref()).map_err(|e| {
+                PlayerError::Crashed(format!(
+                    "cannot start {}: {e}",
+                    self.config.program.display()
+                ))
+            })?;
         let dialect = match self.config.protocol {
             Protocol::Nboard => {
                 let mut n = Nboard::default();

@@ -154,7 +154,11 @@ impl Shared {
 
     fn kill_locked(&self, st: &mut State, how: How) -> ExitStatus {
         if let Ok(Some(status)) = st.child.try_wait() {
-            let how = if st.quit_at.is_some() { How::Quit } else { How::Itself };
+            let how = if st.quit_at.is_some() {
+                How::Quit
+            } else {
+                How::Itself
+            };
             return self.reaped(st, status, how);
         }
         kill_group(&mut st.child);

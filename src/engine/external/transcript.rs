@@ -12,7 +12,7 @@
 //! own, which [`close`](Transcript::close) ends with the line saying how
 //! the process ended: a line its reader threads read later is dropped, so
 //! that line is the process's last, whichever thread ends it. A file stops
-//! growing at [`CAP`] bytes: one note says so, and past it only our own
+//! growing near [`CAP`] bytes: one note says so, and past it only our own
 //! notes (a process's start and end) are added, never the engine's lines.
 
 use std::fs::File;
@@ -22,9 +22,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Most bytes of a transcript file (per engine per worker) before the
-/// engine's lines are no longer kept.
+/// The size of a transcript file (per engine per worker) that the
+/// engine's lines stop short of: [`NOTE_ROOM`] below it.
 pub const CAP: u64 = 16 << 20;
+
+/// Room kept below [`CAP`] for our notes once the engine's lines stop (a
+/// start and an end line of some 600 more processes).
+const NOTE_ROOM: u64 = 64 << 10;
 
 /// Who wrote a transcript line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,7 +155,7 @@ impl Transcript {
         if close {
             self.open.store(false, Ordering::Release);
         }
-        if dir != Dir::Note && sink.written + line.len() as u64 > CAP {
+        if dir != Dir::Note && sink.written + line.len() as u64 > CAP - NOTE_ROOM {
             if !sink.capped {
                 sink.capped = true;
                 let note = format!(
@@ -217,7 +221,11 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         let tail: Vec<&str> = text.lines().rev().take(2).map(|l| &l[11..]).collect();
         assert_eq!(tail[0], "# ended: quit");
-        assert!(tail[1].starts_with("# transcript capped at 16 MiB"), "{}", tail[1]);
+        assert!(
+            tail[1].starts_with("# transcript capped at 16 MiB"),
+            "{}",
+            tail[1]
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
