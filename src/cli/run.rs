@@ -282,3 +282,20 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     ))?;
     Ok(code(tournament::exit_code(&info, &results)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_grace_reads_seconds_milliseconds_and_minutes() {
+        assert_eq!(parse_duration("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_duration("0s"), Ok(Duration::ZERO));
+        for bad in ["", "ten", "-1s", "10h", "25000m"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -103,14 +103,7 @@ impl Pool<'_> {
                     Next::Play(p) => {
                         self.refuse_unfinished()?;
                         if spawned == in_flight {
-                            let (t, build) =
-                                (Arc::clone(&self.tournament), Arc::clone(&self.build));
-                            let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
-                            let logs = (self.logs.clone(), spawned, engines.clone());
-                            std::thread::spawn(move || {
-                                let send = |answer| res_tx.send(Message::Game(answer)).is_ok();
-                                worker::serve(&t, &build, &job_rx, send, logs);
-                            });
+                            self.start_worker(spawned, &job_rx, &res_tx, engines);
                             spawned += 1;
                         }
                         job_tx.send(p).expect("the workers hold the job channel");
@@ -123,19 +116,8 @@ impl Pool<'_> {
             if in_flight == 0 {
                 break;
             }
-            let until_abandon = abandon_at.map(|at| at.saturating_duration_since(Instant::now()));
-            let message = match earliest(collector.sync_due(), until_abandon) {
-                Some(wait) => match res_rx.recv_timeout(wait) {
-                    Ok(m) => m,
-                    Err(_) if abandon_at.is_some_and(|at| Instant::now() >= at) => {
-                        return Ok(Ended::Abandoned)
-                    }
-                    Err(_) => {
-                        collector.sync();
-                        continue;
-                    }
-                },
-                None => res_rx.recv().expect("the pool holds a sender"),
+            let Some(message) = next_message(&res_rx, collector, abandon_at) else {
+                return Ok(Ended::Abandoned);
             };
             match message {
                 Message::Game(answer) => {
@@ -161,6 +143,24 @@ impl Pool<'_> {
                 "the scheduler waits for results but no game is in flight".into(),
             ))
         }
+    }
+
+    /// Starts worker thread `index`, which takes its jobs from `jobs` and
+    /// answers on `answers`; its engine processes join `engines`.
+    fn start_worker(
+        &self,
+        index: usize,
+        jobs: &Receiver<Pairing>,
+        answers: &Sender<Message>,
+        engines: &Engines,
+    ) {
+        let (t, build) = (Arc::clone(&self.tournament), Arc::clone(&self.build));
+        let (jobs, answers) = (jobs.clone(), answers.clone());
+        let logs = (self.logs.clone(), index, engines.clone());
+        std::thread::spawn(move || {
+            let send = |answer| answers.send(Message::Game(answer)).is_ok();
+            worker::serve(&t, &build, &jobs, send, logs);
+        });
     }
 
     /// The error of a run that was shown, not resumed, and has games left.
@@ -199,6 +199,27 @@ struct EndAll(Engines);
 impl Drop for EndAll {
     fn drop(&mut self) {
         self.0.end_all(QUIT_GRACE);
+    }
+}
+
+/// The next message, waited for until the journal's sync is due (then
+/// synced, and waited for again) or the games in flight are to be
+/// abandoned (`abandon_at`, after a SIGTERM: then `None`).
+fn next_message(
+    messages: &Receiver<Message>,
+    collector: &mut Collector<'_>,
+    abandon_at: Option<Instant>,
+) -> Option<Message> {
+    loop {
+        let until_abandon = abandon_at.map(|at| at.saturating_duration_since(Instant::now()));
+        let Some(wait) = earliest(collector.sync_due(), until_abandon) else {
+            return Some(messages.recv().expect("the pool holds a sender"));
+        };
+        match messages.recv_timeout(wait) {
+            Ok(m) => return Some(m),
+            Err(_) if abandon_at.is_some_and(|at| Instant::now() >= at) => return None,
+            Err(_) => collector.sync(),
+        }
     }
 }
 
