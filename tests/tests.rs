@@ -22,6 +22,7 @@ mod matchup;
 mod messages;
 mod perft;
 mod probcut;
+mod processes;
 mod report_html;
 mod scheduler;
 mod search;

@@ -1,7 +1,7 @@
 //! `arena match A.ron B.ron`: a quick two-engine match without a config
 //! file (cutechess-cli style), played and reported exactly like `arena run`.
 
-use super::run::{code, FolderArgs};
+use super::run::{code, reaping, FolderArgs};
 use crate::search::Limit;
 use crate::tournament;
 use crate::tournament::matchup::{match_tournament, MatchOptions};
@@ -123,7 +123,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
     let options = options(args)?;
     let t = match_tournament(&args.first, &args.second, &options)?;
     let mut observer = args.folder.observer()?;
-    let outcome = tournament::run(&t, &args.folder.run_options(), &mut observer)?;
+    let options = args.folder.run_options();
+    let outcome = reaping(|| tournament::run(&t, &options, &mut observer))?;
     Ok(code(outcome.exit_code))
 }
 

@@ -1,12 +1,17 @@
 //! `arena run`, `arena report` and `arena merge`: tournaments.
 
 use super::{observe, print};
+use crate::engine::external::reaper;
 use crate::report::colour::Paint;
 use crate::tournament::config::Overrides;
+use crate::tournament::options::{StopRequest, Stops};
 use crate::tournament::{self, RunObserver, RunOptions, Shard, Tournament};
 use crate::Error;
+use crossbeam_channel::Receiver;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::OnceLock;
+use std::time::Duration;
 
 /// Arguments of `arena run`.
 #[derive(Debug, clap::Args)]
@@ -51,6 +56,10 @@ pub struct FolderArgs {
     /// the statistics, and one at the end ("finished" or "stopped")
     #[arg(long, value_name = "FILE")]
     pub events: Option<PathBuf>,
+    /// After SIGTERM, how long the games in flight may go on before they
+    /// are abandoned (played again on --resume): 10s, 500ms, 1m
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "10s")]
+    pub stop_grace: Duration,
 }
 
 impl FolderArgs {
@@ -60,7 +69,10 @@ impl FolderArgs {
         RunOptions {
             resume: self.resume,
             overwrite: self.overwrite,
-            stop: stop_requests(),
+            stop: stop_requests().map(|requests| Stops {
+                requests,
+                grace: self.stop_grace,
+            }),
             ..RunOptions::default()
         }
     }
@@ -123,28 +135,123 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     };
     let t = Tournament::load_with(&args.config, &overrides)?;
     let mut observer = args.folder.observer()?;
-    let outcome = tournament::run(
-        &t,
-        &RunOptions {
-            concurrency: args.concurrency,
-            out: args.out.clone(),
-            shard,
-            ..args.folder.run_options()
-        },
-        &mut observer,
-    )?;
+    let options = RunOptions {
+        concurrency: args.concurrency,
+        out: args.out.clone(),
+        shard,
+        ..args.folder.run_options()
+    };
+    let outcome = reaping(|| tournament::run(&t, &options, &mut observer))?;
     Ok(code(outcome.exit_code))
 }
 
-/// Ctrl-C and SIGTERM as a channel of stop requests (`None` when the
-/// handler cannot be installed: then they end the process as usual).
-pub fn stop_requests() -> Option<crossbeam_channel::Receiver<()>> {
-    let (tx, rx) = crossbeam_channel::unbounded();
-    ctrlc::set_handler(move || {
-        let _ = tx.send(());
-    })
-    .ok()
-    .map(|()| rx)
+/// Runs `play` with this process the reaper of its engines' descendants,
+/// and ends whatever of them is left when it returns (or panics).
+pub fn reaping<T>(play: impl FnOnce() -> T) -> T {
+    struct Sweep;
+    impl Drop for Sweep {
+        fn drop(&mut self) {
+            reaper::sweep_orphans();
+        }
+    }
+    reaper::become_subreaper();
+    let _sweep = Sweep;
+    play()
+}
+
+/// `10s`, `500ms`, `1m` (a bare number is seconds), at most a day.
+pub(super) fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let (number, unit_ms) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1000.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60_000.0)
+    } else {
+        (t, 1000.0)
+    };
+    let x: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration: give e.g. 10s, 500ms or 1m"))?;
+    let ms = x * unit_ms;
+    if !(0.0..=86_400_000.0).contains(&ms) {
+        return Err(format!("{text:?} is not 0 to 24 hours"));
+    }
+    Ok(Duration::from_millis(ms.round() as u64))
+}
+
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP as a channel of stop requests
+/// (`None` when the handlers cannot be installed: then they end the
+/// process as usual). The handlers write the signal's number to a pipe,
+/// the one thing a handler may safely do; a thread turns each into a
+/// request. Installed once; every caller gets the same channel.
+pub fn stop_requests() -> Option<Receiver<StopRequest>> {
+    static REQUESTS: OnceLock<Option<Receiver<StopRequest>>> = OnceLock::new();
+    REQUESTS.get_or_init(signals::install).clone()
+}
+
+/// The signal handlers behind [`stop_requests`].
+mod signals {
+    use super::StopRequest;
+    use crossbeam_channel::Receiver;
+    use std::io::Read;
+    use std::os::fd::FromRawFd;
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    /// The pipe's write end, for the handler.
+    static PIPE: AtomicI32 = AtomicI32::new(-1);
+
+    extern "C" fn on_signal(signal: libc::c_int) {
+        // SAFETY: only async-signal-safe calls (write(2) on a descriptor
+        // that stays open, errno saved and restored).
+        unsafe {
+            let errno = *libc::__errno_location();
+            let byte = signal as u8;
+            libc::write(PIPE.load(Ordering::Relaxed), (&byte as *const u8).cast(), 1);
+            *libc::__errno_location() = errno;
+        }
+    }
+
+    pub fn install() -> Option<Receiver<StopRequest>> {
+        let mut fds = [0; 2];
+        // SAFETY: pipe2(2) fills the two descriptors of the array; fcntl
+        // and sigaction get integers and a zeroed, filled-in sigaction.
+        unsafe {
+            if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+                return None;
+            }
+            libc::fcntl(fds[1], libc::F_SETFL, libc::O_NONBLOCK);
+            PIPE.store(fds[1], Ordering::Relaxed);
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                if libc::sigaction(signal, &action, std::ptr::null_mut()) != 0 {
+                    return None;
+                }
+            }
+        }
+        // SAFETY: the read end is ours alone from here.
+        let mut pipe = unsafe { std::fs::File::from_raw_fd(fds[0]) };
+        let (tx, rx) = crossbeam_channel::unbounded();
+        std::thread::spawn(move || {
+            let mut byte = [0u8; 1];
+            while pipe.read_exact(&mut byte).is_ok() {
+                let request = if i32::from(byte[0]) == libc::SIGINT {
+                    StopRequest::Interrupt
+                } else {
+                    StopRequest::Terminate
+                };
+                if tx.send(request).is_err() {
+                    return;
+                }
+            }
+        });
+        Some(rx)
+    }
 }
 
 /// Runs `arena report`.
@@ -174,4 +281,21 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         args.out.display()
     ))?;
     Ok(code(tournament::exit_code(&info, &results)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_grace_reads_seconds_milliseconds_and_minutes() {
+        assert_eq!(parse_duration("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_duration("0s"), Ok(Duration::ZERO));
+        for bad in ["", "ten", "-1s", "10h", "25000m"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -37,7 +37,6 @@ use crate::records::{BookInfo, TournamentInfo};
 use crate::report::{Results, Status};
 use crate::stats::Verdict;
 use collector::Collector;
-use crossbeam_channel::Receiver;
 use folder::{open_run, Existing};
 use observer::{End, Start};
 use pool::{Ended, Pool};
@@ -59,9 +58,10 @@ pub struct RunOptions {
     /// Replace a journal in the output folder.
     pub overwrite: bool,
     /// Stop requests (Ctrl-C, SIGTERM): the first stops scheduling and lets
-    /// the games in flight finish; the second abandons them. Either way the
-    /// outputs are written, marked stopped, and `--resume` continues.
-    pub stop: Option<Receiver<()>>,
+    /// the games in flight finish (after SIGTERM, for the grace at most);
+    /// the second abandons them. Either way the outputs are written, marked
+    /// stopped, and `--resume` continues.
+    pub stop: Option<options::Stops>,
     /// How players are built (the engine files' players by default; tests
     /// plug in their own).
     pub players: PlayerFactory,

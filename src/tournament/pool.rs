@@ -5,19 +5,25 @@
 //! never polls.
 //!
 //! A first stop request stops scheduling and lets the games in flight
-//! finish; a second abandons them: the pool returns at once, and the
-//! threads, detached, end when their game does (nothing they send is read).
+//! finish (after a SIGTERM, for the stop grace at most); a second abandons
+//! them: the pool returns at once, and the threads, detached, end when
+//! their game does (nothing they send is read). However the pool returns
+//! (done, stopped, abandoned, an error, a panic), every engine process of
+//! the run is ended before it does ([`Engines::end_all`]).
 
 use super::collector::Collector;
 use super::config::Tournament;
+use super::options::{StopRequest, Stops};
 use super::schedule::{Finished, Next, Pairing, Scheduler};
 use super::worker::{self, BuildPlayer};
+use crate::engine::external::reaper::{Engines, QUIT_GRACE};
 use crate::error::{Error, Result};
 use crate::records::GameRecord;
 use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// How play ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,8 +42,8 @@ pub struct Pool<'a> {
     pub tournament: Arc<Tournament>,
     /// Most threads.
     pub workers: usize,
-    /// Stop requests.
-    pub stop: Option<Receiver<()>>,
+    /// Stop requests, and the grace after a SIGTERM.
+    pub stop: Option<Stops>,
     /// How players are built.
     pub build: Arc<BuildPlayer>,
     /// The folder of external engines' transcripts.
@@ -53,7 +59,7 @@ impl Pool<'_> {
     /// worker busy: a new game is asked for each time a result comes back,
     /// and none once the run has failed, its SPRT has decided, a stop was
     /// requested or the scheduler is done. Games of a resumed journal are
-    /// skipped.
+    /// skipped. Every engine process of the run has ended when this returns.
     ///
     /// # Errors
     /// An unfinished run that may not continue (no `--resume`), or a
@@ -63,16 +69,29 @@ impl Pool<'_> {
         scheduler: &mut dyn Scheduler,
         collector: &mut Collector<'_>,
     ) -> Result<Ended> {
+        let engines = EndAll(Engines::default());
+        self.play_with(scheduler, collector, &engines.0)
+    }
+
+    fn play_with(
+        &self,
+        scheduler: &mut dyn Scheduler,
+        collector: &mut Collector<'_>,
+        engines: &Engines,
+    ) -> Result<Ended> {
         let resumed: HashSet<u64> = collector.games().iter().map(|g| g.game_id).collect();
         let (job_tx, job_rx) = bounded::<Pairing>(self.workers);
         let (res_tx, res_rx) = unbounded::<Message>();
         // Dropped when this returns: the stop forwarder then ends.
         let (_running, done) = bounded::<()>(0);
         if let Some(stop) = &self.stop {
-            forward_stops(stop.clone(), res_tx.clone(), done);
+            forward_stops(stop.requests.clone(), res_tx.clone(), done);
         }
+        let grace = self.stop.as_ref().map_or(Duration::ZERO, |s| s.grace);
         let (mut spawned, mut in_flight) = (0usize, 0usize);
         let (mut done, mut stopping) = (false, false);
+        // After a SIGTERM: when the games in flight are abandoned.
+        let mut abandon_at: Option<Instant> = None;
         loop {
             while in_flight < self.workers
                 && !done
@@ -84,14 +103,7 @@ impl Pool<'_> {
                     Next::Play(p) => {
                         self.refuse_unfinished()?;
                         if spawned == in_flight {
-                            let (t, build) =
-                                (Arc::clone(&self.tournament), Arc::clone(&self.build));
-                            let (job_rx, res_tx) = (job_rx.clone(), res_tx.clone());
-                            let logs = (self.logs.clone(), spawned);
-                            std::thread::spawn(move || {
-                                let send = |answer| res_tx.send(Message::Game(answer)).is_ok();
-                                worker::serve(&t, &build, &job_rx, send, logs);
-                            });
+                            self.start_worker(spawned, &job_rx, &res_tx, engines);
                             spawned += 1;
                         }
                         job_tx.send(p).expect("the workers hold the job channel");
@@ -104,24 +116,20 @@ impl Pool<'_> {
             if in_flight == 0 {
                 break;
             }
-            let message = match collector.sync_due() {
-                Some(due) => match res_rx.recv_timeout(due) {
-                    Ok(m) => m,
-                    Err(_) => {
-                        collector.sync();
-                        continue;
-                    }
-                },
-                None => res_rx.recv().expect("the pool holds a sender"),
+            let Some(message) = next_message(&res_rx, collector, abandon_at) else {
+                return Ok(Ended::Abandoned);
             };
             match message {
                 Message::Game(answer) => {
                     in_flight -= 1;
                     collector.take(answer);
                 }
-                Message::Stop if stopping => return Ok(Ended::Abandoned),
-                Message::Stop => {
+                Message::Stop(_) if stopping => return Ok(Ended::Abandoned),
+                Message::Stop(request) => {
                     stopping = true;
+                    if request == StopRequest::Terminate {
+                        abandon_at = Some(Instant::now() + grace);
+                    }
                     collector.stop_requested(in_flight);
                 }
             }
@@ -135,6 +143,24 @@ impl Pool<'_> {
                 "the scheduler waits for results but no game is in flight".into(),
             ))
         }
+    }
+
+    /// Starts worker thread `index`, which takes its jobs from `jobs` and
+    /// answers on `answers`; its engine processes join `engines`.
+    fn start_worker(
+        &self,
+        index: usize,
+        jobs: &Receiver<Pairing>,
+        answers: &Sender<Message>,
+        engines: &Engines,
+    ) {
+        let (t, build) = (Arc::clone(&self.tournament), Arc::clone(&self.build));
+        let (jobs, answers) = (jobs.clone(), answers.clone());
+        let logs = (self.logs.clone(), index, engines.clone());
+        std::thread::spawn(move || {
+            let send = |answer| answers.send(Message::Game(answer)).is_ok();
+            worker::serve(&t, &build, &jobs, send, logs);
+        });
     }
 
     /// The error of a run that was shown, not resumed, and has games left.
@@ -163,16 +189,56 @@ enum Message {
     /// A worker's answer.
     Game(WorkerAnswer),
     /// Ctrl-C or SIGTERM.
-    Stop,
+    Stop(StopRequest),
+}
+
+/// Ends every engine process of the run when dropped: when the pool
+/// returns, however it returns.
+struct EndAll(Engines);
+
+impl Drop for EndAll {
+    fn drop(&mut self) {
+        self.0.end_all(QUIT_GRACE);
+    }
+}
+
+/// The next message, waited for until the journal's sync is due (then
+/// synced, and waited for again) or the games in flight are to be
+/// abandoned (`abandon_at`, after a SIGTERM: then `None`).
+fn next_message(
+    messages: &Receiver<Message>,
+    collector: &mut Collector<'_>,
+    abandon_at: Option<Instant>,
+) -> Option<Message> {
+    loop {
+        let until_abandon = abandon_at.map(|at| at.saturating_duration_since(Instant::now()));
+        let Some(wait) = earliest(collector.sync_due(), until_abandon) else {
+            return Some(messages.recv().expect("the pool holds a sender"));
+        };
+        match messages.recv_timeout(wait) {
+            Ok(m) => return Some(m),
+            Err(_) if abandon_at.is_some_and(|at| Instant::now() >= at) => return None,
+            Err(_) => collector.sync(),
+        }
+    }
+}
+
+/// The sooner of two waits.
+fn earliest(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Forwards stop requests to the main thread's channel until the run ends
 /// (`done` disconnects) or no more requests can come.
-fn forward_stops(stop: Receiver<()>, to: Sender<Message>, done: Receiver<()>) {
+fn forward_stops(stop: Receiver<StopRequest>, to: Sender<Message>, done: Receiver<()>) {
     std::thread::spawn(move || loop {
         select! {
             recv(stop) -> request => {
-                if request.is_err() || to.send(Message::Stop).is_err() {
+                let Ok(request) = request else { return };
+                if to.send(Message::Stop(request)).is_err() {
                     return;
                 }
             }

@@ -12,6 +12,7 @@ use super::play::{play, Adjudicator, Ending, Forfeit, Played};
 use super::schedule::Pairing;
 use crate::endgame::builtin::order_eval;
 use crate::endgame::Solver;
+use crate::engine::external::reaper::Engines;
 use crate::engine::external::ExternalPlayer;
 use crate::engine::hosted::{Build, Hosted};
 use crate::engine::{EngineSpec, GameSetup, Player};
@@ -76,9 +77,14 @@ pub struct Players<'t> {
     tictactoe: Vec<Option<Box<dyn Player<TicTacToe>>>>,
     /// The worker's adjudicator, made on first use.
     adjudicator: Option<SolveAt>,
-    /// The transcripts' folder and this worker's index.
-    logs: (PathBuf, usize),
+    /// The transcripts' folder, this worker's index and the run's engine
+    /// processes.
+    logs: Logs,
 }
+
+/// Where a worker's external engines write their transcripts (the folder
+/// and the worker's index), and the run's engine processes they join.
+pub type Logs = (PathBuf, usize, Engines);
 
 /// Adjudication by the solver: a game that reaches `empties` empty squares
 /// ends with the exact result of perfect play from there.
@@ -114,12 +120,8 @@ impl Adjudicator<Board> for SolveAt {
 
 impl<'t> Players<'t> {
     /// No players built yet; `build` makes them, external ones log to
-    /// `logs.0` as worker `logs.1`.
-    pub fn new(
-        tournament: &'t Tournament,
-        build: Arc<BuildPlayer>,
-        logs: (PathBuf, usize),
-    ) -> Players<'t> {
+    /// `logs.0` as worker `logs.1`, their processes among `logs.2`.
+    pub fn new(tournament: &'t Tournament, build: Arc<BuildPlayer>, logs: Logs) -> Players<'t> {
         Players {
             tournament,
             build,
@@ -222,8 +224,10 @@ impl TournamentGame for Board {
     fn builder(players: &Players<'_>, i: usize) -> Builder<Board> {
         let spec = &players.tournament.engines[i];
         if let EngineSpec::External(e) = spec {
-            let (logs, worker) = &players.logs;
-            return Builder::Process(Box::new(ExternalPlayer::with_log(e, logs, *worker)));
+            let (logs, worker, engines) = &players.logs;
+            return Builder::Process(Box::new(ExternalPlayer::with_log(
+                e, logs, *worker, engines,
+            )));
         }
         let (build, spec) = (Arc::clone(&players.build), spec.clone());
         Builder::InProcess(Arc::new(move || build(&spec)))
@@ -440,13 +444,15 @@ fn unbuilt<G: Game>(loser: usize, msg: String) -> Played<G> {
 /// A worker thread: plays the games it receives with its own players and
 /// sends each record back (or the message of a game that failed outside
 /// the players' guard) until the jobs end or the results are not wanted;
-/// `logs` is the transcripts' folder and the worker's index.
+/// `logs` is the transcripts' folder, the worker's index and the run's
+/// engine processes. The players (and their processes, which this thread
+/// started) are dropped on this thread, before it ends.
 pub fn serve(
     t: &Tournament,
     build: &Arc<BuildPlayer>,
     jobs: &Receiver<Pairing>,
     send: impl Fn(std::result::Result<GameRecord, String>) -> bool,
-    logs: (PathBuf, usize),
+    logs: Logs,
 ) {
     let mut players = Players::new(t, Arc::clone(build), logs);
     for job in jobs.iter() {

@@ -2,7 +2,8 @@
 //! standard input and output, NBoard (Edax, Egaroucid, NTest, …) or GTP
 //! (gtp-rhino, …). [`spec`] is the engine file's `External(...)` form,
 //! [`player`] the [`ExternalPlayer`] the runner plays with; [`process`]
-//! runs the program under deadlines, [`transcript`] records what was said,
+//! runs the program under deadlines, [`reaper`] ends it and what it
+//! started, [`transcript`] records what was said,
 //! [`record`] turns the runner's positions into the moves the protocols
 //! speak, and [`nboard`] and [`gtp`] are the two dialects.
 
@@ -10,6 +11,7 @@ pub mod gtp;
 pub mod nboard;
 pub mod player;
 pub mod process;
+pub mod reaper;
 pub mod record;
 pub mod spec;
 pub mod transcript;

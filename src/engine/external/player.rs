@@ -14,6 +14,7 @@
 use super::gtp::Gtp;
 use super::nboard::Nboard;
 use super::process::{Deadline, Process, Wait};
+use super::reaper::Engines;
 use super::record::Record;
 use super::spec::{ExternalConfig, Protocol};
 use super::transcript::{log_path, Transcript};
@@ -43,6 +44,8 @@ pub struct ExternalPlayer {
     transcript: Option<Transcript>,
     session: Option<Session>,
     record: Option<Record>,
+    /// The run's processes, which the run ends when it ends.
+    engines: Option<Engines>,
 }
 
 impl ExternalPlayer {
@@ -55,14 +58,21 @@ impl ExternalPlayer {
             transcript: None,
             session: None,
             record: None,
+            engines: None,
         }
     }
 
     /// The player of `config` on worker `worker`, writing its transcript to
-    /// `logs/ENGINE-WORKER.log`.
-    pub fn with_log(config: &ExternalConfig, logs: &Path, worker: usize) -> ExternalPlayer {
+    /// `logs/ENGINE-WORKER.log`, its processes among the run's `engines`.
+    pub fn with_log(
+        config: &ExternalConfig,
+        logs: &Path,
+        worker: usize,
+        engines: &Engines,
+    ) -> ExternalPlayer {
         ExternalPlayer {
             log_path: Some(log_path(logs, &config.name, worker)),
+            engines: Some(engines.clone()),
             ..ExternalPlayer::new(config)
         }
     }
@@ -91,12 +101,13 @@ impl ExternalPlayer {
             self.config.ready_timeout_ms,
             Wait::Ready(self.config.ready_timeout_ms),
         );
-        let mut process = Process::spawn(&self.config, log).map_err(|e| {
-            PlayerError::Crashed(format!(
-                "cannot start {}: {e}",
-                self.config.program.display()
-            ))
-        })?;
+        let mut process =
+            Process::spawn(&self.config, log, self.engines.as_ref()).map_err(|e| {
+                PlayerError::Crashed(format!(
+                    "cannot start {}: {e}",
+                    self.config.program.display()
+                ))
+            })?;
         let dialect = match self.config.protocol {
             Protocol::Nboard => {
                 let mut n = Nboard::default();
@@ -206,7 +217,7 @@ impl ExternalConfig {
                 format!("its working_dir {} is not a folder", dir.display()),
             )));
         }
-        match Process::spawn(self, Transcript::none()) {
+        match Process::spawn(self, Transcript::none(), None) {
             Ok(mut p) => {
                 p.kill();
                 Ok(())

@@ -2,16 +2,20 @@
 //! its output and error streams read by two threads that feed one channel,
 //! so that a line is waited for until a deadline without polling. Each
 //! process runs in a process group of its own, which is killed whole (a
-//! shell script's children too) when the process is dropped. What the
-//! engine did when it stops answering (its exit status, its last line on
-//! the error stream) becomes the player's error.
+//! shell script's children too) when the process ends: asked to `quit`
+//! when it is dropped, killed at once when it fails (see [`reaper`](super::reaper)).
+//! What the engine did when it stops answering (its exit status, its last
+//! line on the error stream) becomes the player's error.
 
+use super::reaper::{self, Engines, Shared, QUIT_GRACE};
 use super::spec::ExternalConfig;
 use super::transcript::{Dir, Transcript};
 use crate::engine::player::PlayerError;
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::os::fd::AsFd;
+use std::process::{ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Longest line kept from an engine (longer ones are cut there).
@@ -76,15 +80,14 @@ impl Deadline {
     }
 }
 
-/// A started engine.
+/// A started engine: the worker's side (its input, its lines) and the
+/// side any thread may end ([`Shared`]).
 pub struct Process {
-    child: Child,
-    stdin: ChildStdin,
+    shared: Arc<Shared>,
+    stdin: Option<ChildStdin>,
     events: Receiver<Event>,
-    log: Transcript,
     last_stderr: Option<String>,
     out_closed: bool,
-    reaped: bool,
 }
 
 /// The words of an exit status: `exit status 3`, `killed by signal 11`.
@@ -147,11 +150,17 @@ fn command_line(config: &ExternalConfig) -> String {
 
 impl Process {
     /// Starts `config`'s program with its arguments in its folder, in a
-    /// process group of its own.
+    /// process group of its own, ending when the calling thread ends
+    /// (Linux), registered with a run's `engines` when given.
     ///
     /// # Errors
-    /// The program cannot be started (not found, not executable).
-    pub fn spawn(config: &ExternalConfig, log: Transcript) -> std::io::Result<Process> {
+    /// The program cannot be started (not found, not executable), or the
+    /// run's engines are being ended.
+    pub fn spawn(
+        config: &ExternalConfig,
+        log: Transcript,
+        engines: Option<&Engines>,
+    ) -> std::io::Result<Process> {
         let program = if config.program.components().count() > 1 {
             std::path::absolute(&config.program)?
         } else {
@@ -166,43 +175,54 @@ impl Process {
         if let Some(dir) = &config.working_dir {
             command.current_dir(dir);
         }
-        #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
             command.process_group(0);
+            let parent = std::process::id() as i32;
+            // SAFETY: the closure only makes async-signal-safe calls
+            // (prctl, getppid, raise), as pre_exec requires.
+            unsafe {
+                command.pre_exec(move || reaper::die_with_parent(parent));
+            }
         }
-        let mut child = command.spawn()?;
-        log.line(
-            Dir::Note,
-            &format!("started {} (pid {})", command_line(config), child.id()),
-        );
-        let (tx, events) = bounded::<Event>(4096);
-        let (stdin, stdout, stderr) =
-            match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
-                (Some(i), Some(o), Some(e)) => (i, o, e),
-                _ => {
-                    kill_group(&mut child);
-                    let _ = child.wait();
-                    return Err(std::io::Error::other(
-                        "the engine's standard streams were not opened",
-                    ));
-                }
+        let log = log.session();
+        let (shared, (stdin, events)) = reaper::register(engines, || {
+            let mut child = command.spawn()?;
+            let (Some(stdin), Some(stdout), Some(stderr)) =
+                (child.stdin.take(), child.stdout.take(), child.stderr.take())
+            else {
+                reaper::kill_group(&mut child);
+                let _ = child.wait();
+                return Err(std::io::Error::other(
+                    "the engine's standard streams were not opened",
+                ));
             };
-        for (out, stream) in [
-            (true, Box::new(stdout) as Box<dyn Read + Send>),
-            (false, Box::new(stderr)),
-        ] {
-            let (tx, log) = (tx.clone(), log.clone());
-            std::thread::spawn(move || read_lines(stream, out, &tx, &log));
-        }
+            let input = stdin.as_fd().try_clone_to_owned()?;
+            log.line(
+                Dir::Note,
+                &format!("started {} (pid {})", command_line(config), child.id()),
+            );
+            let (tx, events) = bounded::<Event>(4096);
+            let (alive, readers) = bounded::<()>(0);
+            for (out, stream) in [
+                (true, Box::new(stdout) as Box<dyn Read + Send>),
+                (false, Box::new(stderr)),
+            ] {
+                let (tx, log, alive) = (tx.clone(), log.clone(), alive.clone());
+                std::thread::spawn(move || {
+                    read_lines(stream, out, &tx, &log);
+                    drop(alive);
+                });
+            }
+            let shared = Arc::new(Shared::new(child, input, log.clone(), readers));
+            Ok((shared, (stdin, events)))
+        })?;
         Ok(Process {
-            child,
-            stdin,
+            shared,
+            stdin: Some(stdin),
             events,
-            log,
             last_stderr: None,
             out_closed: false,
-            reaped: false,
         })
     }
 
@@ -212,11 +232,13 @@ impl Process {
     /// [`PlayerError::Crashed`] with the exit status when the engine is
     /// gone.
     pub fn send(&mut self, line: &str) -> Result<(), PlayerError> {
-        self.log.line(Dir::ToEngine, line);
-        let sent = self
-            .stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .and_then(|()| self.stdin.flush());
+        self.shared.log.line(Dir::ToEngine, line);
+        let sent = match self.stdin.as_mut() {
+            Some(stdin) => stdin
+                .write_all(format!("{line}\n").as_bytes())
+                .and_then(|()| stdin.flush()),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        };
         match sent {
             Ok(()) => Ok(()),
             Err(_) => Err(self.died(&format!("when sent `{line}`"))),
@@ -260,7 +282,7 @@ impl Process {
     fn late(&mut self, deadline: &Deadline, awaited: &str) -> PlayerError {
         let waited = deadline.since.elapsed();
         let secs = waited.as_secs_f64();
-        self.log.line(
+        self.shared.log.line(
             Dir::Note,
             &format!("timeout: {secs:.3} s waiting for {awaited}"),
         );
@@ -296,39 +318,24 @@ impl Process {
         PlayerError::Crashed(msg)
     }
 
-    /// Kills the process group (a process that already exited keeps its
-    /// status) and reaps it; returns the words of its exit status.
+    /// Kills the process group at once (a process that already exited
+    /// keeps its status) and reaps it; returns the words of its exit status.
     pub fn kill(&mut self) -> String {
-        if self.reaped {
-            return "killed".into();
-        }
-        kill_group(&mut self.child);
-        let status = match self.child.wait() {
-            Ok(s) => describe(s),
-            Err(e) => format!("lost ({e})"),
-        };
-        self.reaped = true;
-        self.log.line(Dir::Note, &format!("ended: {status}"));
-        status
+        describe(self.shared.kill())
     }
-}
 
-/// Kills `child` and every process of its group.
-fn kill_group(child: &mut Child) {
-    #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: kill(2) takes plain integers and touches no memory of
-        // ours. The child is not reaped yet, so its pid (its group's id)
-        // cannot have been reused.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+    /// Asks the process to `quit`, gives it [`QUIT_GRACE`] to exit, then
+    /// kills its group.
+    pub fn end(&mut self) {
+        self.shared.ask_quit();
+        // End of input too, for an engine that waits for it.
+        self.stdin = None;
+        self.shared.end(QUIT_GRACE);
     }
-    let _ = child.kill();
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
-        self.kill();
+        self.end();
     }
 }
