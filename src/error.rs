@@ -71,9 +71,10 @@ pub enum Error {
     },
     /// A run that cannot start or go on as asked, because of the state of
     /// its results folders (in use by another run, holding another run,
-    /// unfinished, missing shards); the message names the folder.
+    /// unfinished, missing shards); the message names the folder, and the
+    /// settings that would help by their names ([`Wording`]).
     #[error("{0}")]
-    Run(String),
+    Run(Wording),
     /// A bug: something that must not happen did (a worker thread died
     /// outside the players' guard). Exit code 101.
     #[error("internal error: {0}; please report it")]
@@ -158,6 +159,46 @@ impl std::fmt::Display for Argument {
             Argument::Option(name) => f.write_str(name),
             Argument::Text(text) => f.write_str(text),
         }
+    }
+}
+
+/// A message that names settings among its words (`continue it with
+/// ` then the setting `resume`): the library writes each setting's name,
+/// the binary its flag (`--resume`), as [`Argument`] does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Wording(pub Vec<Argument>);
+
+impl Wording {
+    /// The message `text`, naming no setting.
+    pub fn text(text: impl Into<String>) -> Wording {
+        Wording(vec![Argument::Text(text.into())])
+    }
+
+    /// This message, then the setting `name`.
+    #[must_use]
+    pub fn setting(mut self, name: &str) -> Wording {
+        self.0.push(Argument::Option(name.to_string()));
+        self
+    }
+
+    /// This message, then `text`.
+    #[must_use]
+    pub fn then(mut self, text: impl Into<String>) -> Wording {
+        self.0.push(Argument::Text(text.into()));
+        self
+    }
+}
+
+impl std::fmt::Display for Wording {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.iter().try_for_each(|part| write!(f, "{part}"))
+    }
+}
+
+impl From<String> for Wording {
+    /// A message naming no setting.
+    fn from(text: String) -> Wording {
+        Wording::text(text)
     }
 }
 

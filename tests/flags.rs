@@ -150,3 +150,47 @@ fn hints_name_the_flag_of_the_setting_to_change() {
         format!("error: {other}: not an arena history database (it holds other tables); give another --db file\n")
     );
 }
+
+#[test]
+fn run_folder_hints_name_the_flags_that_help() {
+    // The runner words what to do about a folder by the settings that do
+    // it; the binary names their flags, as it always has.
+    let dir = tmp("folder-hints");
+    let config = repo("configs/tictactoe.ron").display().to_string();
+    let at = |name: &str| dir.join(name).display().to_string();
+    let (a, s) = (at("a"), at("s"));
+    let run = |extra: &[&str]| arena(&[&["run", config.as_str(), "--quiet"][..], extra].concat());
+    assert_eq!(run(&["--out", &a]).status.code(), Some(0));
+    let refused = |got: std::process::Output, line: String| {
+        assert_eq!(got.status.code(), Some(1), "{}", stderr(&got));
+        assert_eq!(stderr(&got), format!("error: {line}\n"));
+    };
+    let other = run(&["--out", &a, "--seed", "2"]);
+    let hashes = stderr(&other);
+    let hashes = hashes
+        .split_once("(hash ")
+        .and_then(|(_, r)| r.split_once(')'))
+        .map(|(h, _)| h.to_string())
+        .unwrap_or_default();
+    refused(
+        other,
+        format!("{a} holds a run of another config (hash {hashes}): choose another output folder, or replace it with --overwrite"),
+    );
+    assert_eq!(run(&["--out", &s, "--shard", "1/2"]).status.code(), Some(0));
+    refused(
+        run(&["--out", &s, "--shard", "2/2"]),
+        format!("{s} holds shard 1/2 of this config, not 2/2: choose another output folder, or replace it with --overwrite"),
+    );
+    let journal = dir.join("a/journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let kept: Vec<&str> = text.lines().collect();
+    std::fs::write(&journal, kept[..kept.len() - 1].join("\n") + "\n").unwrap();
+    refused(
+        run(&["--out", &a]),
+        format!("{a} holds an unfinished run of this config (59 of 60 games played): continue it with --resume, or start afresh with --overwrite"),
+    );
+    refused(
+        arena(&["merge", &s, "--out", &at("m")]),
+        "shard 2/2 is missing; merge every shard, finished (resume the unfinished ones), or pass --allow-partial".into(),
+    );
+}

@@ -215,7 +215,8 @@ fn resume_after_a_torn_journal_gives_the_uninterrupted_results() {
     )
     .unwrap_err()
     .to_string();
-    assert!(err.contains("--resume"), "{err}");
+    // The library names the setting; the binary its flag (tests/flags.rs).
+    assert!(err.contains("continue it with resume"), "{err}");
     tournament::run(
         &t,
         &opts(&cut, 2, Shard::ALL, true),

@@ -152,6 +152,9 @@ pub fn with_flags(mut err: anyhow::Error) -> anyhow::Error {
     {
         as_flag(argument);
     }
+    if let Some(crate::Error::Run(wording)) = err.downcast_mut::<crate::Error>() {
+        wording.0.iter_mut().for_each(as_flag);
+    }
     if let Some(BookGenerateError::NothingKept { setting, .. }) =
         err.downcast_mut::<BookGenerateError>()
     {

@@ -4,7 +4,7 @@
 //! from the journal) and `merge` (combine shard folders).
 
 use super::schedule::{self, Schedule};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Wording};
 use crate::records::check::Slot;
 use crate::records::journal::{self, Header, Journal};
 use crate::records::{GameRecord, Shard, TournamentInfo};
@@ -142,10 +142,13 @@ const OUTPUTS: [&str; 5] = [
 pub fn refuse_strangers(out: &Path) -> Result<()> {
     let journal = out.join("journal.jsonl");
     let refuse = |path: &Path, why: &str| {
-        Error::Run(format!(
-            "{} {why}; arena replaces only files it wrote: give another output folder, or move the file away",
-            crate::error::path_text(path)
-        ))
+        Error::Run(
+            format!(
+                "{} {why}; arena replaces only files it wrote: give another output folder, or move the file away",
+                crate::error::path_text(path)
+            )
+            .into(),
+        )
     };
     let kind = |path: &Path| match std::fs::symlink_metadata(path) {
         Ok(m) => Ok(Some(m.file_type().is_file())),
@@ -203,16 +206,22 @@ fn starts_as_journal(path: &Path) -> bool {
 /// `--overwrite` replaces it, without reading it).
 fn refuse_foreign(folder: &str, h: &Header, info: &TournamentInfo) -> Result<()> {
     if h.config_hash != info.config_hash {
-        return Err(Error::Run(format!(
-            "{folder} holds a run of another config (hash {}; this config is {}): choose another output folder, or replace it with --overwrite",
-            h.config_hash, info.config_hash
-        )));
+        return Err(Error::Run(
+            Wording::text(format!(
+                "{folder} holds a run of another config (hash {}; this config is {}): choose another output folder, or replace it with ",
+                h.config_hash, info.config_hash
+            ))
+            .setting("overwrite"),
+        ));
     }
     if h.shard != info.shard {
-        return Err(Error::Run(format!(
-            "{folder} holds shard {} of this config, not {}: choose another output folder, or replace it with --overwrite",
-            h.shard, info.shard
-        )));
+        return Err(Error::Run(
+            Wording::text(format!(
+                "{folder} holds shard {} of this config, not {}: choose another output folder, or replace it with ",
+                h.shard, info.shard
+            ))
+            .setting("overwrite"),
+        ));
     }
     Ok(())
 }
@@ -236,7 +245,7 @@ pub fn info_json(info: &TournamentInfo) -> String {
 /// The error of a folder that is locked by another process.
 pub fn lock_error(e: LockError) -> Error {
     match e {
-        LockError::Busy { .. } => Error::Run(e.to_string()),
+        LockError::Busy { .. } => Error::Run(e.to_string().into()),
         LockError::Io(e) => e,
     }
 }

@@ -6,7 +6,7 @@
 //! say what is missing; a partial SPRT never decides.
 
 use super::folder::{header, info_json, lock_error, read_info};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Wording};
 use crate::records::journal::{self, Journal};
 use crate::records::{GameRecord, Shard, TournamentInfo};
 use crate::report::{analyse, write_outputs, Results};
@@ -24,7 +24,7 @@ struct ShardRun {
 
 /// An error about a folder: its name, then what is wrong with it.
 fn about(dir: &Path, message: String) -> Error {
-    Error::Run(format!("{} {message}", crate::error::path_text(dir)))
+    Error::Run(format!("{} {message}", crate::error::path_text(dir)).into())
 }
 
 /// Reads a shard folder: its info, its journal (every line checked), and
@@ -93,12 +93,15 @@ fn check_set(runs: &[ShardRun]) -> Result<(BTreeMap<u64, &ShardRun>, Vec<String>
             ));
         }
         if let Some(other) = by_index.insert(r.shard.index, r) {
-            return Err(Error::Run(format!(
-                "shard {} given twice ({} and {})",
-                r.shard,
-                crate::error::path_text(&other.dir),
-                crate::error::path_text(&r.dir)
-            )));
+            return Err(Error::Run(
+                format!(
+                    "shard {} given twice ({} and {})",
+                    r.shard,
+                    crate::error::path_text(&other.dir),
+                    crate::error::path_text(&r.dir)
+                )
+                .into(),
+            ));
         }
     }
     let n = first.shard.count;
@@ -146,10 +149,13 @@ pub fn merge(
         .collect::<Result<Vec<_>>>()?;
     let (by_index, lacking) = check_set(&runs)?;
     if !lacking.is_empty() && !allow_partial {
-        return Err(Error::Run(format!(
-            "{}; merge every shard, finished (resume the unfinished ones), or pass --allow-partial",
-            lacking.join("; ")
-        )));
+        return Err(Error::Run(
+            Wording::text(format!(
+                "{}; merge every shard, finished (resume the unfinished ones), or pass ",
+                lacking.join("; ")
+            ))
+            .setting("allow_partial"),
+        ));
     }
     let mut info = runs[0].info.clone();
     info.shard = "merged".into();
@@ -173,10 +179,13 @@ fn write_merged(out: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Resu
     super::folder::refuse_strangers(out)?;
     let journal_path = out.join("journal.jsonl");
     if journal_path.exists() {
-        return Err(Error::Run(format!(
-            "{} already holds a journal; merge into an empty folder",
-            crate::error::path_text(out)
-        )));
+        return Err(Error::Run(
+            format!(
+                "{} already holds a journal; merge into an empty folder",
+                crate::error::path_text(out)
+            )
+            .into(),
+        ));
     }
     write_durable(&out.join("tournament.json"), &info_json(info))?;
     let mut j = Journal::create(&journal_path, &header(info))?;

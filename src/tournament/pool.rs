@@ -17,7 +17,7 @@ use super::options::{StopRequest, Stops};
 use super::schedule::{Finished, Next, Pairing, Scheduler};
 use super::worker::{self, BuildPlayer};
 use crate::engine::external::reaper::{Engines, QUIT_GRACE};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Wording};
 use crate::records::GameRecord;
 use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender};
 use std::collections::HashSet;
@@ -167,10 +167,15 @@ impl Pool<'_> {
     fn refuse_unfinished(&self) -> Result<()> {
         match self.must_be_finished {
             None => Ok(()),
-            Some((played, total, out)) => Err(Error::Run(format!(
-                "{} holds an unfinished run of this config ({played} of {total} games played): continue it with --resume, or start afresh with --overwrite",
-                out.display()
-            ))),
+            Some((played, total, out)) => Err(Error::Run(
+                Wording::text(format!(
+                    "{} holds an unfinished run of this config ({played} of {total} games played): continue it with ",
+                    out.display()
+                ))
+                .setting("resume")
+                .then(", or start afresh with ")
+                .setting("overwrite"),
+            )),
         }
     }
 }
