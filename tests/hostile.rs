@@ -271,3 +271,53 @@ fn an_engine_failing_its_first_games_before_a_move_stops_the_run() {
     let results = std::fs::read_to_string(dir.join("out/results.json")).unwrap();
     assert!(results.contains("\"games_played\": 3"), "{results}");
 }
+
+#[test]
+fn a_fifo_as_journal_or_engine_program_or_working_dir_is_refused_at_once() {
+    let dir = tmp("hostile-fifo-run");
+    let config = config_file(&dir, None, None);
+    let out = arena_bounded(&["run", config.to_str().unwrap(), "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let journal = dir.join("out/journal.jsonl");
+    std::fs::remove_file(&journal).unwrap();
+    mkfifo(&journal);
+    let out_dir = dir.join("out");
+    let err = one_line_error(&arena_bounded(&["report", out_dir.to_str().unwrap()]), 1);
+    assert!(
+        err.contains("journal.jsonl") && err.contains("FIFO"),
+        "{err}"
+    );
+
+    let dir = dir.join("engine");
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("engine.sh");
+    mkfifo(&program);
+    let engine = dir.join("fifo.ron");
+    std::fs::write(
+        &engine,
+        format!("External(name: \"piped\", command: {program:?}, protocol: Nboard)"),
+    )
+    .unwrap();
+    let engines = format!("Path({engine:?}), Inline(Engine(name: \"a\", search: Random, seed: 1))");
+    let config = config_file(&dir, None, Some(&engines));
+    let err = one_line_error(&arena_bounded(&["run", config.to_str().unwrap()]), 1);
+    assert!(
+        err.contains("\"piped\"") && err.contains("engine.sh") && err.contains("FIFO"),
+        "{err}"
+    );
+
+    no_data_engine(&dir);
+    let script = dir.join("edax.sh");
+    let work = dir.join("work");
+    mkfifo(&work);
+    std::fs::write(
+        &engine,
+        format!("External(name: \"piped\", command: {script:?}, protocol: Nboard, working_dir: Some({work:?}))"),
+    )
+    .unwrap();
+    let err = one_line_error(&arena_bounded(&["run", config.to_str().unwrap()]), 1);
+    assert!(
+        err.contains("\"piped\"") && err.contains("work") && err.contains("FIFO"),
+        "{err}"
+    );
+}

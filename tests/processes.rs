@@ -115,6 +115,13 @@ fn quick(dir: &Path) -> PathBuf {
 
 /// `arena match A B` into `dir/out` with a small book and `more`.
 fn match_command(dir: &Path, a: &Path, b: &Path, more: &[&str]) -> Command {
+    let mut c = match_shown(dir, a, b, more);
+    c.arg("--quiet").stdout(Stdio::null());
+    c
+}
+
+/// [`match_command`] with its plain lines on a piped stdout.
+fn match_shown(dir: &Path, a: &Path, b: &Path, more: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_arena"));
     c.arg("match")
         .arg(a)
@@ -123,9 +130,8 @@ fn match_command(dir: &Path, a: &Path, b: &Path, more: &[&str]) -> Command {
         .arg(repo("openings/all-4ply.txt"))
         .arg("--out")
         .arg(dir.join("out"))
-        .arg("--quiet")
         .args(more)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     c
 }
@@ -228,6 +234,43 @@ fn two_quick_ctrl_c_end_arena_and_every_engine_at_once() {
         last_lines(&dir, "hang"),
         ["# ended: killed after quit grace"; 2]
     );
+}
+
+#[test]
+fn a_sigterm_says_the_games_in_flight_get_the_grace_then_are_abandoned() {
+    let dir = tmp("proc-sigterm-note");
+    let m = marker(6);
+    let x = script(&dir, "hang", HANG, &[&m], "reply_timeout_ms: 30000");
+    let args = [
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--stop-grace",
+        "500ms",
+    ];
+    let mut child = match_shown(&dir, &x, &quick(&dir), &args).spawn().unwrap();
+    let thinking = wait_for(Duration::from_secs(10), || {
+        with_marker(&m)
+            .iter()
+            .filter(|(_, c)| c.starts_with("sleep"))
+            .count()
+            == 2
+    });
+    if !thinking {
+        let _ = child.kill();
+        cleanup(&m);
+        panic!("the engines never got to think: {:?}", with_marker(&m));
+    }
+    signal(&child, "TERM");
+    let status = exit_within(&mut child, Duration::from_secs(8));
+    cleanup(&m);
+    assert_eq!(status.code(), Some(130));
+    let mut shown = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut shown).unwrap();
+    let note = "stopping: the 2 games in flight get 500 ms, then are abandoned (a second signal abandons them now)";
+    assert_eq!(shown.matches(note).count(), 1, "{shown}");
+    assert!(!shown.contains("Ctrl-C again"), "{shown}");
 }
 
 #[test]
@@ -351,4 +394,23 @@ fn a_flooding_engine_transcript_stops_at_the_cap_and_the_run_goes_on() {
     assert_eq!(text.matches("# transcript capped at 16 MiB").count(), 1);
     assert_eq!(last_lines(&dir, "flood"), ["# ended: quit"]);
     assert_eq!(games(&dir.join("out")).len(), 2);
+    // The summary says so, naming the engine, and `arena report` keeps it.
+    let note = "the transcript of engine \"flood\" stopped at the 16 MiB cap (logs/flood-0.log)";
+    let summary = dir.join("out/summary.md");
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert_eq!(md.matches(note).count(), 1, "{md}");
+    assert!(!md.contains("\"quick\" stopped"), "{md}");
+    std::fs::remove_file(&summary).unwrap();
+    let report = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("report")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert!(
+        report.status.success(),
+        "{}",
+        String::from_utf8_lossy(&report.stderr)
+    );
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert_eq!(md.matches(note).count(), 1, "{md}");
 }

@@ -92,8 +92,8 @@ impl RunObserver for Bar {
         }
     }
 
-    fn stop_requested(&mut self, in_flight: usize) {
-        self.note(&stopping(in_flight));
+    fn stop_requested(&mut self, in_flight: usize, grace: Option<Duration>) {
+        self.note(&stopping(in_flight, grace));
     }
 
     fn play_ended(&mut self) {
@@ -136,8 +136,8 @@ impl RunObserver for Lines {
         }
     }
 
-    fn stop_requested(&mut self, in_flight: usize) {
-        say(&stopping(in_flight));
+    fn stop_requested(&mut self, in_flight: usize, grace: Option<Duration>) {
+        say(&stopping(in_flight, grace));
     }
 
     fn finished(&mut self, end: &End<'_>) {
@@ -174,9 +174,30 @@ fn notes(start: &Start<'_>, mut note: impl FnMut(&str)) {
     }
 }
 
-/// The note of a first stop request.
-fn stopping(in_flight: usize) -> String {
-    format!("stopping: finishing the {in_flight} games in flight (Ctrl-C again abandons them)")
+/// The note of a first stop request: Ctrl-C's (`grace` `None`: the games
+/// in flight finish), or a SIGTERM's (they get `grace`, then are abandoned).
+fn stopping(in_flight: usize, grace: Option<Duration>) -> String {
+    match grace {
+        None => format!(
+            "stopping: finishing the {in_flight} games in flight (Ctrl-C again abandons them)"
+        ),
+        Some(g) => format!(
+            "stopping: the {in_flight} games in flight get {}, then are abandoned (a second signal abandons them now)",
+            span(g)
+        ),
+    }
+}
+
+/// A grace in words: `10 s`, `1.5 s`, `500 ms`.
+fn span(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{} s", fixed(d.as_secs_f64(), 1))
+    }
 }
 
 /// The block printed at the end of a run that was shown.
@@ -236,5 +257,25 @@ fn signed(x: f64) -> String {
         format!("+{text}")
     } else {
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ctrl_c_lets_the_games_finish_and_sigterm_names_its_grace() {
+        assert_eq!(
+            stopping(3, None),
+            "stopping: finishing the 3 games in flight (Ctrl-C again abandons them)"
+        );
+        assert_eq!(
+            stopping(2, Some(Duration::from_secs(10))),
+            "stopping: the 2 games in flight get 10 s, then are abandoned (a second signal abandons them now)"
+        );
+        assert_eq!(span(Duration::from_millis(500)), "500 ms");
+        assert_eq!(span(Duration::from_millis(1500)), "1.5 s");
+        assert_eq!(span(Duration::from_secs(60)), "60 s");
     }
 }

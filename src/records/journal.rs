@@ -159,7 +159,9 @@ impl Gathered {
 /// [`Error::Io`], or [`Error::Config`] for a bad header or a corrupt line
 /// that is not the last one.
 pub fn read(path: &Path) -> Result<Contents> {
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    // A FIFO, a socket or a device is refused at once (reading a FIFO
+    // would wait for a writer forever).
+    let file = crate::util::text::open_file(path).map_err(|e| Error::io(path, e))?;
     let mut reader = BufReader::new(file);
     let mut bytes = Vec::new();
     let mut line = String::new();

@@ -169,9 +169,10 @@ impl<'a> Collector<'a> {
         self.failure.is_some() || self.broken.is_some()
     }
 
-    /// Tells the observer of a first stop request.
-    pub fn stop_requested(&mut self, in_flight: usize) {
-        self.observer.stop_requested(in_flight);
+    /// Tells the observer of a first stop request (with the grace of the
+    /// games in flight after a SIGTERM).
+    pub fn stop_requested(&mut self, in_flight: usize, grace: Option<std::time::Duration>) {
+        self.observer.stop_requested(in_flight, grace);
     }
 
     /// Takes a worker's answer: a game to journal and count, or the message
@@ -269,6 +270,7 @@ impl<'a> Collector<'a> {
                 self.results.games_played, self.results.games_scheduled
             ));
         }
+        super::folder::note_capped_transcripts(self.out, self.info, &mut self.results);
         self.observer.play_ended();
         if let Some(e) = self.failure {
             return Err(e);

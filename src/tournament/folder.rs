@@ -4,6 +4,7 @@
 //! from the journal) and `merge` (combine shard folders).
 
 use super::schedule::{self, Schedule};
+use crate::engine::external::transcript;
 use crate::error::{Error, Result, Wording};
 use crate::records::check::Slot;
 use crate::records::journal::{self, Header, Journal};
@@ -285,9 +286,22 @@ pub fn report(dir: &Path) -> Result<(TournamentInfo, Results)> {
     let info = read_info(dir)?;
     let c = journal::read(&dir.join("journal.jsonl"))?;
     check_journal(&c, &info)?;
-    let results = analyse(&info, &c.games);
+    let mut results = analyse(&info, &c.games);
+    note_capped_transcripts(dir, &info, &mut results);
     write_outputs(dir, &info, &results, &c.games)?;
     Ok((info, results))
+}
+
+/// Adds to `results`' notes (summary.md, results.json, report.html) each
+/// engine whose transcript in `dir/logs` stopped at the size cap; a run of
+/// in-process engines has no transcripts, and no such note.
+pub fn note_capped_transcripts(dir: &Path, info: &TournamentInfo, results: &mut Results) {
+    for (engine, file) in transcript::capped(&dir.join("logs"), &info.engines) {
+        results.notes.push(format!(
+            "the transcript of engine {engine:?} stopped at the {} MiB cap (logs/{file}): its later lines are not kept",
+            transcript::CAP >> 20
+        ));
+    }
 }
 
 /// Checks a journal's games against the run `info` describes: its shard,

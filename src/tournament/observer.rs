@@ -104,9 +104,10 @@ pub trait RunObserver {
     /// [`cadence`](Self::cadence) asks).
     fn interval(&mut self, _results: &Results) {}
 
-    /// A first stop request (Ctrl-C, SIGTERM): no new games; the
-    /// `in_flight` games are being finished.
-    fn stop_requested(&mut self, _in_flight: usize) {}
+    /// A first stop request: no new games. After Ctrl-C (`grace` `None`)
+    /// the `in_flight` games are being finished; after a SIGTERM they get
+    /// `grace`, then are abandoned.
+    fn stop_requested(&mut self, _in_flight: usize, _grace: Option<Duration>) {}
 
     /// Play is over (every game in, stopped, or failed): the outputs are
     /// written next, or the run's failure returned.
@@ -145,9 +146,9 @@ impl<A: RunObserver, B: RunObserver> RunObserver for Tee<A, B> {
         self.1.interval(results);
     }
 
-    fn stop_requested(&mut self, in_flight: usize) {
-        self.0.stop_requested(in_flight);
-        self.1.stop_requested(in_flight);
+    fn stop_requested(&mut self, in_flight: usize, grace: Option<Duration>) {
+        self.0.stop_requested(in_flight, grace);
+        self.1.stop_requested(in_flight, grace);
     }
 
     fn play_ended(&mut self) {
@@ -178,8 +179,8 @@ impl<T: RunObserver + ?Sized> RunObserver for Box<T> {
         (**self).interval(results);
     }
 
-    fn stop_requested(&mut self, in_flight: usize) {
-        (**self).stop_requested(in_flight);
+    fn stop_requested(&mut self, in_flight: usize, grace: Option<Duration>) {
+        (**self).stop_requested(in_flight, grace);
     }
 
     fn play_ended(&mut self) {

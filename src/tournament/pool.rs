@@ -127,10 +127,11 @@ impl Pool<'_> {
                 Message::Stop(_) if stopping => return Ok(Ended::Abandoned),
                 Message::Stop(request) => {
                     stopping = true;
-                    if request == StopRequest::Terminate {
+                    let terminate = request == StopRequest::Terminate;
+                    if terminate {
                         abandon_at = Some(Instant::now() + grace);
                     }
-                    collector.stop_requested(in_flight);
+                    collector.stop_requested(in_flight, terminate.then_some(grace));
                 }
             }
         }

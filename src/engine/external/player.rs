@@ -212,9 +212,14 @@ impl ExternalConfig {
             source,
         };
         if let Some(dir) = self.working_dir.as_ref().filter(|d| !d.is_dir()) {
+            // A FIFO, a socket or a device says which.
+            let what = match crate::util::text::file_problem(dir) {
+                Some(crate::util::text::TextProblem::Special(kind)) => format!("{kind}, not"),
+                _ => "not".to_string(),
+            };
             return Err(start_error(std::io::Error::new(
                 std::io::ErrorKind::NotFound,
-                format!("its working_dir {} is not a folder", dir.display()),
+                format!("its working_dir {} is {what} a folder", dir.display()),
             )));
         }
         match Process::spawn(self, Transcript::none(), None) {

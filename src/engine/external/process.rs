@@ -166,6 +166,17 @@ impl Process {
         } else {
             config.program.clone()
         };
+        // A path to a directory, a FIFO, a socket or a device is no
+        // program: say which (a bare name is looked up in PATH).
+        let problem = (program.components().count() > 1)
+            .then(|| crate::util::text::file_problem(&program))
+            .flatten();
+        if let Some(problem) = problem {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                problem,
+            ));
+        }
         let mut command = Command::new(program);
         command
             .args(&config.args)

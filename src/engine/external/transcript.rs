@@ -75,7 +75,12 @@ struct Sink {
 /// `logs/ENGINE-WORKER.log`, the name reduced to letters, digits, `.`, `_`
 /// and `-`.
 pub fn log_path(logs: &Path, engine: &str, worker: usize) -> PathBuf {
-    let name: String = engine
+    logs.join(format!("{}-{worker}.log", file_name(engine)))
+}
+
+/// `engine` reduced to letters, digits, `.`, `_` and `-`.
+fn file_name(engine: &str) -> String {
+    engine
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
@@ -84,8 +89,66 @@ pub fn log_path(logs: &Path, engine: &str, worker: usize) -> PathBuf {
                 '_'
             }
         })
+        .collect()
+}
+
+/// The start of the note a transcript gets when it reaches the cap.
+const CAP_NOTE: &str = "# transcript capped at ";
+
+/// Which of `engines` have a transcript in `logs` that reached the cap:
+/// each such engine once, with its first capped file's name, in the order
+/// of `engines`. A folder or file that cannot be read counts as no cap.
+pub fn capped(logs: &Path, engines: &[String]) -> Vec<(String, String)> {
+    let Ok(entries) = std::fs::read_dir(logs) else {
+        return Vec::new();
+    };
+    let mut files: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
         .collect();
-    logs.join(format!("{name}-{worker}.log"))
+    files.sort();
+    let mut found = Vec::new();
+    for engine in engines {
+        let prefix = format!("{}-", file_name(engine));
+        let of_engine = files.iter().filter(|f| {
+            f.strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix(".log"))
+                .is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
+        });
+        if let Some(f) = of_engine
+            .into_iter()
+            .find(|f| holds_cap_note(&logs.join(f)))
+        {
+            found.push((engine.clone(), f.clone()));
+        }
+    }
+    found
+}
+
+/// A transcript line without its time (the padded seconds and a space).
+fn after_time(line: &[u8]) -> &[u8] {
+    let start = line.iter().position(|&b| b != b' ').unwrap_or(line.len());
+    let rest = &line[start..];
+    let end = rest.iter().position(|&b| b == b' ').unwrap_or(rest.len());
+    rest.get(end + 1..).unwrap_or(&[])
+}
+
+/// True when the transcript at `path` (a regular file) has the cap's note.
+fn holds_cap_note(path: &Path) -> bool {
+    use std::io::BufRead;
+    let Ok(file) = crate::util::text::open_file(path) else {
+        return false;
+    };
+    let mut reader = std::io::BufReader::new(file);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return false,
+            Ok(_) if after_time(&line).starts_with(CAP_NOTE.as_bytes()) => return true,
+            Ok(_) => {}
+        }
+    }
 }
 
 impl Transcript {
@@ -159,7 +222,7 @@ impl Transcript {
             if !sink.capped {
                 sink.capped = true;
                 let note = format!(
-                    "{at:>10.3} # transcript capped at {} MiB: the engine's further lines are not kept\n",
+                    "{at:>10.3} {CAP_NOTE}{} MiB: the engine's further lines are not kept\n",
                     CAP >> 20
                 );
                 sink.put(&note);
@@ -226,6 +289,10 @@ mod tests {
             "{}",
             tail[1]
         );
+        let other = Transcript::open(&dir.join("y-0.log")).unwrap();
+        other.line(Dir::FromEngine, "# transcript capped at 16 MiB");
+        let engines = ["y".to_string(), "x".to_string(), "z".to_string()];
+        assert_eq!(capped(&dir, &engines), [("x".into(), "x-0.log".into())]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
