@@ -94,3 +94,70 @@ fn run_overrides_rounds_and_seed() {
     assert_eq!(r.status.code(), Some(2));
     assert!(stderr(&r).contains("--rounds"), "{}", stderr(&r));
 }
+
+/// `arena match` run in `dir` (a folder without the repository's files).
+fn arena_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("arena runs")
+}
+
+#[test]
+fn a_match_runs_from_any_folder_with_the_built_in_book() {
+    let dir = tmp("match-anywhere");
+    let (a, b) = (
+        repo("engines/squares-classic.ron"),
+        repo("engines/random.ron"),
+    );
+    let args = [
+        "match",
+        s(&a),
+        s(&b),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--quiet",
+    ];
+    let r = arena_in(&dir, &args);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let err = stderr(&r);
+    let notes: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("built-in book"))
+        .collect();
+    assert_eq!(
+        notes,
+        ["note: no openings/balanced-8ply.txt here; playing the built-in book (2206 openings)"],
+        "{err}"
+    );
+    let out = dir.join("results/squares-classic-vs-random");
+    let g = games(&out);
+    assert_eq!(g.len(), 2);
+    // Both games start from an 8-ply opening of the book, not the start.
+    assert!(g.iter().all(|r| r.opening_plies == 8), "{g:?}");
+    // A book named on the command line is played without the note.
+    let book = repo("openings/all-4ply.txt");
+    let out2 = dir.join("m2");
+    let named = arena_in(
+        &dir,
+        &[
+            "match",
+            s(&a),
+            s(&b),
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--book",
+            s(&book),
+            "--out",
+            s(&out2),
+            "--quiet",
+        ],
+    );
+    assert!(named.status.success(), "{}", stderr(&named));
+    assert!(!stderr(&named).contains("built-in"), "{}", stderr(&named));
+}

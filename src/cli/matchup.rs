@@ -6,11 +6,29 @@ use crate::search::Limit;
 use crate::tournament;
 use crate::tournament::matchup::{match_tournament, MatchOptions};
 use crate::Error;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The book `arena match` plays when none is named.
 const DEFAULT_BOOK: &str = "openings/balanced-8ply.txt";
+
+/// The same book, compiled in: played when the current folder has none
+/// (so `arena match` runs from any folder).
+const BUILTIN_BOOK: &str = include_str!("../../openings/balanced-8ply.txt");
+
+/// The built-in book written out (the run reads and hashes its book from
+/// a file): a file in the temporary folder named by its bytes' hash,
+/// rewritten when missing or changed. Says once on stderr that it is used.
+fn builtin_book() -> crate::Result<PathBuf> {
+    let hash = crate::util::fnv1a(BUILTIN_BOOK.as_bytes());
+    let path = std::env::temp_dir().join(format!("arena-builtin-book-{hash:016x}.txt"));
+    if std::fs::read(&path).ok().as_deref() != Some(BUILTIN_BOOK.as_bytes()) {
+        crate::util::write_atomic(&path, BUILTIN_BOOK)?;
+    }
+    let n = crate::book::parse_book(BUILTIN_BOOK, &path).map_or(0, |b| b.len());
+    eprintln!("note: no {DEFAULT_BOOK} here; playing the built-in book ({n} openings)");
+    Ok(path)
+}
 
 /// Arguments of `arena match`.
 #[derive(Debug, clap::Args)]
@@ -34,7 +52,8 @@ pub struct MatchArgs {
     /// Both engines searching to this depth
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
-    /// The opening book (default openings/balanced-8ply.txt in this folder)
+    /// The opening book (default openings/balanced-8ply.txt in this folder,
+    /// else the same book built in)
     #[arg(long)]
     pub book: Option<PathBuf>,
     /// Games at once (default: the number of cores), 1 to 256
@@ -89,10 +108,11 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
         (None, Some(p)) => p,
         (None, None) => 50,
     };
-    let book = args
-        .book
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_BOOK));
+    let book = match &args.book {
+        Some(b) => b.clone(),
+        None if Path::new(DEFAULT_BOOK).is_file() => PathBuf::from(DEFAULT_BOOK),
+        None => builtin_book()?,
+    };
     if !book.is_file() {
         return Err(Error::Usage {
             argument: "--book".into(),
