@@ -59,8 +59,8 @@ pub struct MatchArgs {
     /// Games at once (default: the number of cores), 1 to 256
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub concurrency: Option<usize>,
-    /// Seed of the book order and every random choice
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the book order and every random choice (0, as in configs)
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Output folder (default results/A-vs-B)
     #[arg(long)]
