@@ -1,7 +1,7 @@
 //! `arena match` (a match without a config) and the `arena run` overrides.
 
 use crate::tournament::{games, tmp};
-use crate::util::{arena, repo, stderr};
+use crate::util::{arena, repo, stderr, stdout};
 
 fn s(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
@@ -133,8 +133,7 @@ fn a_match_runs_from_any_folder_with_the_built_in_book() {
         ["note: no openings/balanced-8ply.txt here; playing the built-in book (2206 openings)"],
         "{err}"
     );
-    let out = dir.join("results/squares-classic-vs-random");
-    let g = games(&out);
+    let g = games(&only_folder(&dir.join("results")));
     assert_eq!(g.len(), 2);
     // Both games start from an 8-ply opening of the book, not the start.
     assert!(g.iter().all(|r| r.opening_plies == 8), "{g:?}");
@@ -160,4 +159,60 @@ fn a_match_runs_from_any_folder_with_the_built_in_book() {
     );
     assert!(named.status.success(), "{}", stderr(&named));
     assert!(!stderr(&named).contains("built-in"), "{}", stderr(&named));
+}
+
+/// The one folder in `dir`.
+fn only_folder(dir: &std::path::Path) -> std::path::PathBuf {
+    let found: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    found[0].clone()
+}
+
+#[test]
+fn a_match_is_named_by_event_and_its_folder_by_its_settings() {
+    let dir = tmp("match-event");
+    let (a, b) = (
+        repo("engines/squares-classic.ron"),
+        repo("engines/random.ron"),
+    );
+    let book = repo("openings/all-4ply.txt");
+    let run = |more: &[&str]| {
+        let mut args = vec!["match", s(&a), s(&b), "--depth", "1", "--book", s(&book)];
+        args.extend_from_slice(more);
+        let r = arena_in(&dir, &args);
+        assert!(r.status.success(), "{}", stderr(&r));
+        let text = stdout(&r);
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Results written to "))
+            .unwrap_or_else(|| panic!("no path in {text}"));
+        dir.join(line)
+    };
+    let first = run(&["--games", "2"]);
+    let name = first.file_name().unwrap().to_str().unwrap();
+    assert!(
+        name.starts_with("match-squares-classic-vs-random-") && name.len() == 40,
+        "{name}"
+    );
+    assert_eq!(games(&first).len(), 2);
+    // Other settings: another folder, not a refusal by the old one.
+    let more = run(&["--games", "4", "--event", "long run"]);
+    assert_ne!(more, first);
+    assert_eq!(games(&more).len(), 4);
+    let summary = std::fs::read_to_string(more.join("summary.md")).unwrap();
+    assert!(summary.starts_with("# long run\n"), "{summary}");
+    // The same settings again: the same, finished folder.
+    assert_eq!(run(&["--games", "2"]), first);
+    let empty = arena_in(
+        &dir,
+        &["match", s(&a), s(&b), "--event", "", "--book", s(&book)],
+    );
+    assert_eq!(empty.status.code(), Some(2));
+    assert_eq!(
+        stderr(&empty).trim(),
+        "error: --event: a tournament needs a non-empty name"
+    );
 }

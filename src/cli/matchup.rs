@@ -62,9 +62,13 @@ pub struct MatchArgs {
     /// Seed of the book order and every random choice (0, as in configs)
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Output folder (default results/A-vs-B)
+    /// Output folder (default results/match-A-vs-B-HASH, HASH from the
+    /// settings that decide the games)
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The run's name, shown in its results (default match)
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
     /// Resume, overwrite, quiet, events.
     #[command(flatten)]
     pub folder: FolderArgs,
@@ -132,6 +136,7 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seed: args.seed,
         out: args.out.clone(),
+        event: args.event.clone(),
     })
 }
 
