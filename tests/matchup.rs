@@ -58,17 +58,31 @@ fn a_match_from_the_command_line_plays_like_a_config() {
     );
     let tc = arena(&["match", s(&a), s(&b), "--tc", "fast", "--book", s(&book)]);
     assert_eq!(tc.status.code(), Some(2));
-    // One engine against itself: the two names clash, said of the
-    // arguments (not of the config the command writes for itself).
-    let same = arena(&["match", s(&a), s(&a), "--games", "2", "--book", s(&book)]);
-    assert_eq!(same.status.code(), Some(2), "{}", stderr(&same));
-    assert!(
-        stderr(&same).starts_with("error: FIRST and SECOND: ")
-            && stderr(&same).contains("names must be unique")
-            && !stderr(&same).contains("arena-match.ron"),
-        "{}",
-        stderr(&same)
-    );
+    // One engine file against itself (self-play, once refused since the
+    // two names clashed): the second plays as NAME-2.
+    let self_out = dir.join("self");
+    let same = arena(&[
+        "match",
+        s(&a),
+        s(&a),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--book",
+        s(&book),
+        "--out",
+        s(&self_out),
+        "--quiet",
+    ]);
+    assert!(same.status.success(), "{}", stderr(&same));
+    let g = games(&self_out);
+    assert_eq!(g.len(), 2);
+    for r in &g {
+        let mut names = [r.black.as_str(), r.white.as_str()];
+        names.sort_unstable();
+        assert_eq!(names, ["squares-classic", "squares-classic-2"]);
+    }
 }
 
 #[test]
