@@ -151,6 +151,11 @@ fn a_match_runs_from_any_folder_with_the_built_in_book() {
     assert_eq!(g.len(), 2);
     // Both games start from an 8-ply opening of the book, not the start.
     assert!(g.iter().all(|r| r.opening_plies == 8), "{g:?}");
+    // A refused match stays one line: no note before the error.
+    let missing = dir.join("none.ron");
+    let bad = arena_in(&dir, &["match", s(&a), s(&missing)]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(stderr(&bad).lines().count(), 1, "{}", stderr(&bad));
     // A book named on the command line is played without the note.
     let book = repo("openings/all-4ply.txt");
     let out2 = dir.join("m2");

@@ -18,16 +18,16 @@ const BUILTIN_BOOK: &str = include_str!("../../openings/balanced-8ply.txt");
 
 /// The built-in book written out (the run reads and hashes its book from
 /// a file): a file in the temporary folder named by its bytes' hash,
-/// rewritten when missing or changed. Says once on stderr that it is used.
-fn builtin_book() -> crate::Result<PathBuf> {
+/// rewritten when missing or changed; with the note that says it is used.
+fn builtin_book() -> crate::Result<(PathBuf, String)> {
     let hash = crate::util::fnv1a(BUILTIN_BOOK.as_bytes());
     let path = std::env::temp_dir().join(format!("arena-builtin-book-{hash:016x}.txt"));
     if std::fs::read(&path).ok().as_deref() != Some(BUILTIN_BOOK.as_bytes()) {
         crate::util::write_atomic(&path, BUILTIN_BOOK)?;
     }
     let n = crate::book::parse_book(BUILTIN_BOOK, &path).map_or(0, |b| b.len());
-    eprintln!("note: no {DEFAULT_BOOK} here; playing the built-in book ({n} openings)");
-    Ok(path)
+    let note = format!("note: no {DEFAULT_BOOK} here; playing the built-in book ({n} openings)");
+    Ok((path, note))
 }
 
 /// Arguments of `arena match`.
@@ -98,7 +98,7 @@ pub(super) fn parse_tc(text: &str) -> Result<Limit, String> {
 ///
 /// # Errors
 /// [`Error::Usage`] for an odd `--games` or a missing book.
-fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
+fn options(args: &MatchArgs) -> crate::Result<(MatchOptions, Option<String>)> {
     let pairs = match (args.games, args.pairs) {
         (Some(g), _) if g % 2 == 1 => {
             return Err(Error::Usage {
@@ -112,10 +112,10 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
         (None, Some(p)) => p,
         (None, None) => 50,
     };
-    let book = match &args.book {
-        Some(b) => b.clone(),
-        None if Path::new(DEFAULT_BOOK).is_file() => PathBuf::from(DEFAULT_BOOK),
-        None => builtin_book()?,
+    let (book, note) = match &args.book {
+        Some(b) => (b.clone(), None),
+        None if Path::new(DEFAULT_BOOK).is_file() => (PathBuf::from(DEFAULT_BOOK), None),
+        None => builtin_book().map(|(b, note)| (b, Some(note)))?,
     };
     if !book.is_file() {
         return Err(Error::Usage {
@@ -127,7 +127,7 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
         .tc
         .or(args.movetime.map(Limit::MoveTime))
         .or(args.depth.map(Limit::Depth));
-    Ok(MatchOptions {
+    let options = MatchOptions {
         pairs,
         limit,
         book,
@@ -137,7 +137,8 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
         seed: args.seed,
         out: args.out.clone(),
         event: args.event.clone(),
-    })
+    };
+    Ok((options, note))
 }
 
 /// Runs `arena match`.
@@ -145,8 +146,12 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
 /// # Errors
 /// Bad engine files or book, bad values, the output folder's state, I/O.
 pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
-    let options = options(args)?;
+    let (options, note) = options(args)?;
     let t = match_tournament(&args.first, &args.second, &options)?;
+    // Said once the match is sound, so a refused one stays one line.
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
     let mut observer = args.folder.observer()?;
     let options = args.folder.run_options();
     let outcome = reaping(|| tournament::run(&t, &options, &mut observer))?;
