@@ -1,7 +1,7 @@
 //! `arena match` (a match without a config) and the `arena run` overrides.
 
 use crate::tournament::{games, tmp};
-use crate::util::{arena, repo, stderr};
+use crate::util::{arena, repo, stderr, stdout};
 
 fn s(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
@@ -58,17 +58,31 @@ fn a_match_from_the_command_line_plays_like_a_config() {
     );
     let tc = arena(&["match", s(&a), s(&b), "--tc", "fast", "--book", s(&book)]);
     assert_eq!(tc.status.code(), Some(2));
-    // One engine against itself: the two names clash, said of the
-    // arguments (not of the config the command writes for itself).
-    let same = arena(&["match", s(&a), s(&a), "--games", "2", "--book", s(&book)]);
-    assert_eq!(same.status.code(), Some(2), "{}", stderr(&same));
-    assert!(
-        stderr(&same).starts_with("error: FIRST and SECOND: ")
-            && stderr(&same).contains("names must be unique")
-            && !stderr(&same).contains("arena-match.ron"),
-        "{}",
-        stderr(&same)
-    );
+    // One engine file against itself (self-play, once refused since the
+    // two names clashed): the second plays as NAME-2.
+    let self_out = dir.join("self");
+    let same = arena(&[
+        "match",
+        s(&a),
+        s(&a),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--book",
+        s(&book),
+        "--out",
+        s(&self_out),
+        "--quiet",
+    ]);
+    assert!(same.status.success(), "{}", stderr(&same));
+    let g = games(&self_out);
+    assert_eq!(g.len(), 2);
+    for r in &g {
+        let mut names = [r.black.as_str(), r.white.as_str()];
+        names.sort_unstable();
+        assert_eq!(names, ["squares-classic", "squares-classic-2"]);
+    }
 }
 
 #[test]
@@ -93,4 +107,131 @@ fn run_overrides_rounds_and_seed() {
     let r = arena(&["run", s(&sprt), "--rounds", "2", "--out", s(&dir.join("x"))]);
     assert_eq!(r.status.code(), Some(2));
     assert!(stderr(&r).contains("--rounds"), "{}", stderr(&r));
+}
+
+/// `arena match` run in `dir` (a folder without the repository's files).
+fn arena_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("arena runs")
+}
+
+#[test]
+fn a_match_runs_from_any_folder_with_the_built_in_book() {
+    let dir = tmp("match-anywhere");
+    let (a, b) = (
+        repo("engines/squares-classic.ron"),
+        repo("engines/random.ron"),
+    );
+    let args = [
+        "match",
+        s(&a),
+        s(&b),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--quiet",
+    ];
+    let r = arena_in(&dir, &args);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let err = stderr(&r);
+    let notes: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("built-in book"))
+        .collect();
+    assert_eq!(
+        notes,
+        ["note: no openings/balanced-8ply.txt here; playing the built-in book (2206 openings)"],
+        "{err}"
+    );
+    let g = games(&only_folder(&dir.join("results")));
+    assert_eq!(g.len(), 2);
+    // Both games start from an 8-ply opening of the book, not the start.
+    assert!(g.iter().all(|r| r.opening_plies == 8), "{g:?}");
+    // A refused match stays one line: no note before the error.
+    let missing = dir.join("none.ron");
+    let bad = arena_in(&dir, &["match", s(&a), s(&missing)]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(stderr(&bad).lines().count(), 1, "{}", stderr(&bad));
+    // A book named on the command line is played without the note.
+    let book = repo("openings/all-4ply.txt");
+    let out2 = dir.join("m2");
+    let named = arena_in(
+        &dir,
+        &[
+            "match",
+            s(&a),
+            s(&b),
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--book",
+            s(&book),
+            "--out",
+            s(&out2),
+            "--quiet",
+        ],
+    );
+    assert!(named.status.success(), "{}", stderr(&named));
+    assert!(!stderr(&named).contains("built-in"), "{}", stderr(&named));
+}
+
+/// The one folder in `dir`.
+fn only_folder(dir: &std::path::Path) -> std::path::PathBuf {
+    let found: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    found[0].clone()
+}
+
+#[test]
+fn a_match_is_named_by_event_and_its_folder_by_its_settings() {
+    let dir = tmp("match-event");
+    let (a, b) = (
+        repo("engines/squares-classic.ron"),
+        repo("engines/random.ron"),
+    );
+    let book = repo("openings/all-4ply.txt");
+    let run = |more: &[&str]| {
+        let mut args = vec!["match", s(&a), s(&b), "--depth", "1", "--book", s(&book)];
+        args.extend_from_slice(more);
+        let r = arena_in(&dir, &args);
+        assert!(r.status.success(), "{}", stderr(&r));
+        let text = stdout(&r);
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Results written to "))
+            .unwrap_or_else(|| panic!("no path in {text}"));
+        dir.join(line)
+    };
+    let first = run(&["--games", "2"]);
+    let name = first.file_name().unwrap().to_str().unwrap();
+    assert!(
+        name.starts_with("match-squares-classic-vs-random-") && name.len() == 40,
+        "{name}"
+    );
+    assert_eq!(games(&first).len(), 2);
+    // Other settings: another folder, not a refusal by the old one.
+    let more = run(&["--games", "4", "--event", "long run"]);
+    assert_ne!(more, first);
+    assert_eq!(games(&more).len(), 4);
+    let summary = std::fs::read_to_string(more.join("summary.md")).unwrap();
+    assert!(summary.starts_with("# long run\n"), "{summary}");
+    // The same settings again: the same, finished folder.
+    assert_eq!(run(&["--games", "2"]), first);
+    let empty = arena_in(
+        &dir,
+        &["match", s(&a), s(&b), "--event", "", "--book", s(&book)],
+    );
+    assert_eq!(empty.status.code(), Some(2));
+    assert_eq!(
+        stderr(&empty).trim(),
+        "error: --event: a tournament needs a non-empty name"
+    );
 }

@@ -6,11 +6,29 @@ use crate::search::Limit;
 use crate::tournament;
 use crate::tournament::matchup::{match_tournament, MatchOptions};
 use crate::Error;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The book `arena match` plays when none is named.
 const DEFAULT_BOOK: &str = "openings/balanced-8ply.txt";
+
+/// The same book, compiled in: played when the current folder has none
+/// (so `arena match` runs from any folder).
+const BUILTIN_BOOK: &str = include_str!("../../openings/balanced-8ply.txt");
+
+/// The built-in book written out (the run reads and hashes its book from
+/// a file): a file in the temporary folder named by its bytes' hash,
+/// rewritten when missing or changed; with the note that says it is used.
+fn builtin_book() -> crate::Result<(PathBuf, String)> {
+    let hash = crate::util::fnv1a(BUILTIN_BOOK.as_bytes());
+    let path = std::env::temp_dir().join(format!("arena-builtin-book-{hash:016x}.txt"));
+    if std::fs::read(&path).ok().as_deref() != Some(BUILTIN_BOOK.as_bytes()) {
+        crate::util::write_atomic(&path, BUILTIN_BOOK)?;
+    }
+    let n = crate::book::parse_book(BUILTIN_BOOK, &path).map_or(0, |b| b.len());
+    let note = format!("note: no {DEFAULT_BOOK} here; playing the built-in book ({n} openings)");
+    Ok((path, note))
+}
 
 /// Arguments of `arena match`.
 #[derive(Debug, clap::Args)]
@@ -34,18 +52,23 @@ pub struct MatchArgs {
     /// Both engines searching to this depth
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
-    /// The opening book (default openings/balanced-8ply.txt in this folder)
+    /// The opening book (default openings/balanced-8ply.txt in this folder,
+    /// else the same book built in)
     #[arg(long)]
     pub book: Option<PathBuf>,
     /// Games at once (default: the number of cores), 1 to 256
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub concurrency: Option<usize>,
-    /// Seed of the book order and every random choice
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the book order and every random choice (0, as in configs)
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Output folder (default results/A-vs-B)
+    /// Output folder (default results/match-A-vs-B-HASH, HASH from the
+    /// settings that decide the games)
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The run's name, shown in its results (default match)
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
     /// Resume, overwrite, quiet, events.
     #[command(flatten)]
     pub folder: FolderArgs,
@@ -75,7 +98,7 @@ pub(super) fn parse_tc(text: &str) -> Result<Limit, String> {
 ///
 /// # Errors
 /// [`Error::Usage`] for an odd `--games` or a missing book.
-fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
+fn options(args: &MatchArgs) -> crate::Result<(MatchOptions, Option<String>)> {
     let pairs = match (args.games, args.pairs) {
         (Some(g), _) if g % 2 == 1 => {
             return Err(Error::Usage {
@@ -89,10 +112,11 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
         (None, Some(p)) => p,
         (None, None) => 50,
     };
-    let book = args
-        .book
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_BOOK));
+    let (book, note) = match &args.book {
+        Some(b) => (b.clone(), None),
+        None if Path::new(DEFAULT_BOOK).is_file() => (PathBuf::from(DEFAULT_BOOK), None),
+        None => builtin_book().map(|(b, note)| (b, Some(note)))?,
+    };
     if !book.is_file() {
         return Err(Error::Usage {
             argument: "--book".into(),
@@ -103,7 +127,7 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
         .tc
         .or(args.movetime.map(Limit::MoveTime))
         .or(args.depth.map(Limit::Depth));
-    Ok(MatchOptions {
+    let options = MatchOptions {
         pairs,
         limit,
         book,
@@ -112,7 +136,9 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seed: args.seed,
         out: args.out.clone(),
-    })
+        event: args.event.clone(),
+    };
+    Ok((options, note))
 }
 
 /// Runs `arena match`.
@@ -120,8 +146,12 @@ fn options(args: &MatchArgs) -> crate::Result<MatchOptions> {
 /// # Errors
 /// Bad engine files or book, bad values, the output folder's state, I/O.
 pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
-    let options = options(args)?;
+    let (options, note) = options(args)?;
     let t = match_tournament(&args.first, &args.second, &options)?;
+    // Said once the match is sound, so a refused one stays one line.
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
     let mut observer = args.folder.observer()?;
     let options = args.folder.run_options();
     let outcome = reaping(|| tournament::run(&t, &options, &mut observer))?;

@@ -268,8 +268,15 @@ fn load_engines(
     }
     let mut engines: Vec<EngineSpec> = Vec::new();
     let mut fingerprints = Vec::new();
+    // The files loaded so far: one file listed twice is self-play.
+    let mut files: Vec<Option<PathBuf>> = Vec::new();
     for (i, e) in refs.iter().enumerate() {
-        let (config, weights_base) = match e {
+        let file = match e {
+            EngineRef::Path(p) => Some(src.base().join(p)),
+            EngineRef::Inline(_) => None,
+        };
+        let file = file.map(|f| f.canonicalize().unwrap_or(f));
+        let (mut config, weights_base) = match e {
             EngineRef::Path(p) => {
                 let full = src.base().join(p);
                 let shown = crate::error::path_text(&full);
@@ -299,6 +306,9 @@ fn load_engines(
                 (EngineSpec::Engine(c), src.base().to_path_buf())
             }
         };
+        if file.is_some() && files.contains(&file) {
+            self_play_name(&mut config, &engines);
+        }
         if engines.iter().any(|o| o.name() == config.name()) {
             return Err(src.entry("engines", i).field(
                 "engines",
@@ -308,7 +318,7 @@ fn load_engines(
                 ),
             ));
         }
-        let mut config = config;
+        files.push(file);
         if let Some(l) = forced {
             config.force_limit(l);
         }
@@ -316,6 +326,20 @@ fn load_engines(
         engines.push(config);
     }
     Ok((engines, fingerprints))
+}
+
+/// An engine file listed again plays as `NAME-2` (`-3`, …): the first
+/// name not taken.
+fn self_play_name(config: &mut EngineSpec, taken: &[EngineSpec]) {
+    let base = config.name().to_string();
+    let name = (2..)
+        .map(|n| format!("{base}-{n}"))
+        .find(|n| taken.iter().all(|o| o.name() != n))
+        .expect("a free name");
+    match config {
+        EngineSpec::Engine(e) => e.name = name,
+        EngineSpec::External(e) => e.name = name,
+    }
 }
 
 /// The format's own settings against `n` engines; the SPRT it runs, if any.

@@ -21,8 +21,11 @@ pub struct MatchOptions {
     pub concurrency: usize,
     /// Seed of the book order and every random choice.
     pub seed: u64,
-    /// Output folder (default `results/A-vs-B`).
+    /// Output folder (default `results/match-A-vs-B-HASH`, see
+    /// [`match_tournament`]).
     pub out: Option<PathBuf>,
+    /// The run's name (default `match`).
+    pub event: Option<String>,
 }
 
 /// A file's name without its extension, for display.
@@ -38,15 +41,18 @@ fn absolute(path: &Path) -> Result<PathBuf> {
     std::path::absolute(path).map_err(|e| Error::io(path, e))
 }
 
+/// The output folder before the config's hash is added:
+/// `results/match-A-vs-B`.
+fn default_out(a: &Path, b: &Path) -> PathBuf {
+    PathBuf::from("results").join(format!("match-{}-vs-{}", stem(a), stem(b)))
+}
+
 /// The config text of a match between engine files `a` and `b`.
 ///
 /// # Errors
 /// A path that cannot be made absolute.
 pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
-    let out = o
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(format!("{}-vs-{}", stem(a), stem(b))));
+    let out = o.out.clone().unwrap_or_else(|| default_out(a, b));
     let limit = match o.limit {
         Some(l) => format!("Some({})", ron::to_string(&l).expect("limits serialize")),
         None => "None".into(),
@@ -55,7 +61,7 @@ pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
         "// arena match {} {}\nTournament(\n    name: {:?},\n    engines: [Path({:?}), Path({:?})],\n    format: RoundRobin(rounds: {}),\n    book: (file: {:?}, order: Random, start: 0),\n    concurrency: {},\n    seed: {},\n    out: {:?},\n    limit: {limit},\n)\n",
         a.display(),
         b.display(),
-        "match",
+        o.event.as_deref().unwrap_or("match"),
         absolute(a)?.display().to_string(),
         absolute(b)?.display().to_string(),
         o.pairs,
@@ -67,26 +73,44 @@ pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
 }
 
 /// The tournament of a match: its config (see [`match_config`]) loaded as
-/// if it were a file named `arena-match.ron` in the current folder.
+/// if it were a file named `arena-match.ron` in the current folder. Without
+/// `out`, the folder is `results/match-A-vs-B-` and the first 8 digits of
+/// the config's hash, so runs with other settings get folders of their own.
 ///
 /// # Errors
 /// Bad engine files (naming their own file, line and field), a bad book.
 pub fn match_tournament(a: &Path, b: &Path, o: &MatchOptions) -> Result<Tournament> {
     let text = match_config(a, b, o)?;
     let generated = Path::new("arena-match.ron");
-    Tournament::parse(&text, generated).map_err(|e| match e {
+    let mut t = Tournament::parse(&text, generated).map_err(|e| usage_error(e, a, b, generated))?;
+    if o.out.is_none() {
+        let mut name = default_out(a, b).into_os_string();
+        name.push(format!("-{}", &t.hash[..8]));
+        t.out = PathBuf::from(name);
+    }
+    Ok(t)
+}
+
+/// An error of the generated config said of the arguments that made it.
+fn usage_error(e: Error, a: &Path, b: &Path, generated: &Path) -> Error {
+    match e {
         // The generated file is not the user's: what is wrong with it is
         // said of the arguments that made it.
         Error::Config { path, message, .. } if path == generated => {
             let (argument, message): (Argument, String) = if let Some(m) =
                 message.strip_prefix("engines: ")
             {
-                ("FIRST and SECOND".into(), format!("{} and {}: {m}", a.display(), b.display()))
+                (
+                    "FIRST and SECOND".into(),
+                    format!("{} and {}: {m}", a.display(), b.display()),
+                )
             } else if message.contains("leave book out") {
                 (
                     "FIRST and SECOND".into(),
                     "arena match plays Othello engines; a tic-tac-toe match needs a config (configs/tictactoe.ron)".into(),
                 )
+            } else if let Some(m) = message.strip_prefix("name: ") {
+                (Argument::Option("event".into()), m.to_string())
             } else if message.starts_with("book") || message.starts_with("file") {
                 (Argument::Option("book".into()), message)
             } else {
@@ -95,7 +119,7 @@ pub fn match_tournament(a: &Path, b: &Path, o: &MatchOptions) -> Result<Tourname
             Error::Usage { argument, message }
         }
         other => other,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -111,14 +135,15 @@ mod tests {
             concurrency: 2,
             seed: 3,
             out: None,
+            event: Some("ev".into()),
         };
         let text = match_config(Path::new("/e/a.ron"), Path::new("/e/b.ron"), &o).unwrap();
         for part in [
-            "name: \"match\"",
+            "name: \"ev\"",
             "engines: [Path(\"/e/a.ron\"), Path(\"/e/b.ron\")]",
             "format: RoundRobin(rounds: 5)",
             "book: (file: \"/b/book.txt\", order: Random, start: 0)",
-            "out: \"results/a-vs-b\"",
+            "out: \"results/match-a-vs-b\"",
             "limit: Some(Clock(10000,100))",
         ] {
             assert!(text.contains(part), "{part} in {text}");
