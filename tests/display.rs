@@ -150,6 +150,137 @@ fn the_rating_table_caps_extreme_values_and_says_what_its_columns_mean() {
     );
 }
 
+/// `arena run` of `deep` (depth 2) against `shallow` (depth 1), `rounds`
+/// pairs at concurrency 1 (so games finish in order), stdout a pipe, with
+/// `more` flags; returns stdout and the journal's game records.
+fn piped(dir: &Path, rounds: u64, more: &[&str]) -> (String, Vec<serde_json::Value>) {
+    let out = dir.join("out");
+    let config = dir.join("c.ron");
+    std::fs::write(
+        &config,
+        format!(
+            "Tournament(name: \"p\", engines: [{}, {}], format: RoundRobin(rounds: {rounds}), book: (file: {:?}, order: Sequential), concurrency: 1, out: {:?})",
+            engine("deep", 2),
+            engine("shallow", 1),
+            repo("openings/all-4ply.txt"),
+            out
+        ),
+    )
+    .unwrap();
+    let mut args = vec!["run", config.to_str().unwrap(), "--overwrite"];
+    args.extend_from_slice(more);
+    let r = arena(&args);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    let games = journal
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (stdout(&r), games)
+}
+
+/// The intermediate result blocks in `text` (the final one says `Final`).
+fn blocks(text: &str) -> usize {
+    text.lines()
+        .filter(|l| l.starts_with("Results of "))
+        .count()
+}
+
+#[test]
+fn a_piped_run_prints_a_line_per_game_as_cutechess_does() {
+    let dir = tmp("per-game");
+    let (text, games) = piped(&dir, 3, &[]);
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Finished game "))
+        .collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    assert_eq!(games.len(), 6);
+    // At concurrency 1 the games finish in order, each line naming black
+    // first and the result the journal holds.
+    for (i, (line, g)) in lines.iter().zip(&games).enumerate() {
+        let (black, white) = (g["black"].as_str().unwrap(), g["white"].as_str().unwrap());
+        let head = format!("Finished game {} ({black} vs {white}): ", i + 1);
+        assert!(line.starts_with(&head), "{line} for {g}");
+        let score = match g["result"].as_f64().unwrap() {
+            r if r > 0.5 => "1-0",
+            r if r < 0.5 => "0-1",
+            _ => "1/2-1/2",
+        };
+        assert!(
+            line[head.len()..].starts_with(&format!("{score} {{")),
+            "{line} for {g}"
+        );
+    }
+    // Game 1 of the journal: deep black, 1.0, disc_diff 26, game over.
+    assert_eq!(
+        lines[0],
+        "Finished game 1 (deep vs shallow): 1-0 {black wins by 26 discs}"
+    );
+    // The lines come before the final block, which is unchanged.
+    let last = text.find("Finished game 6 ").unwrap();
+    let fin = text
+        .find("Final results of deep vs shallow (p, 6 games):")
+        .unwrap();
+    assert!(last < fin, "{text}");
+    assert_eq!(blocks(&text), 0, "{text}");
+
+    let (quiet, _) = piped(&dir, 3, &["--quiet"]);
+    assert_eq!(quiet, "", "--quiet prints nothing");
+}
+
+#[test]
+fn the_rating_interval_sets_how_often_a_pipe_gets_the_result_block() {
+    let dir = tmp("interval");
+    // 12 pairs: by default one block (after pair 10) before the final one.
+    let (text, _) = piped(&dir, 12, &[]);
+    assert_eq!(blocks(&text), 1, "{text}");
+    assert!(
+        text.contains("Results of deep vs shallow (p, 20 games):"),
+        "{text}"
+    );
+    let (text, _) = piped(&dir, 12, &["--ratinginterval", "0"]);
+    assert_eq!(blocks(&text), 0, "{text}");
+    assert!(
+        text.contains("Final results of deep vs shallow (p, 24 games):"),
+        "{text}"
+    );
+    // Every pair but the last, whose block is the final one.
+    let (text, _) = piped(&dir, 12, &["--ratinginterval", "1"]);
+    assert_eq!(blocks(&text), 11, "{text}");
+    for pairs in 1..=11 {
+        let header = format!("Results of deep vs shallow (p, {} games):", 2 * pairs);
+        assert!(text.contains(&header), "{header} in {text}");
+    }
+    // `arena match` takes the flag too, and prints its games.
+    let r = arena(&[
+        "match",
+        repo("engines/squares-classic.ron").to_str().unwrap(),
+        repo("engines/random.ron").to_str().unwrap(),
+        "--depth",
+        "1",
+        "--pairs",
+        "3",
+        "--concurrency",
+        "1",
+        "--book",
+        repo("openings/all-4ply.txt").to_str().unwrap(),
+        "--out",
+        dir.join("match").to_str().unwrap(),
+        "--ratinginterval",
+        "1",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let text = stdout(&r);
+    assert_eq!(blocks(&text), 2, "{text}");
+    let games = text
+        .lines()
+        .filter(|l| l.starts_with("Finished game "))
+        .count();
+    assert_eq!(games, 6, "{text}");
+}
+
 #[test]
 fn stats_print_a_dash_for_what_does_not_exist_and_cap_extreme_elo() {
     let text = stdout(&arena(&["stats", "wdl", "0", "0", "0"]));

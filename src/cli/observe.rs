@@ -1,12 +1,15 @@
 //! What a running tournament shows (`arena run`, `arena match`): an
 //! indicatif bar on a terminal (games done of total, ETA, Elo ± error and
 //! LLR), plain lines otherwise (the fastchess-shaped block or the rating
-//! table every 10 pairs), nothing with `--quiet`; then the final block.
+//! table every `--ratinginterval` pairs, 10 by default), nothing with
+//! `--quiet`; then the final block. Both show a line per finished game, as
+//! cutechess and fastchess do (`Finished game 12 (A vs B): 1-0 {...}`).
 //! Warnings about the engines go to stderr at the start, `--quiet` or not.
 //! Each is a [`RunObserver`] the runner reports to; `--events FILE` adds
 //! the JSON lines of [`super::events`] beside whichever is shown.
 
 use super::events::Events;
+use crate::records::GameRecord;
 use crate::report::colour::Paint;
 use crate::report::Results;
 use crate::stats::format::{elo, elo_error, fixed, ELO_SHOWN};
@@ -16,25 +19,31 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
 
-/// Plain lines: a report every this many pairs.
-const EVERY_PAIRS: u64 = 10;
+/// Plain lines: the result block every this many pairs unless
+/// `--ratinginterval` says otherwise.
+pub const EVERY_PAIRS: u64 = 10;
 
 /// The bar: fresh statistics twice a second.
 const BAR_EVERY: Duration = Duration::from_millis(500);
 
 /// What the terminal shows of a run: nothing when `quiet`, a bar when
-/// stdout is a terminal, plain lines otherwise; with the JSON lines of
-/// `events` beside it when given.
+/// stdout is a terminal, plain lines otherwise (the result block every
+/// `every_pairs` pairs, 0 never); with the JSON lines of `events` beside
+/// it when given.
 ///
 /// # Errors
 /// An events file that cannot be created.
-pub fn observer(quiet: bool, events: Option<&Path>) -> anyhow::Result<Box<dyn RunObserver>> {
+pub fn observer(
+    quiet: bool,
+    every_pairs: u64,
+    events: Option<&Path>,
+) -> anyhow::Result<Box<dyn RunObserver>> {
     let display: Box<dyn RunObserver> = if quiet {
         Box::new(Quiet)
     } else if std::io::stdout().is_terminal() {
         Box::new(Bar::default())
     } else {
-        Box::new(Lines::default())
+        Box::new(Lines::new(every_pairs))
     };
     Ok(match events {
         Some(path) => Box::new(Tee(display, Events::create(path)?)),
@@ -80,7 +89,8 @@ impl RunObserver for Bar {
         notes(start, |text| self.note(text));
     }
 
-    fn game_finished(&mut self, _game: &crate::records::GameRecord, games_done: u64) {
+    fn game_finished(&mut self, game: &GameRecord, games_done: u64) {
+        self.note(&finished_line(game));
         if let Some(bar) = &self.bar {
             bar.set_position(games_done);
         }
@@ -108,16 +118,28 @@ impl RunObserver for Bar {
 }
 
 /// Plain lines, when stdout is not a terminal (pipes, CI logs).
-#[derive(Default)]
 pub struct Lines {
+    /// The result block every this many pairs; 0 never.
+    every_pairs: u64,
     /// Pairs in the last report printed.
     last_report: u64,
+}
+
+impl Lines {
+    /// Plain lines with the result block every `every_pairs` pairs (0:
+    /// only the final block).
+    pub fn new(every_pairs: u64) -> Lines {
+        Lines {
+            every_pairs,
+            last_report: 0,
+        }
+    }
 }
 
 impl RunObserver for Lines {
     fn cadence(&self) -> Cadence {
         Cadence {
-            pairs: Some(EVERY_PAIRS),
+            pairs: (self.every_pairs > 0).then_some(self.every_pairs),
             every: None,
         }
     }
@@ -128,9 +150,14 @@ impl RunObserver for Lines {
         notes(start, say);
     }
 
+    fn game_finished(&mut self, game: &GameRecord, _games_done: u64) {
+        say(&finished_line(game));
+    }
+
     fn interval(&mut self, results: &Results) {
         let pairs = results.games / 2;
-        if pairs >= self.last_report + EVERY_PAIRS && !results.complete {
+        let due = self.every_pairs > 0 && pairs >= self.last_report + self.every_pairs;
+        if due && !results.complete {
             self.last_report = pairs;
             say(&format!("{}\n", results.report_text()));
         }
@@ -172,6 +199,32 @@ fn notes(start: &Start<'_>, mut note: impl FnMut(&str)) {
             start.done, start.total
         ));
     }
+}
+
+/// A finished game as cutechess and fastchess print it: `Finished game
+/// 12 (A vs B): 1-0 {black wins by 14 discs}`, numbered from 1, black
+/// first; a game that did not end on the board says why (`{white wins:
+/// time forfeit: A (...)}`).
+fn finished_line(game: &GameRecord) -> String {
+    let (score, winner) = if game.result > 0.5 {
+        ("1-0", Some("black"))
+    } else if game.result < 0.5 {
+        ("0-1", Some("white"))
+    } else {
+        ("1/2-1/2", None)
+    };
+    let why = match (winner, game.reason == "game over") {
+        (Some(w), true) => format!("{w} wins by {} discs", game.disc_diff.unsigned_abs()),
+        (None, true) => "draw".to_string(),
+        (Some(w), false) => format!("{w} wins: {}", game.reason),
+        (None, false) => format!("draw: {}", game.reason),
+    };
+    format!(
+        "Finished game {} ({} vs {}): {score} {{{why}}}",
+        game.game_id + 1,
+        game.black,
+        game.white
+    )
 }
 
 /// The note of a first stop request: Ctrl-C's (`grace` `None`: the games
@@ -263,6 +316,41 @@ fn signed(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_line_says_why_a_game_ended_off_the_board() {
+        let mut g = GameRecord {
+            pair_id: 5,
+            game_id: 11,
+            round: 0,
+            opening_id: 0,
+            black: "A".into(),
+            white: "B".into(),
+            start: None,
+            opening_plies: 0,
+            moves: String::new(),
+            result: 1.0,
+            disc_diff: 14,
+            reason: "game over".into(),
+            nodes: vec![],
+            times_ms: vec![],
+            depths: vec![],
+            scores: vec![],
+        };
+        let line = |g: &GameRecord| finished_line(g);
+        assert_eq!(
+            line(&g),
+            "Finished game 12 (A vs B): 1-0 {black wins by 14 discs}"
+        );
+        (g.result, g.disc_diff) = (0.5, 0);
+        assert_eq!(line(&g), "Finished game 12 (A vs B): 1/2-1/2 {draw}");
+        (g.result, g.disc_diff) = (0.0, -64);
+        g.reason = "time forfeit: A (used 1.2 s of 1 s)".into();
+        assert_eq!(
+            line(&g),
+            "Finished game 12 (A vs B): 0-1 {white wins: time forfeit: A (used 1.2 s of 1 s)}"
+        );
+    }
 
     #[test]
     fn ctrl_c_lets_the_games_finish_and_sigterm_names_its_grace() {

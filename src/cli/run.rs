@@ -48,9 +48,12 @@ pub struct FolderArgs {
     /// Replace the journal and results in the output folder, starting afresh
     #[arg(long)]
     pub overwrite: bool,
-    /// Print nothing but errors
+    /// Print nothing but errors (no per-game lines, no result blocks)
     #[arg(long)]
     pub quiet: bool,
+    /// In a pipe, the result block every N pairs (0: only the final one)
+    #[arg(long, value_name = "N", default_value_t = observe::EVERY_PAIRS)]
+    pub ratinginterval: u64,
     /// Also write the run as JSON lines to FILE (replaced if it exists),
     /// flushed line by line: one object per finished game, per update of
     /// the statistics, and one at the end ("finished" or "stopped")
@@ -83,7 +86,7 @@ impl FolderArgs {
     /// # Errors
     /// An events file that cannot be created.
     pub fn observer(&self) -> anyhow::Result<Box<dyn RunObserver>> {
-        observe::observer(self.quiet, self.events.as_deref())
+        observe::observer(self.quiet, self.ratinginterval, self.events.as_deref())
     }
 }
 

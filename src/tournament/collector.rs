@@ -220,7 +220,7 @@ impl<'a> Collector<'a> {
     }
 
     /// Statistics when the observer's [`Cadence`] asks for them (plain
-    /// lines every 10 pairs, the bar twice a second, nothing quiet); files
+    /// lines every so many pairs, the bar twice a second, nothing quiet); files
     /// every 2 seconds.
     fn refresh(&mut self) {
         let pairs_now = self.games.len() as u64 / 2;
