@@ -140,7 +140,13 @@ impl<'a> Collector<'a> {
     /// fails is a bug of its player, which its forfeits show; the runner
     /// plays on, as `tests/trust.rs` asks.)
     fn watch_starts(&mut self, rec: &GameRecord) {
-        if let Some((engine, games, reason)) = self.starts.see(rec) {
+        // Only external engines are followed: a run of in-process engines
+        // does no work here per game.
+        if self.commands.is_empty() {
+            return;
+        }
+        let commands = &self.commands;
+        if let Some((engine, games, reason)) = self.starts.see(rec, |n| commands.contains_key(n)) {
             let Some(command) = self.commands.get(&engine).cloned() else {
                 return;
             };
@@ -288,9 +294,16 @@ impl Starts {
     /// a move is sound for the rest of the run; one that lost this game
     /// without a move, the same way as its games before, [`BROKEN_AFTER`]
     /// times in a row is broken: its name, the games and how it failed.
-    fn see(&mut self, rec: &GameRecord) -> Option<(String, usize, String)> {
+    fn see(
+        &mut self,
+        rec: &GameRecord,
+        followed: impl Fn(&str) -> bool,
+    ) -> Option<(String, usize, String)> {
         let mut broken = None;
         for (name, black) in [(&rec.black, true), (&rec.white, false)] {
+            if !followed(name) {
+                continue;
+            }
             let start = self.0.entry(name.clone()).or_default();
             if start.moved {
                 continue;
@@ -436,23 +449,26 @@ mod tests {
                 &format!("crash: b (exited with code 1 (pid {n}))"),
             )
         };
-        assert_eq!(s.see(&lost("a", 1)), None);
-        assert_eq!(s.see(&lost("b", 2)), None); // b black: lost before its move
-        let (name, games, how) = s.see(&lost("a", 3)).expect("broken after 3");
+        assert_eq!(s.see(&lost("a", 1), |_| true), None);
+        assert_eq!(s.see(&lost("b", 2), |_| true), None); // b black: lost before its move
+        let (name, games, how) = s.see(&lost("a", 3), |_| true).expect("broken after 3");
         assert_eq!((name.as_str(), games), ("b", BROKEN_AFTER));
         assert_eq!(how, "crash: exited with code 1 (pid 3)");
 
         // Another way breaks the streak.
         let mut s = Starts::default();
-        s.see(&lost("a", 1));
-        s.see(&game("a", "f5", 1, "time forfeit: b (used 2 s of 1 s)"));
-        assert_eq!(s.see(&lost("a", 3)), None);
+        s.see(&lost("a", 1), |_| true);
+        s.see(
+            &game("a", "f5", 1, "time forfeit: b (used 2 s of 1 s)"),
+            |_| true,
+        );
+        assert_eq!(s.see(&lost("a", 3), |_| true), None);
 
         // An engine that has moved once only forfeits from then on.
         let mut s = Starts::default();
-        s.see(&game("a", "f5d6", 1, "crash: a (x)")); // b played d6
+        s.see(&game("a", "f5d6", 1, "crash: a (x)"), |_| true); // b played d6
         for n in 0..5 {
-            assert_eq!(s.see(&lost("a", n)), None);
+            assert_eq!(s.see(&lost("a", n), |_| true), None);
         }
     }
 }
