@@ -47,8 +47,15 @@ fn events_hold_one_line_per_game_and_one_end_and_leave_the_display_alone() {
     let (cfg, _) = config(&dir, "RoundRobin(rounds: 12)", &engines, "");
     let (plain, observed) = (dir.join("plain"), dir.join("observed"));
     let events = dir.join("events.jsonl");
-    let shown = run(&cfg, &plain, &[]);
-    let both = run(&cfg, &observed, &["--events", events.to_str().unwrap()]);
+    // One worker: with two, the per-game lines and the interval block
+    // follow the order games happen to finish in, run by run.
+    let one = ["--concurrency", "1"];
+    let shown = run(&cfg, &plain, &one);
+    let both = run(
+        &cfg,
+        &observed,
+        &["--events", events.to_str().unwrap(), one[0], one[1]],
+    );
     // The display is the same with events written beside it.
     assert_eq!(
         stdout(&both).replace(observed.to_str().unwrap(), "OUT"),
