@@ -1,6 +1,7 @@
 //! Integration tests: one binary, a module per topic (ripgrep's layout).
 
 mod util;
+mod workers;
 
 mod adjudicate;
 mod book;

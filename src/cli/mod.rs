@@ -43,6 +43,8 @@ pub enum Command {
     Report(run::ReportArgs),
     /// Combine the results folders of shards into one
     Merge(run::MergeArgs),
+    /// A live view of a run that workers play (`run --worker`): the counted games, the workers, the pairs left
+    Status(run::StatusArgs),
     /// Count the leaves of the game tree to a depth (checks and times move generation)
     Perft(perft::PerftArgs),
     /// Search one position with an engine file or an engine described by flags
@@ -180,6 +182,7 @@ fn run_command(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => matchup::run(&args),
         Command::Report(args) => run::report(&args),
         Command::Merge(args) => run::merge(&args),
+        Command::Status(args) => run::status(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Tree(args) => tree::run(&args),
         Command::Eval(args) => eval::run(&args),

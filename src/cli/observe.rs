@@ -262,7 +262,16 @@ fn final_block(end: &End<'_>) {
         ));
     }
     say(&end.results.final_text(Paint::for_stdout()));
-    say(&format!("Results written to {}", end.out.display()));
+    match end.worker {
+        Some(line) => {
+            say(line);
+            say(&format!(
+                "The run's results: arena report {}",
+                end.out.display()
+            ));
+        }
+        None => say(&format!("Results written to {}", end.out.display())),
+    }
 }
 
 /// Prints `text` and a newline on stdout; a closed pipe (`arena run … |

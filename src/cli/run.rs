@@ -5,6 +5,7 @@ use crate::engine::external::reaper;
 use crate::report::colour::Paint;
 use crate::tournament::config::Overrides;
 use crate::tournament::options::{StopRequest, Stops};
+use crate::tournament::workers::{self, WorkerOptions};
 use crate::tournament::{self, RunObserver, RunOptions, Shard, Tournament};
 use crate::Error;
 use crossbeam_channel::Receiver;
@@ -36,6 +37,16 @@ pub struct RunArgs {
     /// Seed, instead of the config's
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Play as one worker of a run that workers share in the output folder
+    /// (any number, on any machine that sees it): ID names this worker and
+    /// stays the same when a scheduler requeues it; `auto` takes it from
+    /// SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX
+    #[arg(long, value_name = "ID", conflicts_with = "shard")]
+    pub worker: Option<String>,
+    /// With --worker: how long a worker's heartbeat may be silent before
+    /// another worker takes over the pairs it claimed (5m, 90s)
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5m", requires = "worker")]
+    pub stale_after: Duration,
 }
 
 /// What to do with an output folder that holds a run, and how much to say:
@@ -93,11 +104,23 @@ impl FolderArgs {
 /// Arguments of `arena report`.
 #[derive(Debug, clap::Args)]
 pub struct ReportArgs {
-    /// A results folder (with journal.jsonl and tournament.json)
+    /// A results folder (with journal.jsonl and tournament.json, or the
+    /// workers/ of a run played by workers)
     pub dir: PathBuf,
     /// Print results.json instead of the text report
     #[arg(long)]
     pub json: bool,
+    /// For a run played by workers that is neither decided nor complete:
+    /// exit 0, not 1 (the results are written marked partial either way)
+    #[arg(long)]
+    pub allow_partial: bool,
+}
+
+/// Arguments of `arena status`.
+#[derive(Debug, clap::Args)]
+pub struct StatusArgs {
+    /// The folder of a run played by workers (`arena run --worker`)
+    pub dir: PathBuf,
 }
 
 /// Arguments of `arena merge`.
@@ -136,6 +159,13 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         rounds: args.rounds,
         seed: args.seed,
     };
+    let worker = match &args.worker {
+        Some(id) => Some(WorkerOptions {
+            id: worker_id(id)?,
+            stale_after: args.stale_after,
+        }),
+        None => None,
+    };
     let t = Tournament::load_with(&args.config, &overrides)?;
     let mut observer = args.folder.observer()?;
     let options = RunOptions {
@@ -144,8 +174,35 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         shard,
         ..args.folder.run_options()
     };
-    let outcome = reaping(|| tournament::run(&t, &options, &mut observer))?;
+    let outcome = match &worker {
+        Some(w) => reaping(|| workers::run_worker(&t, &options, w, &mut observer))?.0,
+        None => reaping(|| tournament::run(&t, &options, &mut observer))?,
+    };
     Ok(code(outcome.exit_code))
+}
+
+/// The worker ID `--worker` gives: as written, or for `auto` the array
+/// index the batch system sets.
+///
+/// # Errors
+/// [`Error::Usage`] (exit 2) naming `--worker`.
+fn worker_id(given: &str) -> crate::Result<String> {
+    let id = if given == "auto" {
+        ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok().filter(|s| !s.trim().is_empty()))
+            .ok_or_else(|| Error::Usage {
+                argument: "--worker".into(),
+                message: "auto takes the ID from SLURM_ARRAY_TASK_ID (a Slurm array job) or JOB_COMPLETION_INDEX (a Kubernetes Indexed Job), and neither is set: give the ID".into(),
+            })?
+    } else {
+        given.to_string()
+    };
+    workers::check_id(&id).map_err(|message| Error::Usage {
+        argument: "--worker".into(),
+        message,
+    })?;
+    Ok(id)
 }
 
 /// Runs `play` with this process the reaper of its engines' descendants,
@@ -262,6 +319,9 @@ mod signals {
 /// # Errors
 /// A missing or bad journal.
 pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    if workers::is_worker_folder(&args.dir) {
+        return report_workers(args);
+    }
     let (info, results) = tournament::report(&args.dir)?;
     if args.json {
         print(&serde_json::to_string_pretty(&results)?)?;
@@ -269,6 +329,39 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         print(&results.final_text(Paint::for_stdout()))?;
     }
     Ok(code(tournament::exit_code(&info, &results)))
+}
+
+/// `arena report` of a run played by workers: its results, written from
+/// every worker's journal; exit 1 (unless `--allow-partial`) when the run
+/// is neither decided nor complete, naming what it lacks.
+fn report_workers(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    let r = workers::report::report(&args.dir)?;
+    if args.json {
+        print(&serde_json::to_string_pretty(&r.results)?)?;
+    } else {
+        print(&r.results.final_text(Paint::for_stdout()))?;
+    }
+    match &r.missing {
+        Some(what) if !args.allow_partial => Err(Error::Run(
+            format!(
+                "{}: the run is neither decided nor complete ({what}); its results are written marked partial (pass --allow-partial to exit 0)",
+                args.dir.display()
+            )
+            .into(),
+        )
+        .into()),
+        _ => Ok(code(tournament::exit_code(&r.info, &r.results))),
+    }
+}
+
+/// Runs `arena status`.
+///
+/// # Errors
+/// Not a worker run's folder, a bad journal.
+pub fn status(args: &StatusArgs) -> anyhow::Result<ExitCode> {
+    let s = workers::status::status(&args.dir)?;
+    print(s.text(&args.dir).trim_end())?;
+    Ok(code(0))
 }
 
 /// Runs `arena merge`.

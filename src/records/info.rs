@@ -135,6 +135,11 @@ pub struct TournamentInfo {
     /// fixed schedule's slots (absent: false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub custom_schedule: bool,
+    /// True for a run that workers play together in one folder
+    /// (`--worker ID`): its games are in `workers/ID/journal.jsonl`, one
+    /// journal per worker, and `arena report` combines them (absent: false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub workers: bool,
     /// How the run adjudicates, against which its adjudicated games are
     /// checked (absent in folders written before it was recorded: not
     /// checked then).

@@ -67,9 +67,9 @@ pub struct Contents {
 
 /// What reading a journal has gathered so far.
 #[derive(Default)]
-struct Gathered {
-    header: Option<Header>,
-    games: Vec<GameRecord>,
+pub(super) struct Gathered {
+    pub(super) header: Option<Header>,
+    pub(super) games: Vec<GameRecord>,
     seen: std::collections::HashSet<u64>,
     lines: Vec<usize>,
     valid_len: u64,
@@ -78,7 +78,7 @@ struct Gathered {
 /// Puts line `n`'s `bytes` into `line` as text (without an editor's byte
 /// order mark on line 1); false when the line was cut by a kill inside a
 /// character, which is replayed.
-fn decode_line(
+pub(super) fn decode_line(
     path: &Path,
     n: usize,
     bytes: &[u8],
@@ -112,7 +112,7 @@ fn decode_line(
 
 impl Gathered {
     /// Takes line `n` as the journal's header.
-    fn take_header(&mut self, path: &Path, n: usize, line: &str) -> Result<()> {
+    pub(super) fn take_header(&mut self, path: &Path, n: usize, line: &str) -> Result<()> {
         let bad = |msg: String| Error::config_at(path, n, 1, msg);
         let h: Header = serde_json::from_str(line.trim_end())
             .map_err(|e| bad(format!("not an arena journal header: {e}")))?;
@@ -128,7 +128,13 @@ impl Gathered {
 
     /// Takes line `n` as a game; false when it is the last line, torn or
     /// not terminated by a kill, which is replayed.
-    fn take_game(&mut self, path: &Path, n: usize, line: &str, complete: bool) -> Result<bool> {
+    pub(super) fn take_game(
+        &mut self,
+        path: &Path,
+        n: usize,
+        line: &str,
+        complete: bool,
+    ) -> Result<bool> {
         match serde_json::from_str::<GameRecord>(line.trim_end()) {
             Ok(rec) => {
                 if !complete {
@@ -246,7 +252,7 @@ fn corrupt(path: &Path, line_no: usize, line: &str, e: &serde_json::Error) -> Er
 
 /// The error of a bad game line: file, line, the column of the field's key,
 /// and the field named in the message.
-fn bad_field(path: &Path, line_no: usize, line: &str, b: &BadGame) -> Error {
+pub(super) fn bad_field(path: &Path, line_no: usize, line: &str, b: &BadGame) -> Error {
     let column = line.find(&format!("\"{}\":", b.field)).map_or(1, |c| c + 1);
     Error::config_at(path, line_no, column, format!("{}: {}", b.field, b.message))
 }

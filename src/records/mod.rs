@@ -13,6 +13,7 @@ pub mod game;
 pub mod ggf;
 pub mod info;
 pub mod journal;
+pub mod tail;
 
 pub use game::{ggf, GameRecord};
 pub use ggf::{ggf_of, parse_ggf, GgfError};

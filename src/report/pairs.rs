@@ -163,6 +163,7 @@ mod tests {
             partial: None,
             game: crate::game::GameKind::Othello,
             custom_schedule: false,
+            workers: false,
             adjudicate: None,
         }
     }

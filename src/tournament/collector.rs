@@ -55,6 +55,12 @@ pub struct Collector<'a> {
     /// An engine that failed its first games without a move: the run
     /// stops, its games and outputs kept.
     broken: Option<Error>,
+    /// Games journalled by this run (not a resumed journal's, not peers').
+    played: u64,
+    /// A worker of a shared run: the other workers' journals, whose games
+    /// join the count (they are not journalled again), and no output files
+    /// (`arena report` writes them).
+    peers: Option<super::workers::Peers>,
 }
 
 /// Each engine's first games of a run, until it makes a move.
@@ -109,6 +115,37 @@ impl<'a> Collector<'a> {
             starts: Starts::default(),
             commands: HashMap::new(),
             broken: None,
+            played: 0,
+            peers: None,
+        }
+    }
+
+    /// Makes this the collector of one worker of a shared run: `peers`'
+    /// games count with its own, and it writes no output files.
+    pub fn with_peers(mut self, peers: super::workers::Peers) -> Self {
+        self.peers = Some(peers);
+        self.poll();
+        self
+    }
+
+    /// Reads what the other workers of a shared run have journalled since
+    /// the last look (nothing for a run of one machine).
+    pub fn poll(&mut self) {
+        let Some(peers) = self.peers.as_mut() else {
+            return;
+        };
+        match peers.poll() {
+            Ok(games) => {
+                for rec in games {
+                    if let Some(c) = self.counter.as_mut() {
+                        c.add(&rec);
+                    }
+                    self.games.push(rec);
+                }
+            }
+            Err(e) => {
+                self.failure.get_or_insert(e);
+            }
         }
     }
 
@@ -159,6 +196,12 @@ impl<'a> Collector<'a> {
         }
     }
 
+    /// The games this run has journalled (a resumed journal's and other
+    /// workers' aside).
+    pub fn played(&self) -> u64 {
+        self.played
+    }
+
     /// The games finished so far.
     pub fn games(&self) -> &[GameRecord] {
         &self.games
@@ -194,6 +237,7 @@ impl<'a> Collector<'a> {
                 if let Some(c) = self.counter.as_mut() {
                     c.add(&rec);
                 }
+                self.played += 1;
                 self.watch_starts(&rec);
                 self.games.push(rec);
                 self.observer
@@ -203,6 +247,7 @@ impl<'a> Collector<'a> {
                 self.failure.get_or_insert(Error::Internal(message));
             }
         }
+        self.poll();
         if self.last_sync.elapsed() >= SYNC_EVERY {
             self.sync();
         }
@@ -245,7 +290,7 @@ impl<'a> Collector<'a> {
             self.last_analysis = Instant::now();
             self.fresh = true;
         }
-        if for_files && self.failure.is_none() {
+        if for_files && self.failure.is_none() && self.peers.is_none() {
             self.last_write = Instant::now();
             if let Err(e) = write_outputs(self.out, self.info, &self.results, &self.games) {
                 self.failure = Some(e);
@@ -281,7 +326,9 @@ impl<'a> Collector<'a> {
         if let Some(e) = self.failure {
             return Err(e);
         }
-        write_outputs(self.out, self.info, &self.results, &self.games)?;
+        if self.peers.is_none() {
+            write_outputs(self.out, self.info, &self.results, &self.games)?;
+        }
         if let Some(e) = self.broken {
             return Err(e);
         }

@@ -50,6 +50,16 @@ pub struct RunFolder {
 /// a corrupt journal (file, line, field), I/O.
 pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result<RunFolder> {
     make_folder(out)?;
+    if super::workers::is_worker_folder(out) {
+        return Err(Error::Run(
+            Wording::text(format!(
+                "{} holds a run played by workers: join it with ",
+                crate::error::path_text(out)
+            ))
+            .setting("worker")
+            .then(" ID, or see its results with arena report"),
+        ));
+    }
     let lock = FolderLock::take(out).map_err(lock_error)?;
     remove_stale_temporaries(out);
     refuse_strangers(out)?;
@@ -317,9 +327,25 @@ pub fn check_journal(c: &journal::Contents, info: &TournamentInfo) -> Result<()>
         // A scheduler of the caller's: no fixed slots to check against.
         return c.check_run(info, &|_| None);
     }
-    let bad_info = |message: String| {
-        Error::config_at(&c.path.with_file_name("tournament.json"), 0, 0, message)
-    };
+    let plan = plan(info, &c.path.with_file_name("tournament.json"))?;
+    c.check_run(info, &|game_id| {
+        let p = plan.pairing(game_id);
+        Some(Slot {
+            black: p.black,
+            white: p.white,
+            round: p.round,
+            opening_id: p.opening_id,
+        })
+    })
+}
+
+/// The whole schedule of the run `info` describes (every shard's pairs),
+/// as its `tournament.json` (at `path`, for errors) gives it.
+///
+/// # Errors
+/// A book or format in `tournament.json` no schedule can be made of.
+pub fn plan(info: &TournamentInfo, path: &Path) -> Result<Schedule> {
+    let bad_info = |message: String| Error::config_at(path, 0, 0, message);
     let book = &info.book;
     let order = crate::book::OpeningOrder::new(book.openings, book.order, info.seed, book.start)
         .map_err(|e| bad_info(format!("book: {e}")))?;
@@ -331,16 +357,12 @@ pub fn check_journal(c: &journal::Contents, info: &TournamentInfo) -> Result<()>
             info.engines.len()
         )));
     }
-    let plan = Schedule::of_meetings(meetings, info.total_pairs, order, Shard::ALL);
-    c.check_run(info, &|game_id| {
-        let p = plan.pairing(game_id);
-        Some(Slot {
-            black: p.black,
-            white: p.white,
-            round: p.round,
-            opening_id: p.opening_id,
-        })
-    })
+    Ok(Schedule::of_meetings(
+        meetings,
+        info.total_pairs,
+        order,
+        Shard::ALL,
+    ))
 }
 
 /// Most openings a `tournament.json` may say its book has (its schedule's

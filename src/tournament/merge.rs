@@ -31,6 +31,12 @@ fn about(dir: &Path, message: String) -> Error {
 /// the journal against the info.
 fn read_shard(dir: &Path) -> Result<ShardRun> {
     let info = read_info(dir)?;
+    if info.workers {
+        return Err(about(
+            dir,
+            "holds a run played by workers, not a shard: arena report gives its results".into(),
+        ));
+    }
     let shard = Shard::parse(&info.shard).map_err(|_| {
         about(
             dir,

@@ -23,6 +23,7 @@ pub mod play;
 pub mod pool;
 pub mod schedule;
 pub mod worker;
+pub mod workers;
 
 pub use crate::records::{Format, GameRecord, Shard};
 pub use config::Tournament;
@@ -105,6 +106,7 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         partial: None,
         game: t.game,
         custom_schedule: false,
+        workers: false,
         adjudicate: Some(crate::records::AdjudicateInfo {
             solve_at_empties: t.adjudicate.solve_at_empties,
         }),
@@ -125,7 +127,7 @@ pub fn exit_code(info: &TournamentInfo, results: &Results) -> u8 {
 ///
 /// # Errors
 /// [`Error::Alloc`] naming the engine and its `tt_mib`.
-fn check_tables(t: &Tournament, workers: usize) -> Result<()> {
+pub(crate) fn check_tables(t: &Tournament, workers: usize) -> Result<()> {
     for e in t.engines.iter().filter_map(EngineSpec::in_process) {
         e.check_tables(workers).map_err(|err| match err {
             Error::Alloc { setting, source } => Error::Alloc {
@@ -142,7 +144,7 @@ fn check_tables(t: &Tournament, workers: usize) -> Result<()> {
 ///
 /// # Errors
 /// [`Error::Start`] naming the engine and the program.
-fn check_programs(t: &Tournament) -> Result<()> {
+pub(crate) fn check_programs(t: &Tournament) -> Result<()> {
     for e in &t.engines {
         if let EngineSpec::External(x) = e {
             x.check_starts()?;
@@ -153,7 +155,7 @@ fn check_programs(t: &Tournament) -> Result<()> {
 
 /// What the run warns of before its first game: each external engine's
 /// limit that its protocol cannot carry.
-fn engine_warnings(t: &Tournament) -> Vec<String> {
+pub(crate) fn engine_warnings(t: &Tournament) -> Vec<String> {
     let external = t.engines.iter().filter_map(|e| match e {
         EngineSpec::External(x) => Some(x),
         EngineSpec::Engine(_) => None,
@@ -195,7 +197,7 @@ pub fn run_with(
 ///
 /// # Errors
 /// [`Error::Usage`] outside 1 to 256.
-fn check_concurrency(concurrency: usize) -> Result<usize> {
+pub(crate) fn check_concurrency(concurrency: usize) -> Result<usize> {
     if concurrency == 0 || concurrency > 256 {
         return Err(Error::usage(
             "concurrency",
@@ -272,6 +274,7 @@ fn run_scheduled(
         results: &results,
         out: &out,
         already_held: existing == Existing::Show && played > 0,
+        worker: None,
     });
     let code = if results.status == Status::Stopped {
         EXIT_STOPPED

@@ -78,6 +78,10 @@ pub struct End<'a> {
     /// True when the folder already held this run, finished, and nothing
     /// was played (the run was shown, not resumed).
     pub already_held: bool,
+    /// For one worker of a shared run, what it did (`run decided H1 at pair
+    /// 57; this worker (2) played 30 pairs ...`): it writes no results,
+    /// `arena report` does.
+    pub worker: Option<&'a str>,
 }
 
 /// What a run tells whoever watches it. Every method does nothing by

@@ -92,6 +92,8 @@ impl Pool<'_> {
         let (mut done, mut stopping) = (false, false);
         // After a SIGTERM: when the games in flight are abandoned.
         let mut abandon_at: Option<Instant> = None;
+        // When the scheduler asked to be asked again.
+        let mut ask_at: Option<Instant> = None;
         loop {
             while in_flight < self.workers
                 && !done
@@ -110,16 +112,22 @@ impl Pool<'_> {
                         in_flight += 1;
                     }
                     Next::Wait => break,
+                    Next::Later(wait) => {
+                        ask_at = Some(Instant::now() + wait);
+                        break;
+                    }
                     Next::Done => done = true,
                 }
             }
-            if in_flight == 0 {
+            let waiting = ask_at.is_some() && !done && !stopping && !collector.failed();
+            if in_flight == 0 && !waiting {
                 break;
             }
-            let Some(message) = next_message(&res_rx, collector, abandon_at) else {
+            let Some(message) = next_message(&res_rx, collector, abandon_at, ask_at.take()) else {
                 return Ok(Ended::Abandoned);
             };
             match message {
+                Message::Ask => collector.poll(),
                 Message::Game(answer) => {
                     in_flight -= 1;
                     collector.take(answer);
@@ -196,6 +204,8 @@ enum Message {
     Game(WorkerAnswer),
     /// Ctrl-C or SIGTERM.
     Stop(StopRequest),
+    /// The time the scheduler asked to be asked again has come.
+    Ask,
 }
 
 /// Ends every engine process of the run when dropped: when the pool
@@ -209,21 +219,25 @@ impl Drop for EndAll {
 }
 
 /// The next message, waited for until the journal's sync is due (then
-/// synced, and waited for again) or the games in flight are to be
+/// synced, and waited for again), the scheduler is to be asked again
+/// (`ask_at`: then [`Message::Ask`]) or the games in flight are to be
 /// abandoned (`abandon_at`, after a SIGTERM: then `None`).
 fn next_message(
     messages: &Receiver<Message>,
     collector: &mut Collector<'_>,
     abandon_at: Option<Instant>,
+    ask_at: Option<Instant>,
 ) -> Option<Message> {
     loop {
-        let until_abandon = abandon_at.map(|at| at.saturating_duration_since(Instant::now()));
-        let Some(wait) = earliest(collector.sync_due(), until_abandon) else {
+        let until = |at: Option<Instant>| at.map(|at| at.saturating_duration_since(Instant::now()));
+        let deadline = earliest(until(abandon_at), until(ask_at));
+        let Some(wait) = earliest(collector.sync_due(), deadline) else {
             return Some(messages.recv().expect("the pool holds a sender"));
         };
         match messages.recv_timeout(wait) {
             Ok(m) => return Some(m),
             Err(_) if abandon_at.is_some_and(|at| Instant::now() >= at) => return None,
+            Err(_) if ask_at.is_some_and(|at| Instant::now() >= at) => return Some(Message::Ask),
             Err(_) => collector.sync(),
         }
     }

@@ -27,6 +27,7 @@ fn info(engines: &[&str], format: Format, pairs: u64) -> TournamentInfo {
         partial: None,
         game: GameKind::Othello,
         custom_schedule: false,
+        workers: false,
         adjudicate: None,
     }
 }

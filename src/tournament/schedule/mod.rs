@@ -50,6 +50,10 @@ pub enum Next {
     Play(Pairing),
     /// No game can start until more results are in.
     Wait,
+    /// No game can start now; ask again after this long, even if no result
+    /// comes in meanwhile (a worker of a shared run waiting on the others,
+    /// whose results arrive through their journals, not this run's games).
+    Later(std::time::Duration),
     /// No more games.
     Done,
 }
@@ -186,7 +190,7 @@ mod tests {
             };
             match s.next(&finished) {
                 Next::Play(p) => games.push(p),
-                Next::Wait => panic!("a fixed schedule never waits"),
+                Next::Wait | Next::Later(_) => panic!("a fixed schedule never waits"),
                 Next::Done => return games,
             }
         }

@@ -1,0 +1,108 @@
+//! A journal read as it grows: another process appends to it (a worker of
+//! the same run), and each [`Tail::more`] returns the games written since
+//! the last call, checked like a resumed journal's. A line not yet ended
+//! (being written) is left for the next call.
+
+use super::check::{check_in_run, BadGame, Slot};
+use super::game::GameRecord;
+use super::info::TournamentInfo;
+use super::journal::Gathered;
+use crate::error::{Error, Result};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// A journal followed from where the last read stopped.
+pub struct Tail {
+    path: PathBuf,
+    /// Bytes of complete lines read so far.
+    offset: u64,
+    /// Lines read so far.
+    line_no: usize,
+    got: Gathered,
+}
+
+impl Tail {
+    /// Follows the journal at `path` (which may not exist yet).
+    pub fn new(path: &Path) -> Tail {
+        Tail {
+            path: path.to_path_buf(),
+            offset: 0,
+            line_no: 0,
+            got: Gathered::default(),
+        }
+    }
+
+    /// The journal's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The games appended since the last call, each checked as a game of
+    /// the run `info` (its config hash, the schedule's `slot` for its id).
+    /// A journal not created yet has none.
+    ///
+    /// # Errors
+    /// I/O, or the file, line and field of a bad line.
+    pub fn more(
+        &mut self,
+        info: &TournamentInfo,
+        slot: &dyn Fn(u64) -> Option<Slot>,
+    ) -> Result<Vec<GameRecord>> {
+        let bytes = match self.read_new() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(&self.path, e)),
+        };
+        let mut games = Vec::new();
+        let mut start = 0;
+        let mut line = String::new();
+        while let Some(len) = bytes[start..].iter().position(|&b| b == b'\n') {
+            let raw = &bytes[start..=start + len];
+            start += len + 1;
+            self.line_no += 1;
+            self.offset += raw.len() as u64;
+            let n = self.line_no;
+            super::journal::decode_line(&self.path, n, raw, true, &mut line)?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            if self.got.header.is_none() {
+                self.got.take_header(&self.path, n, &line)?;
+                self.check_header(info)?;
+                continue;
+            }
+            self.got.take_game(&self.path, n, &line, true)?;
+            let rec = self.got.games.pop().expect("a game was taken");
+            check_in_run(&rec, info, slot)
+                .map_err(|b: BadGame| super::journal::bad_field(&self.path, n, &line, &b))?;
+            games.push(rec);
+        }
+        Ok(games)
+    }
+
+    /// The bytes past what was read before.
+    fn read_new(&self) -> std::io::Result<Vec<u8>> {
+        let mut file = crate::util::text::open_file(&self.path)?;
+        file.seek(SeekFrom::Start(self.offset))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        Ok(bytes)
+    }
+
+    /// The header must be of the run's config.
+    fn check_header(&self, info: &TournamentInfo) -> Result<()> {
+        let h = self.got.header.as_ref().expect("read");
+        if h.config_hash != info.config_hash {
+            return Err(Error::config_at(
+                &self.path,
+                self.line_no,
+                1,
+                format!(
+                    "config_hash: the journal is of config {}, the run's tournament.json of {}",
+                    h.config_hash, info.config_hash
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

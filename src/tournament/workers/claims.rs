@@ -1,0 +1,418 @@
+//! Claims: how the workers of one run share its pairs without a server.
+//! A worker plays pair `p` after creating `claims/p` atomically (a hard
+//! link of a file holding its ID: `link(2)` fails when the name exists, on
+//! local filesystems and NFS alike). A claim whose owner is gone for good
+//! is taken over by creating the next generation, `claims/p.1`, `p.2`...:
+//! the newest generation names the pair's owner.
+//!
+//! The [`ClaimScheduler`] hands out the pairs in index order, claiming one
+//! only when the pool has a free slot (so a worker is never further ahead
+//! than its concurrency), after first finishing the pairs it had claimed
+//! before a restart, and taking over the stale claims of workers that are
+//! gone, lowest pair first.
+
+use super::heartbeat;
+use crate::error::{Error, Result};
+use crate::tournament::schedule::{Finished, Next, Schedule, Scheduler};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How often a worker with nothing to claim looks again.
+pub const POLL: Duration = Duration::from_secs(1);
+
+/// How often a busy worker looks for stale claims below its next pair: a
+/// quarter of the staleness limit, from 1 to 10 seconds.
+fn takeover_every(stale_after: Duration) -> Duration {
+    (stale_after / 4).clamp(Duration::from_secs(1), Duration::from_secs(10))
+}
+
+/// The claims folder of a run, as one worker sees it.
+pub struct Claims {
+    /// `DIR/claims`.
+    dir: PathBuf,
+    /// `DIR/workers`.
+    workers: PathBuf,
+    /// This worker's ID.
+    me: String,
+    /// Where this worker writes a claim before linking it into place.
+    scratch: PathBuf,
+}
+
+/// The file name of generation `gen` of pair `pair`'s claim.
+fn claim_name(pair: u64, gen: u32) -> String {
+    if gen == 0 {
+        pair.to_string()
+    } else {
+        format!("{pair}.{gen}")
+    }
+}
+
+/// The pair and generation a claim's file name stands for.
+pub fn parse_claim_name(name: &str) -> Option<(u64, u32)> {
+    let (pair, gen) = match name.split_once('.') {
+        Some((p, g)) => (p, g.parse().ok().filter(|&g| g > 0)?),
+        None => (name, 0),
+    };
+    if pair.is_empty()
+        || !pair.bytes().all(|b| b.is_ascii_digit())
+        || (pair.len() > 1 && pair.starts_with('0'))
+    {
+        return None;
+    }
+    Some((pair.parse().ok()?, gen))
+}
+
+impl Claims {
+    /// The claims of the run in `dir`, for worker `me`.
+    pub fn new(dir: &Path, me: &str) -> Claims {
+        Claims {
+            dir: dir.join("claims"),
+            workers: dir.join("workers"),
+            me: me.to_string(),
+            scratch: dir.join("workers").join(me).join(".claim"),
+        }
+    }
+
+    /// Claims generation `gen` of pair `pair`: true when this worker got
+    /// it, false when another worker had it first.
+    ///
+    /// # Errors
+    /// I/O (a read-only folder, a full disk).
+    pub fn claim(&self, pair: u64, gen: u32) -> Result<bool> {
+        let path = self.dir.join(claim_name(pair, gen));
+        std::fs::write(&self.scratch, format!("{}\n", self.me))
+            .map_err(|e| Error::io(&self.scratch, e))?;
+        let linked = std::fs::hard_link(&self.scratch, &path);
+        // Over NFS a retried link can report EEXIST for the link it made:
+        // the scratch file's link count tells.
+        let ours = match linked {
+            Ok(()) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                use std::os::unix::fs::MetadataExt;
+                std::fs::metadata(&self.scratch).is_ok_and(|m| m.nlink() > 1)
+            }
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        let _ = std::fs::remove_file(&self.scratch);
+        Ok(ours)
+    }
+
+    /// The newest generation of pair `pair`'s claim and its owner (`None`
+    /// when nobody claimed it).
+    pub fn owner(&self, pair: u64) -> Option<(u32, String)> {
+        let mut found = None;
+        for gen in 0.. {
+            match std::fs::read_to_string(self.dir.join(claim_name(pair, gen))) {
+                Ok(text) => found = Some((gen, text.trim().to_string())),
+                Err(_) => return found,
+            }
+        }
+        found
+    }
+
+    /// Every claim in the folder: pair to (newest generation, its owner).
+    ///
+    /// # Errors
+    /// The folder cannot be read.
+    pub fn all(&self) -> Result<BTreeMap<u64, (u32, String)>> {
+        let mut owners = BTreeMap::new();
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(owners),
+            Err(e) => return Err(Error::io(&self.dir, e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&self.dir, e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some((pair, gen)) = parse_claim_name(&name) else {
+                continue;
+            };
+            let owner = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            let slot = owners.entry(pair).or_insert((gen, String::new()));
+            if gen >= slot.0 {
+                *slot = (gen, owner.trim().to_string());
+            }
+        }
+        Ok(owners)
+    }
+
+    /// The workers whose heartbeat is live (this one included): a beat
+    /// within [`heartbeat::LIVE`] that does not say it ended.
+    fn live_workers(&self) -> u64 {
+        let Ok(entries) = std::fs::read_dir(&self.workers) else {
+            return 1;
+        };
+        let live = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                heartbeat::Beat::read(&e.path().join("heartbeat"))
+                    .is_some_and(|(b, t)| b.count.is_some() && heartbeat::age(t) <= heartbeat::LIVE)
+            })
+            .count() as u64;
+        live.max(1)
+    }
+
+    /// True when the owner `owner` of a claim is gone for good.
+    fn owner_is_stale(&self, owner: &str, stale_after: Duration) -> bool {
+        owner != self.me
+            && (super::check_id(owner).is_err()
+                || heartbeat::is_stale(&self.workers.join(owner).join("heartbeat"), stale_after))
+    }
+}
+
+/// How far past the lowest unfinished pair a worker may claim.
+struct Window {
+    /// This worker's concurrency.
+    concurrency: u64,
+    /// Pairs, as last worked out.
+    pairs: u64,
+    /// When it was.
+    at: Instant,
+}
+
+/// The scheduler of one worker: pairs handed out through [`Claims`].
+pub struct ClaimScheduler {
+    plan: Schedule,
+    claims: Claims,
+    stale_after: Duration,
+    /// Games to play next (the other game of a pair just claimed, the
+    /// games of a pair taken over).
+    queue: VecDeque<u64>,
+    /// Pairs this worker had claimed before a restart, unfinished.
+    mine: BTreeSet<u64>,
+    /// The lowest pair not known to be claimed.
+    cursor: u64,
+    /// Pairs another worker held when this one tried them, not known finished.
+    elsewhere: BTreeSet<u64>,
+    /// Games known finished (by any worker), and how many of the run's
+    /// finished games have been read into it.
+    done: HashSet<u64>,
+    seen: usize,
+    last_takeover: Instant,
+    /// For a run that may decide (an SPRT): no pair is claimed this many
+    /// pairs or more past the lowest unfinished one (live workers times
+    /// this worker's concurrency, renewed every second), so few pairs are
+    /// played past a decision; a worker that reaches the limit plays the
+    /// lowest unfinished pair alongside its slow owner instead of waiting.
+    window: Option<Window>,
+    /// The lowest pair not known finished.
+    frontier: u64,
+    /// Since when the window has kept this worker from claiming.
+    blocked_since: Option<Instant>,
+    /// When this worker started.
+    started: Instant,
+    /// The pairs this worker claimed (first generation or taken over).
+    pub claimed: u64,
+    /// A claim that could not be written: the run stops.
+    pub failure: Option<Error>,
+}
+
+impl ClaimScheduler {
+    /// The scheduler of worker `claims`' owner over `plan`, finishing its
+    /// own unfinished claims (`mine`) first.
+    ///
+    /// `window`: for a run that may decide, this worker's concurrency,
+    /// which with the live workers bounds how far past the lowest
+    /// unfinished pair it claims.
+    pub fn new(
+        plan: Schedule,
+        claims: Claims,
+        mine: BTreeSet<u64>,
+        stale_after: Duration,
+        window: Option<usize>,
+    ) -> Self {
+        ClaimScheduler {
+            window: window.map(|c| Window {
+                concurrency: c as u64,
+                pairs: 0,
+                at: Instant::now() - Duration::from_secs(60),
+            }),
+            frontier: 0,
+            blocked_since: None,
+            started: Instant::now(),
+            plan,
+            claims,
+            stale_after,
+            queue: VecDeque::new(),
+            mine,
+            cursor: 0,
+            elsewhere: BTreeSet::new(),
+            done: HashSet::new(),
+            seen: 0,
+            last_takeover: Instant::now(),
+            claimed: 0,
+            failure: None,
+        }
+    }
+
+    /// Queues the games of `pair` not finished yet.
+    fn queue_pair(&mut self, pair: u64) {
+        for g in [2 * pair, 2 * pair + 1] {
+            if !self.done.contains(&g) {
+                self.queue.push_back(g);
+            }
+        }
+    }
+
+    fn pair_done(&self, pair: u64) -> bool {
+        self.done.contains(&(2 * pair)) && self.done.contains(&(2 * pair + 1))
+    }
+
+    /// Takes over the lowest stale claim below the cursor, if any.
+    fn take_over(&mut self) -> Result<bool> {
+        self.last_takeover = Instant::now();
+        let pending: Vec<u64> = self.elsewhere.iter().copied().collect();
+        for pair in pending {
+            if self.pair_done(pair) {
+                self.elsewhere.remove(&pair);
+                continue;
+            }
+            let Some((gen, owner)) = self.claims.owner(pair) else {
+                continue;
+            };
+            if !self.claims.owner_is_stale(&owner, self.stale_after) {
+                continue;
+            }
+            if self.claims.claim(pair, gen + 1)? {
+                self.elsewhere.remove(&pair);
+                self.claimed += 1;
+                self.queue_pair(pair);
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The pairs past the frontier this worker may claim up to (none
+    /// without a window).
+    fn limit(&mut self) -> u64 {
+        if self.window.is_none() {
+            return u64::MAX;
+        }
+        while self.frontier < self.plan.total_pairs() && self.pair_done(self.frontier) {
+            self.frontier += 1;
+        }
+        let live = self
+            .window
+            .as_ref()
+            .is_some_and(|w| w.at.elapsed() >= Duration::from_secs(1))
+            .then(|| self.claims.live_workers());
+        let w = self.window.as_mut().expect("checked");
+        if let Some(live) = live {
+            w.pairs = (live * w.concurrency).max(1);
+            w.at = Instant::now();
+        }
+        self.frontier.saturating_add(w.pairs)
+    }
+
+    /// At the window's edge: plays the lowest unfinished pair another
+    /// worker holds alongside it (its games are the same whoever plays
+    /// them; the first journalled counts), so a slow worker holds nobody
+    /// back. False when there is none (the frontier is this worker's).
+    fn help(&mut self) -> Result<bool> {
+        let limit = self.limit();
+        let Some(&pair) = self.elsewhere.range(..limit).find(|&&p| !self.pair_done(p)) else {
+            return Ok(false);
+        };
+        let Some((gen, owner)) = self.claims.owner(pair) else {
+            return Ok(false);
+        };
+        self.elsewhere.remove(&pair);
+        if owner == self.claims.me {
+            return Ok(false);
+        }
+        if self.claims.claim(pair, gen + 1)? {
+            self.claimed += 1;
+            self.queue_pair(pair);
+        }
+        Ok(true)
+    }
+
+    /// Claims the next free pair at or past the cursor, if any is left
+    /// (and within the window).
+    fn claim_next(&mut self) -> Result<bool> {
+        let total = self.plan.total_pairs().min(self.limit());
+        while self.cursor < total {
+            let pair = self.cursor;
+            self.cursor += 1;
+            if self.claims.claim(pair, 0)? {
+                self.claimed += 1;
+                self.blocked_since = None;
+                self.queue_pair(pair);
+                return Ok(true);
+            }
+            if !self.pair_done(pair) {
+                self.elsewhere.insert(pair);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The next game: queued, then own old claims, then stale claims (when
+    /// due), then a new claim; `Later` while other workers still play; or
+    /// `Done`.
+    fn pick(&mut self) -> Result<Next> {
+        loop {
+            if let Some(g) = self.queue.pop_front() {
+                if !self.done.contains(&g) {
+                    return Ok(Next::Play(self.plan.pairing(g)));
+                }
+                continue;
+            }
+            if let Some(pair) = self.mine.pop_first() {
+                self.queue_pair(pair);
+                continue;
+            }
+            let due = self.last_takeover.elapsed() >= takeover_every(self.stale_after);
+            if (due || self.cursor >= self.plan.total_pairs()) && self.take_over()? {
+                continue;
+            }
+            if self.claim_next()? {
+                continue;
+            }
+            if self.cursor < self.plan.total_pairs() {
+                // At the window's edge: wait for the frontier to move, and
+                // after as long as a pair of this worker takes, help.
+                let since = *self.blocked_since.get_or_insert_with(Instant::now);
+                let pair_time =
+                    self.started.elapsed() / u32::try_from(self.claimed.max(1)).unwrap_or(u32::MAX);
+                if since.elapsed() >= pair_time.max(Duration::from_millis(200)) && self.help()? {
+                    self.blocked_since = None;
+                    continue;
+                }
+                return Ok(Next::Later(Duration::from_millis(20)));
+            }
+            self.elsewhere
+                .retain(|&p| !(self.done.contains(&(2 * p)) && self.done.contains(&(2 * p + 1))));
+            return Ok(if self.elsewhere.is_empty() {
+                Next::Done
+            } else {
+                Next::Later(POLL)
+            });
+        }
+    }
+}
+
+impl Scheduler for ClaimScheduler {
+    fn total(&self) -> u64 {
+        2 * self.plan.total_pairs()
+    }
+
+    fn next(&mut self, finished: &Finished<'_>) -> Next {
+        for g in &finished.games[self.seen.min(finished.games.len())..] {
+            self.done.insert(g.game_id);
+        }
+        self.seen = finished.games.len();
+        if finished.sprt_decided || self.failure.is_some() {
+            return Next::Done;
+        }
+        match self.pick() {
+            Ok(next) => next,
+            Err(e) => {
+                self.failure = Some(e);
+                Next::Done
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Workers of one run: any number of `arena run CONFIG --out DIR --worker
+//! ID`, started at any time on any machine that sees DIR, play one run
+//! together, with no server. DIR holds:
+//!
+//! - `tournament.json`, written by the first worker (the others check it is
+//!   their config's);
+//! - `claims/`: one file per pair a worker took ([`claims`]);
+//! - `workers/ID/`: each worker's own journal, heartbeat ([`heartbeat`])
+//!   and engine transcripts. A worker writes nothing else.
+//!
+//! Every worker follows the others' journals ([`peers`]) and counts the
+//! SPRT over the finished prefix of pairs, as one machine does, so it stops
+//! scheduling when the whole run decides. `arena report DIR` ([`report`])
+//! combines the journals into the run's outputs: the same verdict, LLR and
+//! counted games as the run on one machine, for engines whose games are
+//! reproducible.
+
+pub mod claims;
+pub mod heartbeat;
+pub mod peers;
+pub mod report;
+pub mod run;
+pub mod status;
+
+pub use peers::Peers;
+pub use run::run_worker;
+
+use crate::error::{Error, Result};
+use crate::records::journal::{self, Journal};
+use crate::records::{GameRecord, TournamentInfo};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+/// How one worker of a shared run plays.
+#[derive(Clone, Debug)]
+pub struct WorkerOptions {
+    /// Its ID: the same when the scheduler requeues the task.
+    pub id: String,
+    /// How old a worker's heartbeat must be before its claims are taken
+    /// over.
+    pub stale_after: Duration,
+}
+
+/// The default `stale_after`: 5 minutes.
+pub const STALE_AFTER: Duration = Duration::from_secs(300);
+
+/// Checks a worker ID: 1 to 64 letters, digits, `-`, `_` or `.`, not
+/// starting with `.` (so never `..` or a path).
+///
+/// # Errors
+/// What is wrong, in words.
+pub fn check_id(id: &str) -> std::result::Result<(), String> {
+    if id.is_empty() || id.len() > 64 {
+        return Err(format!("{id:?} must be 1 to 64 characters"));
+    }
+    if id.starts_with('.') {
+        return Err(format!("{id:?} may not start with '.'"));
+    }
+    if let Some(c) = id
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+    {
+        return Err(format!(
+            "{id:?} has {c:?}: an ID is letters, digits, '-', '_' and '.' (it names a folder)"
+        ));
+    }
+    Ok(())
+}
+
+/// True when `dir` holds a run played by workers (its `tournament.json`
+/// says so, or it has a `workers` or `claims` folder).
+pub fn is_worker_folder(dir: &Path) -> bool {
+    dir.join("workers").is_dir()
+        || dir.join("claims").is_dir()
+        || crate::tournament::read_info(dir).is_ok_and(|i| i.workers)
+}
+
+/// A worker's own part of the run folder, opened.
+pub struct WorkerFolder {
+    /// Its heartbeat, beating while this lives.
+    pub heartbeat: heartbeat::Heartbeat,
+    /// Its journal, open for appending.
+    pub journal: Journal,
+    /// The games it already journalled (a restart's).
+    pub games: Vec<GameRecord>,
+    /// Pairs it claimed before and has not finished.
+    pub mine: BTreeSet<u64>,
+}
+
+/// The error of a folder that is not a worker run's, or of another config.
+fn refuse(out: &Path, why: &str) -> Error {
+    Error::Run(format!("{} {why}", crate::error::path_text(out)).into())
+}
+
+/// Writes the run's `tournament.json` when this is the first worker, or
+/// checks it is this config's: created whole under another name, then
+/// linked into place, so two first workers cannot both write it.
+fn share_info(out: &Path, info: &TournamentInfo) -> Result<()> {
+    let path = out.join("tournament.json");
+    if !path.exists() {
+        if out.join("claims").exists() || out.join("workers").exists() {
+            return Err(refuse(
+                out,
+                "has claims or workers but no tournament.json: it is not a run arena can join; give another output folder",
+            ));
+        }
+        let tmp = out.join(format!(".tournament.json.{}.tmp", std::process::id()));
+        crate::util::write_durable(&tmp, &crate::tournament::folder::info_json(info))?;
+        let linked = std::fs::hard_link(&tmp, &path);
+        let _ = std::fs::remove_file(&tmp);
+        match linked {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+    }
+    let theirs = crate::tournament::read_info(out)?;
+    if !theirs.workers {
+        return Err(refuse(
+            out,
+            "holds a run of one machine (or shard): workers need a folder of their own; give another output folder",
+        ));
+    }
+    if theirs.config_hash != info.config_hash {
+        return Err(refuse(
+            out,
+            &format!(
+                "holds workers of another config (hash {}; this config is {}): give another output folder",
+                theirs.config_hash, info.config_hash
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Opens worker `id`'s part of the run folder `out` for the run `info`:
+/// checks the folder is this config's worker run, that no live worker has
+/// this ID, starts the heartbeat, and opens (or, with `resume`, continues)
+/// its journal.
+///
+/// # Errors
+/// A folder of one machine's run or of another config, a live worker with
+/// this ID (naming its host and pid), a journal with games and no
+/// `resume`, a bad journal, I/O (a read-only folder).
+pub fn open(out: &Path, info: &TournamentInfo, id: &str, resume: bool) -> Result<WorkerFolder> {
+    crate::tournament::folder::make_folder(out)?;
+    if out.join("journal.jsonl").exists() {
+        return Err(refuse(
+            out,
+            "holds a run of one machine (journal.jsonl): workers need a folder of their own; give another output folder",
+        ));
+    }
+    share_info(out, info)?;
+    let own = out.join("workers").join(id);
+    for dir in [out.join("claims"), own.clone()] {
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    }
+    heartbeat::refuse_live(&own.join("heartbeat"), id, out)?;
+    let heartbeat = heartbeat::Heartbeat::start(&own.join("heartbeat"))?;
+    let path = own.join("journal.jsonl");
+    let (journal, games) = if path.exists() {
+        let c = journal::read(&path)?;
+        crate::tournament::folder::check_journal(&c, info)?;
+        if !resume && !c.games.is_empty() {
+            return Err(Error::Run(
+                crate::error::Wording::text(format!(
+                    "worker {id:?} already has {} games in {}: continue it with ",
+                    c.games.len(),
+                    crate::error::path_text(out)
+                ))
+                .setting("resume"),
+            ));
+        }
+        (Journal::append_to(&path, c.valid_len)?, c.games)
+    } else {
+        (
+            Journal::create(&path, &crate::tournament::folder::header(info))?,
+            Vec::new(),
+        )
+    };
+    let claims = claims::Claims::new(out, id).all()?;
+    let played: BTreeSet<u64> = games.iter().map(|g| g.game_id).collect();
+    let mine = claims
+        .iter()
+        .filter(|(p, (_, owner))| {
+            owner == id && !(played.contains(&(2 * **p)) && played.contains(&(2 * **p + 1)))
+        })
+        .map(|(p, _)| *p)
+        .collect();
+    Ok(WorkerFolder {
+        heartbeat,
+        journal,
+        games,
+        mine,
+    })
+}

@@ -1,0 +1,79 @@
+//! The other workers of a shared run, as one worker follows them: their
+//! journals read as they grow ([`Tail`]), each game checked against the
+//! run's schedule like a resumed journal's. Read-only: a worker writes
+//! nothing of theirs.
+
+use crate::error::{Error, Result};
+use crate::records::check::Slot;
+use crate::records::tail::Tail;
+use crate::records::{GameRecord, TournamentInfo};
+use crate::tournament::schedule::Schedule;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The journals of a run's other workers.
+pub struct Peers {
+    /// `DIR/workers`.
+    dir: PathBuf,
+    me: String,
+    info: TournamentInfo,
+    plan: Schedule,
+    tails: BTreeMap<String, Tail>,
+}
+
+impl Peers {
+    /// The other workers (than `me`) of the run `info` in `dir`.
+    pub fn new(dir: &Path, me: &str, info: &TournamentInfo, plan: Schedule) -> Peers {
+        Peers {
+            dir: dir.join("workers"),
+            me: me.to_string(),
+            info: info.clone(),
+            plan,
+            tails: BTreeMap::new(),
+        }
+    }
+
+    /// The games the other workers journalled since the last call.
+    ///
+    /// # Errors
+    /// A worker's journal of another config, or with a game that is not
+    /// the run's (its file, line and field); I/O.
+    pub fn poll(&mut self) -> Result<Vec<GameRecord>> {
+        self.find_workers()?;
+        let plan = &self.plan;
+        let slot = |id: u64| {
+            let p = plan.pairing(id);
+            Some(Slot {
+                black: p.black,
+                white: p.white,
+                round: p.round,
+                opening_id: p.opening_id,
+            })
+        };
+        let mut games = Vec::new();
+        for tail in self.tails.values_mut() {
+            games.extend(tail.more(&self.info, &slot)?);
+        }
+        Ok(games)
+    }
+
+    /// Follows the workers that have appeared since the last look.
+    fn find_workers(&mut self) -> Result<()> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(Error::io(&self.dir, e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&self.dir, e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == self.me || super::check_id(&name).is_err() || self.tails.contains_key(&name)
+            {
+                continue;
+            }
+            let journal = entry.path().join("journal.jsonl");
+            self.tails.insert(name, Tail::new(&journal));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,240 @@
+//! `arena report DIR` of a run played by workers: every worker's journal
+//! read and checked (its games must be the run's, of pairs it claimed),
+//! combined (a game played by two workers counts once), and the run's
+//! outputs written, by one writer holding the folder's lock.
+
+use super::claims::parse_claim_name;
+use super::heartbeat;
+use crate::error::{Error, Result};
+use crate::records::journal;
+use crate::records::{GameRecord, TournamentInfo};
+use crate::report::{analyse, write_outputs, Results};
+use crate::tournament::folder::{check_journal, lock_error, read_info};
+use crate::util::FolderLock;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// One worker's journal, read and checked.
+pub struct WorkerGames {
+    /// Its ID.
+    pub id: String,
+    /// Its games, in journal order.
+    pub games: Vec<GameRecord>,
+}
+
+/// What a worker run's report found.
+pub struct WorkerReport {
+    /// The run.
+    pub info: TournamentInfo,
+    /// Its results, as written.
+    pub results: Results,
+    /// What keeps it from being decided or complete (`None` when it is).
+    pub missing: Option<String>,
+}
+
+/// Every generation's owner of every claim: pair to owners, oldest first.
+///
+/// # Errors
+/// The claims folder cannot be read.
+pub fn claim_owners(dir: &Path) -> Result<BTreeMap<u64, Vec<String>>> {
+    let claims = dir.join("claims");
+    let mut by_pair: BTreeMap<u64, BTreeMap<u32, String>> = BTreeMap::new();
+    let entries = match std::fs::read_dir(&claims) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(Error::io(&claims, e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(&claims, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some((pair, gen)) = parse_claim_name(&name) else {
+            continue;
+        };
+        let owner = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        by_pair
+            .entry(pair)
+            .or_default()
+            .insert(gen, owner.trim().to_string());
+    }
+    Ok(by_pair
+        .into_iter()
+        .map(|(p, gens)| (p, gens.into_values().collect()))
+        .collect())
+}
+
+/// Reads every worker's journal in `dir` (by ID order), each checked
+/// against the run and against the claims: a game of a pair its worker
+/// never claimed is a lie, named by file and line.
+///
+/// # Errors
+/// A bad journal (file, line, field), a worker folder with a bad name.
+pub fn read_workers(dir: &Path, info: &TournamentInfo) -> Result<Vec<WorkerGames>> {
+    let owners = claim_owners(dir)?;
+    let workers = dir.join("workers");
+    let mut ids: Vec<String> = match std::fs::read_dir(&workers) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(Error::io(&workers, e)),
+    };
+    ids.sort();
+    let mut all = Vec::new();
+    for id in ids {
+        let folder = workers.join(&id);
+        super::check_id(&id).map_err(|why| {
+            Error::Run(
+                format!(
+                    "{} is not a worker's folder: {why}",
+                    crate::error::path_text(&folder)
+                )
+                .into(),
+            )
+        })?;
+        let path = folder.join("journal.jsonl");
+        if !path.exists() {
+            continue;
+        }
+        let c = journal::read(&path)?;
+        check_journal(&c, info)?;
+        for (g, &line) in c.games.iter().zip(&c.lines) {
+            let claimed = owners.get(&g.pair_id).is_some_and(|o| o.contains(&id));
+            if !claimed {
+                return Err(Error::config_at(
+                    &path,
+                    line,
+                    1,
+                    format!(
+                        "game_id: game {} is of pair {}, which worker {id:?} never claimed (claims/{} {})",
+                        g.game_id,
+                        g.pair_id,
+                        g.pair_id,
+                        owners.get(&g.pair_id).map_or("does not exist".to_string(), |o| format!("names {}", o.join(", ")))
+                    ),
+                ));
+            }
+        }
+        all.push(WorkerGames { id, games: c.games });
+    }
+    Ok(all)
+}
+
+/// The run's games, each once (the first worker's by ID when two played
+/// it), and the notes on games played twice.
+pub fn combine(workers: &[WorkerGames]) -> (Vec<GameRecord>, Vec<String>) {
+    let mut by_id: BTreeMap<u64, (&str, &GameRecord)> = BTreeMap::new();
+    let mut twice: Vec<String> = Vec::new();
+    for w in workers {
+        for g in &w.games {
+            match by_id.get(&g.game_id) {
+                Some((first, _)) => {
+                    twice.push(format!("game {} ({} and {})", g.game_id, first, w.id))
+                }
+                None => {
+                    by_id.insert(g.game_id, (&w.id, g));
+                }
+            }
+        }
+    }
+    let games = by_id.into_values().map(|(_, g)| g.clone()).collect();
+    let mut notes = Vec::new();
+    if !twice.is_empty() {
+        notes.push(format!(
+            "{} games were played by two workers (a claim taken over from a worker thought gone); each counts once, as its first worker by ID played it: {}",
+            twice.len(),
+            twice.join(", ")
+        ));
+    }
+    (games, notes)
+}
+
+/// Games per worker, for the notes.
+fn per_worker(workers: &[WorkerGames]) -> String {
+    let parts: Vec<String> = workers
+        .iter()
+        .map(|w| format!("{} {}", w.id, w.games.len()))
+        .collect();
+    format!("games journalled per worker: {}", parts.join(", "))
+}
+
+/// What keeps an undecided, incomplete run from its end: the unfinished
+/// claims (with their workers' last heartbeat) and the unclaimed pairs.
+pub fn missing(dir: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Result<String> {
+    let done: BTreeSet<u64> = games.iter().map(|g| g.game_id).collect();
+    let owners = claim_owners(dir)?;
+    let mut unfinished = Vec::new();
+    for (&pair, o) in &owners {
+        if done.contains(&(2 * pair)) && done.contains(&(2 * pair + 1)) {
+            continue;
+        }
+        let owner = o.last().map_or("", String::as_str);
+        let heart = dir.join("workers").join(owner).join("heartbeat");
+        let when = match heartbeat::Beat::read(&heart) {
+            Some((b, t)) if b.count.is_some() => {
+                format!("last heartbeat {}s ago", heartbeat::age(t).as_secs())
+            }
+            Some(_) => "ended".to_string(),
+            None => "no heartbeat".to_string(),
+        };
+        unfinished.push(format!("{pair} (worker {owner}, {when})"));
+    }
+    let unclaimed = (0..info.total_pairs)
+        .filter(|p| !owners.contains_key(p))
+        .count();
+    let mut parts = Vec::new();
+    if !unfinished.is_empty() {
+        let shown: Vec<&String> = unfinished.iter().take(5).collect();
+        let more = unfinished.len().saturating_sub(5);
+        parts.push(format!(
+            "{} claimed pairs unfinished: {}{}",
+            unfinished.len(),
+            shown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if unclaimed > 0 {
+        parts.push(format!("{unclaimed} pairs not claimed yet"));
+    }
+    Ok(parts.join("; "))
+}
+
+/// Writes the outputs of the worker run in `dir` from its workers'
+/// journals. A run neither decided nor complete is written marked partial
+/// (no verdict), with what it lacks.
+///
+/// # Errors
+/// A folder in use, a bad `tournament.json`, a worker's journal that is not
+/// of this run or lies about its claims, I/O.
+pub fn report(dir: &Path) -> Result<WorkerReport> {
+    let _lock = FolderLock::take(dir).map_err(lock_error)?;
+    let mut info = read_info(dir)?;
+    let workers = read_workers(dir, &info)?;
+    let (games, twice) = combine(&workers);
+    let mut results = analyse(&info, &games);
+    let mut lacking = None;
+    if !results.complete {
+        let what = missing(dir, &info, &games)?;
+        info.partial = Some(what.clone());
+        results = analyse(&info, &games);
+        lacking = Some(what);
+    }
+    results.notes.extend(twice);
+    results.notes.push(per_worker(&workers));
+    crate::tournament::folder::note_capped_transcripts(dir, &info, &mut results);
+    write_outputs(dir, &info, &results, &games)?;
+    Ok(WorkerReport {
+        info,
+        results,
+        missing: lacking,
+    })
+}

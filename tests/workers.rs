@@ -1,0 +1,456 @@
+//! Workers of one run (`arena run --worker ID`): separate processes sharing
+//! one folder give exactly the one-machine run's verdict, LLR and counted
+//! games, however they are started, killed and restarted; and every bad
+//! input is one line.
+
+use crate::util::{arena, repo, stderr, stdout};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A fresh folder for one test.
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("workers")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An SPRT of the two feature evaluations at depth `depth` that decides
+/// (H0) after about 300 pairs, written into `dir`.
+pub fn sprt_config(dir: &Path, depth: u32) -> PathBuf {
+    let text = format!(
+        "Tournament(\n  name: \"w\",\n  engines: [Path({:?}), Path({:?})],\n  format: Sprt(elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05, model: Normalized, max_pairs: 5000),\n  book: (file: {:?}, order: Random, start: 0),\n  concurrency: 1,\n  seed: 1,\n  out: \"out\",\n  limit: Some(Depth({depth})),\n)\n",
+        repo("engines/features-v1.ron"),
+        repo("engines/features-v2.ron"),
+        repo("openings/balanced-8ply.txt"),
+    );
+    let path = dir.join("sprt.ron");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A worker of the run `config` in `out`, started in the background.
+pub fn worker(config: &Path, out: &Path, id: &str, more: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "run",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--worker", id, "--quiet"])
+        .args(more)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child` (bounded): its exit code and stderr.
+pub fn finish(child: Child, limit: Duration) -> (i32, String) {
+    let start = Instant::now();
+    let mut child = child;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let out = child.wait_with_output().unwrap();
+            return (status.code().unwrap_or(-1), stderr(&out));
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("a worker ran longer than {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// results.json of a folder.
+pub fn results(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap()
+}
+
+/// What must be equal to the one-machine run: verdict, LLR, counted
+/// games, the pentanomial counts, Elo.
+pub fn decision(r: &Value) -> Value {
+    let h = &r["head_to_head"];
+    serde_json::json!({
+        "verdict": r["verdict"], "games": r["games"], "complete": r["complete"],
+        "llr": h["llr"], "ptnml": h["ptnml"], "elo": h["elo"], "engines": r["engines"],
+    })
+}
+
+/// The one-machine run of `config` into `dir/one`: its results.
+pub fn one_machine(config: &Path, dir: &Path) -> Value {
+    let one = dir.join("one");
+    let r = arena(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        one.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    results(&one)
+}
+
+/// Pairs claimed past the last counted pair.
+pub fn claimed_past_decision(dir: &Path, r: &Value) -> Vec<u64> {
+    let last = r["games"].as_u64().unwrap() / 2 - 1;
+    let mut past: Vec<u64> = std::fs::read_dir(dir.join("claims"))
+        .unwrap()
+        .filter_map(|e| {
+            e.unwrap()
+                .file_name()
+                .to_str()?
+                .split('.')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .filter(|&p| p > last)
+        .collect();
+    past.sort_unstable();
+    past.dedup();
+    past
+}
+
+/// Games in a worker's journal so far.
+fn journalled(out: &Path, id: &str) -> usize {
+    std::fs::read_to_string(out.join("workers").join(id).join("journal.jsonl"))
+        .map_or(0, |t| t.lines().count().saturating_sub(1))
+}
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+#[test]
+fn two_workers_give_the_one_machine_verdict_and_stop_together() {
+    let dir = tmp("two");
+    let config = sprt_config(&dir, 4);
+    let one = one_machine(&config, &dir);
+    assert_eq!(one["verdict"], "H0");
+    let out = dir.join("shared");
+    let a = worker(&config, &out, "1", &[]);
+    let b = worker(&config, &out, "2", &[]);
+    for w in [a, b] {
+        let (code, err) = finish(w, LIMIT);
+        assert_eq!(code, 0, "{err}");
+    }
+    let r = arena(&["report", out.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    let shared = results(&out);
+    assert_eq!(decision(&shared), decision(&one));
+    // No worker ran ahead: at most workers x concurrency pairs past the
+    // decision.
+    let past = claimed_past_decision(&out, &shared);
+    assert!(past.len() <= 2, "pairs claimed past the decision: {past:?}");
+    // Each worker played a part.
+    for id in ["1", "2"] {
+        assert!(journalled(&out, id) > 20, "worker {id} played little");
+    }
+    // The live view reads the finished run.
+    let s = arena(&["status", out.to_str().unwrap()]);
+    assert!(s.status.success(), "{}", stderr(&s));
+    let text = stdout(&s);
+    assert!(
+        text.contains("verdict H0") && text.contains("ended"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_worker_killed_and_restarted_or_never_back_changes_nothing() {
+    let dir = tmp("killed");
+    let config = sprt_config(&dir, 4);
+    let one = one_machine(&config, &dir);
+
+    // Killed mid-run, then restarted with the same ID and --resume.
+    let out = dir.join("restarted");
+    let a = worker(&config, &out, "1", &[]);
+    let mut b = worker(&config, &out, "2", &[]);
+    let start = Instant::now();
+    while journalled(&out, "2") < 30 {
+        assert!(start.elapsed() < LIMIT, "worker 2 never got going");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    b.kill().unwrap();
+    b.wait().unwrap();
+    let b = worker(&config, &out, "2", &["--resume"]);
+    for w in [a, b] {
+        let (code, err) = finish(w, LIMIT);
+        assert_eq!(code, 0, "{err}");
+    }
+    let r = arena(&["report", out.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    assert_eq!(decision(&results(&out)), decision(&one));
+
+    // Killed for good: the other takes over its claims once its heartbeat
+    // is stale.
+    let out = dir.join("abandoned");
+    let a = worker(&config, &out, "1", &["--stale-after", "2s"]);
+    let mut b = worker(&config, &out, "2", &["--stale-after", "2s"]);
+    let start = Instant::now();
+    while journalled(&out, "2") < 30 {
+        assert!(start.elapsed() < LIMIT, "worker 2 never got going");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    b.kill().unwrap();
+    b.wait().unwrap();
+    let (code, err) = finish(a, LIMIT);
+    assert_eq!(code, 0, "{err}");
+    let r = arena(&["report", out.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    assert_eq!(decision(&results(&out)), decision(&one));
+}
+
+#[test]
+fn a_worker_started_late_joins_and_one_started_after_the_end_plays_nothing() {
+    let dir = tmp("late");
+    let config = sprt_config(&dir, 4);
+    let one = one_machine(&config, &dir);
+    let out = dir.join("shared");
+    let a = worker(&config, &out, "early", &[]);
+    let start = Instant::now();
+    while journalled(&out, "early") < 100 {
+        assert!(start.elapsed() < LIMIT);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let b = worker(&config, &out, "late", &[]);
+    for w in [a, b] {
+        let (code, err) = finish(w, LIMIT);
+        assert_eq!(code, 0, "{err}");
+    }
+    // After the decision: a new worker plays nothing and says so.
+    let c = arena(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--worker",
+        "after",
+    ]);
+    assert_eq!(c.status.code(), Some(0), "{}", stderr(&c));
+    assert!(
+        stdout(&c).contains("run decided H0 after"),
+        "{}",
+        stdout(&c)
+    );
+    assert!(
+        stdout(&c).contains("this worker (after) played 0 pairs"),
+        "{}",
+        stdout(&c)
+    );
+    let r = arena(&["report", out.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    assert_eq!(decision(&results(&out)), decision(&one));
+}
+
+#[test]
+fn a_round_robin_is_complete_when_every_pair_is_played() {
+    let dir = tmp("rr");
+    let book = repo("openings/all-4ply.txt");
+    let text = format!(
+        "Tournament(name: \"rr\", engines: [Inline(Engine(name: \"a\", search: Random, seed: 1)), Inline(Engine(name: \"b\", search: Random, seed: 2)), Inline(Engine(name: \"c\", search: Random, seed: 3))], format: RoundRobin(rounds: 20), book: (file: {book:?}, order: Sequential, start: 0), concurrency: 2, seed: 5, out: \"out\")"
+    );
+    let config = dir.join("rr.ron");
+    std::fs::write(&config, text).unwrap();
+    let one = one_machine(&config, &dir);
+    let out = dir.join("shared");
+    let ws: Vec<Child> = ["x", "y", "z"]
+        .iter()
+        .map(|id| worker(&config, &out, id, &[]))
+        .collect();
+    for w in ws {
+        let (code, err) = finish(w, LIMIT);
+        assert_eq!(code, 0, "{err}");
+    }
+    let r = arena(&["report", out.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    let shared = results(&out);
+    assert_eq!(shared["games"], 120);
+    assert_eq!(shared["engines"], one["engines"]);
+    assert_eq!(shared["ratings"], one["ratings"]);
+}
+
+#[test]
+fn bad_worker_input_is_one_line() {
+    let dir = tmp("bad");
+    let config = sprt_config(&dir, 1);
+    let out = dir.join("out");
+    let run = |more: &[&str]| {
+        let mut args = vec![
+            "run",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(more);
+        arena(&args)
+    };
+    let one_line = |r: &std::process::Output, code: i32, needle: &str| {
+        let err = stderr(r);
+        assert_eq!(r.status.code(), Some(code), "{err}");
+        assert!(err.contains(needle), "{needle:?} not in {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+            "{err}"
+        );
+    };
+    for id in ["a/b", "..", ".hidden", ""] {
+        one_line(&run(&["--worker", id]), 2, "--worker");
+    }
+    let r = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "run",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--worker",
+            "auto",
+        ])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .output()
+        .unwrap();
+    one_line(&r, 2, "SLURM_ARRAY_TASK_ID");
+    one_line(&run(&["--worker", "1", "--shard", "1/2"]), 2, "--shard");
+
+    // A worker run is played to its end, then misused.
+    assert!(run(&["--worker", "1", "--quiet"]).status.success());
+    one_line(&run(&[]), 1, "holds a run played by workers");
+    let merged = dir.join("merged");
+    one_line(
+        &arena(&[
+            "merge",
+            out.to_str().unwrap(),
+            "--out",
+            merged.to_str().unwrap(),
+        ]),
+        1,
+        "not a shard",
+    );
+    // The same ID again without --resume.
+    one_line(&run(&["--worker", "1"]), 1, "--resume");
+    // Another config's workers.
+    let other = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("seed: 1", "seed: 2");
+    let other_config = dir.join("other.ron");
+    std::fs::write(&other_config, other).unwrap();
+    one_line(
+        &arena(&[
+            "run",
+            other_config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--worker",
+            "2",
+        ]),
+        1,
+        "another config",
+    );
+    // A one-machine folder is not joined.
+    let single = dir.join("single");
+    assert!(arena(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        single.to_str().unwrap(),
+        "--quiet"
+    ])
+    .status
+    .success());
+    one_line(
+        &arena(&[
+            "run",
+            config.to_str().unwrap(),
+            "--out",
+            single.to_str().unwrap(),
+            "--worker",
+            "1",
+        ]),
+        1,
+        "one machine",
+    );
+}
+
+#[test]
+fn a_worker_journal_that_lies_and_an_unfinished_run_are_reported() {
+    let dir = tmp("lies");
+    let config = sprt_config(&dir, 1);
+    let out = dir.join("out");
+    let r = arena(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--worker",
+        "1",
+        "--quiet",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    // A worker whose journal holds games of pairs it never claimed.
+    let liar = out.join("workers").join("liar");
+    std::fs::create_dir_all(&liar).unwrap();
+    let journal = std::fs::read_to_string(out.join("workers/1/journal.jsonl")).unwrap();
+    let lines: Vec<&str> = journal.lines().take(3).collect();
+    std::fs::write(liar.join("journal.jsonl"), lines.join("\n") + "\n").unwrap();
+    let r = arena(&["report", out.to_str().unwrap()]);
+    let err = stderr(&r);
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("workers/liar/journal.jsonl:2") && err.contains("never claimed"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&liar).unwrap();
+
+    // An unfinished run: its journal cut short (as a worker killed for good
+    // leaves it). The report is written, marked partial, and exits 1 naming
+    // what is missing, or 0 with --allow-partial.
+    let path = out.join("workers/1/journal.jsonl");
+    let cut: Vec<&str> = journal.lines().take(41).collect();
+    std::fs::write(&path, cut.join("\n") + "\n").unwrap();
+    let r = arena(&["report", out.to_str().unwrap()]);
+    let err = stderr(&r);
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("neither decided nor complete") && err.contains("claimed pairs unfinished"),
+        "{err}"
+    );
+    assert_eq!(results(&out)["status"], "partial");
+    let r = arena(&["report", out.to_str().unwrap(), "--allow-partial"]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+}
+
+#[test]
+fn a_live_worker_id_is_refused_naming_its_host_and_pid() {
+    let dir = tmp("live");
+    let config = sprt_config(&dir, 6);
+    let out = dir.join("out");
+    let mut a = worker(&config, &out, "1", &[]);
+    let start = Instant::now();
+    while journalled(&out, "1") < 2 {
+        assert!(start.elapsed() < LIMIT, "worker 1 never got going");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let r = arena(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--worker",
+        "1",
+        "--resume",
+    ]);
+    let err = stderr(&r);
+    let _ = a.kill();
+    let _ = a.wait();
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("worker \"1\"") && err.contains(&format!("(pid {})", a.id())),
+        "{err}"
+    );
+}
