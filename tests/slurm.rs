@@ -4,8 +4,8 @@
 //! stops it all again (a guard runs it when a test fails). The checks are
 //! those of tests/worker_processes.rs: the report equals the one-machine
 //! run's, few pairs start past the decision, and a worker killed with
-//! `scancel --signal=KILL` and submitted again with its index changes
-//! nothing. Skipped, saying why, where the cluster cannot start (not root,
+//! `scancel --batch --signal=KILL` and submitted again with its index
+//! changes nothing. Skipped, saying why, where the cluster cannot start (not root,
 //! Slurm or munge not installed), unless `ARENA_SLURM_REQUIRED` is set, as
 //! .ci/run sets it once it has installed them: then that is a failure.
 
@@ -68,8 +68,9 @@ impl Cluster {
         None
     }
 
-    /// Stops the cluster (`.ci/slurm-down`) and gives its output.
-    fn down(mut self) -> Output {
+    /// Stops the cluster (`.ci/slurm-down`) and gives its output; the
+    /// other tests wait until this one drops it.
+    fn down(&mut self) -> Output {
         self.stopped = true;
         ci_script("slurm-down")
     }
@@ -236,7 +237,7 @@ fn sleeper(dir: &Path, name: &str) -> (String, String) {
 #[test]
 fn slurm_up_runs_a_job_scancel_kills_one_and_slurm_down_leaves_nothing_running() {
     let name = "slurm_up_runs_a_job_scancel_kills_one_and_slurm_down_leaves_nothing_running";
-    let Some(cluster) = Cluster::up(name) else {
+    let Some(mut cluster) = Cluster::up(name) else {
         return;
     };
     let again = ci_script("slurm-up");
