@@ -125,66 +125,14 @@ fn journalled(out: &Path, id: &str) -> usize {
 
 const LIMIT: Duration = Duration::from_secs(120);
 
-#[test]
-fn two_workers_give_the_one_machine_verdict_and_stop_together() {
-    let dir = tmp("two");
-    let config = sprt_config(&dir, 4);
-    let one = one_machine(&config, &dir);
-    assert_eq!(one["verdict"], "H0");
-    let out = dir.join("shared");
-    let a = worker(&config, &out, "1", &[]);
-    let b = worker(&config, &out, "2", &[]);
-    for w in [a, b] {
-        let (code, err) = finish(w, LIMIT);
-        assert_eq!(code, 0, "{err}");
-    }
-    let r = arena(&["report", out.to_str().unwrap()]);
-    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
-    let shared = results(&out);
-    assert_eq!(decision(&shared), decision(&one));
-    // No worker ran ahead: at most workers x concurrency pairs past the
-    // decision.
-    let past = claimed_past_decision(&out, &shared);
-    assert!(past.len() <= 2, "pairs claimed past the decision: {past:?}");
-    // Each worker played a part.
-    for id in ["1", "2"] {
-        assert!(journalled(&out, id) > 20, "worker {id} played little");
-    }
-    // The live view reads the finished run.
-    let s = arena(&["status", out.to_str().unwrap()]);
-    assert!(s.status.success(), "{}", stderr(&s));
-    let text = stdout(&s);
-    assert!(
-        text.contains("verdict H0") && text.contains("ended"),
-        "{text}"
-    );
-}
+// Two workers, and one killed and started again with its ID:
+// tests/worker_processes.rs, with and without Slurm (tests/slurm.rs).
 
 #[test]
-fn a_worker_killed_and_restarted_or_never_back_changes_nothing() {
+fn a_worker_killed_for_good_does_not_block_the_run() {
     let dir = tmp("killed");
     let config = sprt_config(&dir, 4);
     let one = one_machine(&config, &dir);
-
-    // Killed mid-run, then restarted with the same ID and --resume.
-    let out = dir.join("restarted");
-    let a = worker(&config, &out, "1", &[]);
-    let mut b = worker(&config, &out, "2", &[]);
-    let start = Instant::now();
-    while journalled(&out, "2") < 30 {
-        assert!(start.elapsed() < LIMIT, "worker 2 never got going");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    b.kill().unwrap();
-    b.wait().unwrap();
-    let b = worker(&config, &out, "2", &["--resume"]);
-    for w in [a, b] {
-        let (code, err) = finish(w, LIMIT);
-        assert_eq!(code, 0, "{err}");
-    }
-    let r = arena(&["report", out.to_str().unwrap()]);
-    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
-    assert_eq!(decision(&results(&out)), decision(&one));
 
     // Killed for good: the other takes over its claims once its heartbeat
     // is stale.
@@ -244,34 +192,61 @@ fn a_worker_started_late_joins_and_one_started_after_the_end_plays_nothing() {
     );
     let r = arena(&["report", out.to_str().unwrap()]);
     assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
-    assert_eq!(decision(&results(&out)), decision(&one));
+    let shared = results(&out);
+    assert_eq!(decision(&shared), decision(&one));
+    let past = claimed_past_decision(&out, &shared);
+    assert!(past.len() <= 2, "pairs claimed past the decision: {past:?}");
+    // The live view reads the finished run.
+    let s = arena(&["status", out.to_str().unwrap()]);
+    assert!(s.status.success(), "{}", stderr(&s));
+    let text = stdout(&s);
+    assert!(
+        text.contains("verdict H0") && text.contains("ended") && text.contains("late"),
+        "{text}"
+    );
 }
 
 #[test]
-fn a_round_robin_is_complete_when_every_pair_is_played() {
+fn a_round_robin_is_complete_when_every_pair_is_played_even_with_a_worker_gone() {
     let dir = tmp("rr");
-    let book = repo("openings/all-4ply.txt");
-    let text = format!(
-        "Tournament(name: \"rr\", engines: [Inline(Engine(name: \"a\", search: Random, seed: 1)), Inline(Engine(name: \"b\", search: Random, seed: 2)), Inline(Engine(name: \"c\", search: Random, seed: 3))], format: RoundRobin(rounds: 20), book: (file: {book:?}, order: Sequential, start: 0), concurrency: 2, seed: 5, out: \"out\")"
+    let text = std::fs::read_to_string(sprt_config(&dir, 3))
+        .unwrap()
+        .replace(
+        "Sprt(elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05, model: Normalized, max_pairs: 5000)",
+        "RoundRobin(rounds: 150)",
     );
     let config = dir.join("rr.ron");
     std::fs::write(&config, text).unwrap();
     let one = one_machine(&config, &dir);
     let out = dir.join("shared");
-    let ws: Vec<Child> = ["x", "y", "z"]
+    let stale = ["--stale-after", "2s"];
+    let mut ws: Vec<Child> = ["x", "y"]
         .iter()
-        .map(|id| worker(&config, &out, id, &[]))
+        .map(|id| worker(&config, &out, id, &stale))
         .collect();
-    for w in ws {
+    let mut gone = worker(&config, &out, "z", &stale);
+    let start = Instant::now();
+    while journalled(&out, "z") < 11 {
+        assert!(start.elapsed() < LIMIT, "worker z never got going");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    gone.kill().unwrap();
+    gone.wait().unwrap();
+    for w in ws.drain(..) {
         let (code, err) = finish(w, LIMIT);
         assert_eq!(code, 0, "{err}");
     }
     let r = arena(&["report", out.to_str().unwrap()]);
     assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
     let shared = results(&out);
-    assert_eq!(shared["games"], 120);
+    assert_eq!(shared["games"], 300);
     assert_eq!(shared["engines"], one["engines"]);
-    assert_eq!(shared["ratings"], one["ratings"]);
+    assert_eq!(shared["head_to_head"], one["head_to_head"]);
+    // z's unfinished pair was taken over (a second-generation claim).
+    let taken = std::fs::read_dir(out.join("claims"))
+        .unwrap()
+        .any(|e| e.unwrap().file_name().to_string_lossy().contains('.'));
+    assert!(taken, "no claim was taken over");
 }
 
 #[test]
@@ -446,11 +421,20 @@ fn a_live_worker_id_is_refused_naming_its_host_and_pid() {
         "--resume",
     ]);
     let err = stderr(&r);
-    let _ = a.kill();
-    let _ = a.wait();
     assert_eq!(r.status.code(), Some(1), "{err}");
     assert!(
         err.contains("worker \"1\"") && err.contains(&format!("(pid {})", a.id())),
         "{err}"
     );
+    // SIGTERM (how Slurm stops a job): 130, its journal whole, and the run
+    // goes on with --resume.
+    let pid = libc::pid_t::try_from(a.id()).unwrap();
+    // SAFETY: a signal to the child this test started.
+    unsafe { libc::kill(pid, libc::SIGTERM) };
+    let (code, err) = finish(a, Duration::from_secs(30));
+    assert_eq!(code, 130, "{err}");
+    let j = arena(&["report", out.to_str().unwrap(), "--allow-partial"]);
+    assert_eq!(j.status.code(), Some(0), "{}", stderr(&j));
+    let heartbeat = std::fs::read_to_string(out.join("workers/1/heartbeat")).unwrap();
+    assert!(heartbeat.trim_end().ends_with("ended"), "{heartbeat}");
 }
