@@ -405,7 +405,7 @@ fn a_live_worker_id_is_refused_naming_its_host_and_pid() {
     let dir = tmp("live");
     let config = sprt_config(&dir, 6);
     let out = dir.join("out");
-    let mut a = worker(&config, &out, "1", &[]);
+    let a = worker(&config, &out, "1", &[]);
     let start = Instant::now();
     while journalled(&out, "1") < 2 {
         assert!(start.elapsed() < LIMIT, "worker 1 never got going");
