@@ -196,6 +196,14 @@ impl<'a> Collector<'a> {
         }
     }
 
+    /// Time spent reading the other workers' journals (none for a run of
+    /// one machine).
+    pub fn peers_time(&self) -> Duration {
+        self.peers
+            .as_ref()
+            .map_or(Duration::ZERO, super::workers::Peers::spent)
+    }
+
     /// The games this run has journalled (a resumed journal's and other
     /// workers' aside).
     pub fn played(&self) -> u64 {

@@ -19,6 +19,8 @@ pub struct Peers {
     info: TournamentInfo,
     plan: Schedule,
     tails: BTreeMap<String, Tail>,
+    /// Time spent reading the other journals so far.
+    spent: std::time::Duration,
 }
 
 impl Peers {
@@ -30,6 +32,7 @@ impl Peers {
             info: info.clone(),
             plan,
             tails: BTreeMap::new(),
+            spent: std::time::Duration::ZERO,
         }
     }
 
@@ -39,6 +42,18 @@ impl Peers {
     /// A worker's journal of another config, or with a game that is not
     /// the run's (its file, line and field); I/O.
     pub fn poll(&mut self) -> Result<Vec<GameRecord>> {
+        let start = std::time::Instant::now();
+        let games = self.read();
+        self.spent += start.elapsed();
+        games
+    }
+
+    /// Time spent reading the other journals so far.
+    pub fn spent(&self) -> std::time::Duration {
+        self.spent
+    }
+
+    fn read(&mut self) -> Result<Vec<GameRecord>> {
         self.find_workers()?;
         let plan = &self.plan;
         let slot = |id: u64| {

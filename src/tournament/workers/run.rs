@@ -23,13 +23,20 @@ pub struct WorkerSummary {
     pub games: u64,
     /// The SPRT's verdict and the pairs counted when it came, once decided.
     pub decided: Option<(&'static str, u64)>,
+    /// Its time reading the other workers' journals, and its whole time.
+    pub reading: (std::time::Duration, std::time::Duration),
 }
 
 impl std::fmt::Display for WorkerSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (reading, wall) = self.reading;
         let played = format!(
-            "this worker ({}) played {} pairs ({} games in its journal)",
-            self.id, self.pairs, self.games
+            "this worker ({}) played {} pairs ({} games in its journal; {:.2} s of its {:.1} s reading the other workers' journals)",
+            self.id,
+            self.pairs,
+            self.games,
+            reading.as_secs_f64(),
+            wall.as_secs_f64()
         );
         match self.decided {
             Some((verdict, pairs)) => {
@@ -69,6 +76,7 @@ pub fn run_worker(
     w: &WorkerOptions,
     observer: &mut dyn RunObserver,
 ) -> Result<(RunOutcome, WorkerSummary)> {
+    let began = std::time::Instant::now();
     let (out, concurrency, info) = prepare(t, opts)?;
     let folder = super::open(&out, &info, &w.id, opts.resume)?;
     let plan = crate::tournament::folder::plan(&info, &out.join("tournament.json"))?;
@@ -104,6 +112,7 @@ pub fn run_worker(
     };
     let ended = pool.play(&mut scheduler, &mut collector)?;
     let played = collector.played();
+    let reading = (collector.peers_time(), began.elapsed());
     if let Some(e) = scheduler.failure.take() {
         return Err(e);
     }
@@ -114,6 +123,7 @@ pub fn run_worker(
         pairs: scheduler.claimed,
         games: own + played,
         decided: decision(&info, &games),
+        reading,
     };
     let line = summary.to_string();
     observer.finished(&End {
