@@ -164,6 +164,8 @@ mod tests {
             game: crate::game::GameKind::Othello,
             custom_schedule: false,
             adjudicate: None,
+            build: None,
+            mixed_builds: None,
         }
     }
 

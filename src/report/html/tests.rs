@@ -28,6 +28,8 @@ fn info(engines: &[&str], format: Format, pairs: u64) -> TournamentInfo {
         game: GameKind::Othello,
         custom_schedule: false,
         adjudicate: None,
+        build: None,
+        mixed_builds: None,
     }
 }
 
