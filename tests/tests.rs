@@ -7,6 +7,7 @@ mod adjudicate;
 mod book;
 mod book_files;
 mod book_generate;
+mod build;
 mod display;
 mod engine_fields;
 mod eval;

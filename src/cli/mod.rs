@@ -25,7 +25,7 @@ use std::process::ExitCode;
 
 /// Engine tournaments, self-play and search study for two-player board games.
 #[derive(Debug, Parser)]
-#[command(name = "arena", version, about, long_about = None)]
+#[command(name = "arena", version = crate::records::build::VERSION_LINE, about, long_about = None)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

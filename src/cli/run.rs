@@ -136,6 +136,10 @@ pub struct MergeArgs {
     /// results partial (a partial SPRT never decides)
     #[arg(long)]
     pub allow_partial: bool,
+    /// Merge shards of different arena builds or engine programs (their
+    /// tournament.json's build); the results note it
+    #[arg(long)]
+    pub allow_mixed_builds: bool,
 }
 
 /// The process exit code `c`.
@@ -369,7 +373,11 @@ pub fn status(args: &StatusArgs) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// Folders of different configs, an occupied output folder, I/O.
 pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
-    let (info, results) = tournament::merge(&args.dirs, &args.out, args.allow_partial)?;
+    let opts = tournament::MergeOptions {
+        allow_partial: args.allow_partial,
+        allow_mixed_builds: args.allow_mixed_builds,
+    };
+    let (info, results) = tournament::merge(&args.dirs, &args.out, &opts)?;
     print(&results.final_text(Paint::for_stdout()))?;
     print(&format!(
         "Merged {} games into {}",

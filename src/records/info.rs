@@ -2,6 +2,7 @@
 //! format, the book, the seed and the shard. Both the runner and the report
 //! read it.
 
+use super::BuildInfo;
 use crate::book::Order;
 use crate::game::GameKind;
 use crate::stats::{Model, Sprt};
@@ -145,6 +146,15 @@ pub struct TournamentInfo {
     /// checked then).
     #[serde(default)]
     pub adjudicate: Option<AdjudicateInfo>,
+    /// The build of arena and of the external engines that played the run
+    /// (absent in folders written before it was recorded, and in a merge of
+    /// shards of mixed builds). Not part of the config hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<BuildInfo>,
+    /// For a merge of shards of different builds (`--allow-mixed-builds`):
+    /// which folders differed and how; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixed_builds: Option<String>,
 }
 
 /// A run's adjudication, as recorded.

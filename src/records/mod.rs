@@ -2,12 +2,14 @@
 //! finished games ([`GameRecord`], and their GGF form), the journal format
 //! (one JSON line per game after a header), GGF games in progress
 //! ([`ggf_of`], [`parse_ggf`]), and what `tournament.json` says
-//! about the run ([`TournamentInfo`], [`Format`], [`Shard`]).
+//! about the run ([`TournamentInfo`], [`Format`], [`Shard`], and the
+//! [`BuildInfo`] that played it).
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+pub mod build;
 pub mod check;
 pub mod game;
 pub mod ggf;
@@ -15,6 +17,7 @@ pub mod info;
 pub mod journal;
 pub mod tail;
 
+pub use build::BuildInfo;
 pub use game::{ggf, GameRecord};
 pub use ggf::{ggf_of, parse_ggf, GgfError};
 pub use info::{AdjudicateInfo, BookInfo, Format, Shard, TournamentInfo};

@@ -158,6 +158,8 @@ mod tests {
             custom_schedule: false,
             workers: false,
             adjudicate: None,
+            build: None,
+            mixed_builds: None,
         }
     }
 

@@ -165,6 +165,8 @@ mod tests {
             custom_schedule: false,
             workers: false,
             adjudicate: None,
+            build: None,
+            mixed_builds: None,
         }
     }
 

@@ -349,6 +349,11 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
     if let Some(msg) = info.book_note() {
         notes.push(msg);
     }
+    if let Some(differ) = &info.mixed_builds {
+        notes.push(format!(
+            "shards of mixed builds were merged (--allow-mixed-builds): {differ}"
+        ));
+    }
     let ratings = rating_summary(&tallies.table, !counted.is_empty(), &mut notes);
     let head = head_to_head(info, &tallies, counter.as_ref());
     let verdict = counter

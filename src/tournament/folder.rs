@@ -3,12 +3,14 @@
 //! read back, and the folder-level commands `report` (recompute every output
 //! from the journal) and `merge` (combine shard folders).
 
+use super::config::Tournament;
 use super::schedule::{self, Schedule};
 use crate::engine::external::transcript;
+use crate::engine::EngineSpec;
 use crate::error::{Error, Result, Wording};
 use crate::records::check::Slot;
 use crate::records::journal::{self, Header, Journal};
-use crate::records::{GameRecord, Shard, TournamentInfo};
+use crate::records::{BuildInfo, GameRecord, Shard, TournamentInfo};
 use crate::report::{analyse, write_outputs, Results};
 use crate::util::{write_durable, FolderLock, LockError};
 use std::path::Path;
@@ -72,6 +74,7 @@ pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result
     } else {
         None
     };
+    let info = &kept_build(out, &folder, info, old.is_some(), existing)?;
     write_durable(&out.join("tournament.json"), &info_json(info))?;
     let (journal, games, must_be_finished) = match (old, existing) {
         (Some(c), Existing::Resume | Existing::Show) => {
@@ -99,6 +102,42 @@ pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result
         games,
         must_be_finished,
     })
+}
+
+/// The record to write when the folder's journal is continued: a resumed
+/// run must be of the build that started it (a record without a build, of
+/// an older arena, is not checked); a finished run shown again keeps the
+/// build that played it. A new or replaced journal records `info`'s.
+///
+/// # Errors
+/// A resume by another build, naming both.
+fn kept_build(
+    out: &Path,
+    folder: &str,
+    info: &TournamentInfo,
+    continued: bool,
+    existing: Existing,
+) -> Result<TournamentInfo> {
+    let old = match read_info(out) {
+        Ok(old) if continued => old.build,
+        _ => return Ok(info.clone()),
+    };
+    let (Some(old), Some(new)) = (old, info.build.as_ref()) else {
+        return Ok(info.clone());
+    };
+    match (existing, old.mismatch(new)) {
+        (Existing::Resume, Some(differ)) => Err(Error::Run(
+            Wording::text(format!(
+                "{folder} holds a run of another build ({differ}): resume it with the build that started it, or replace it with "
+            ))
+            .setting("overwrite"),
+        )),
+        (Existing::Show, Some(_)) => Ok(TournamentInfo {
+            build: Some(old),
+            ..info.clone()
+        }),
+        _ => Ok(info.clone()),
+    }
 }
 
 /// Creates the results folder `out` (and its parents) when it is not
@@ -246,6 +285,32 @@ pub fn header(info: &TournamentInfo) -> Header {
         shard: info.shard.clone(),
         game: info.game,
     }
+}
+
+/// The build that plays `t` here: this arena's, and the SHA-256 of each
+/// external engine's program file as a run starts it.
+///
+/// # Errors
+/// A program not found in `PATH` or that cannot be read, naming the engine
+/// and the file.
+pub fn build_info(t: &Tournament) -> Result<BuildInfo> {
+    let mut programs = Vec::new();
+    for e in &t.engines {
+        if let EngineSpec::External(x) = e {
+            let file = x.program_file().ok_or_else(|| {
+                Error::Run(
+                    format!(
+                        "engine {:?}: no program {} in PATH to record its SHA-256",
+                        x.name,
+                        crate::error::path_text(&x.program)
+                    )
+                    .into(),
+                )
+            })?;
+            programs.push((x.name.as_str(), file));
+        }
+    }
+    BuildInfo::current(programs.iter().map(|(n, f)| (*n, f.as_path())))
 }
 
 /// `tournament.json`'s text.

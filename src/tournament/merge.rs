@@ -3,10 +3,13 @@
 //! with its `tournament.json`, and only then are the games combined and
 //! every output recomputed, so a merge equals the unsharded run. With
 //! `--allow-partial` the shards that are there are merged and the results
-//! say what is missing; a partial SPRT never decides.
+//! say what is missing; a partial SPRT never decides. Shards of another
+//! arena build or engine binary are refused too, unless
+//! `--allow-mixed-builds`, which the results then note.
 
 use super::folder::{header, info_json, lock_error, read_info};
 use crate::error::{Error, Result, Wording};
+use crate::records::build::mismatch_of;
 use crate::records::journal::{self, Journal};
 use crate::records::{GameRecord, Shard, TournamentInfo};
 use crate::report::{analyse, write_outputs, Results};
@@ -129,19 +132,52 @@ fn check_set(runs: &[ShardRun]) -> Result<(BTreeMap<u64, &ShardRun>, Vec<String>
     Ok((by_index, lacking))
 }
 
+/// What `arena merge` lets through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MergeOptions {
+    /// Merge the shards that are there, finished or not; the merge is
+    /// marked partial with what it lacks.
+    pub allow_partial: bool,
+    /// Merge shards of different arena builds or engine binaries; the
+    /// merge records which (`tournament.json`'s `mixed_builds`, a note in
+    /// the results).
+    pub allow_mixed_builds: bool,
+}
+
+/// The builds of the shards against the first one's: `None` when all are
+/// one build (CPU features aside), else each differing folder with what
+/// differs, the first given first.
+fn mixed_builds(runs: &[ShardRun]) -> Option<Vec<String>> {
+    let first = &runs[0];
+    let differ: Vec<String> = runs[1..]
+        .iter()
+        .filter_map(|r| {
+            let what = mismatch_of(first.info.build.as_ref(), r.info.build.as_ref())?;
+            Some(format!(
+                "{} and {}: {what}",
+                crate::error::path_text(&first.dir),
+                crate::error::path_text(&r.dir)
+            ))
+        })
+        .collect();
+    (!differ.is_empty()).then_some(differ)
+}
+
 /// Combines the journals of shard folders into `out` (`arena merge`).
-/// Every shard must be present once and finished, unless `allow_partial`:
-/// then the merge is marked partial with what it lacks.
+/// Every shard must be present once, finished and of one build, unless
+/// `opts` allows otherwise: then the merge records what it lacks or how
+/// its builds differ.
 ///
 /// # Errors
 /// Folders of different configs or splits, a shard given twice, a missing
-/// or unfinished shard (without `allow_partial`), a journal that disagrees
-/// with its tournament.json, an output folder that holds a journal or is in
-/// use, I/O errors.
+/// or unfinished shard (without `allow_partial`), shards of different
+/// builds (without `allow_mixed_builds`), a journal that disagrees with its
+/// tournament.json, an output folder that holds a journal or is in use,
+/// I/O errors.
 pub fn merge(
     dirs: &[PathBuf],
     out: &Path,
-    allow_partial: bool,
+    opts: &MergeOptions,
 ) -> Result<(TournamentInfo, Results)> {
     if dirs.is_empty() {
         return Err(Error::Argument {
@@ -154,7 +190,17 @@ pub fn merge(
         .map(|d| read_shard(d))
         .collect::<Result<Vec<_>>>()?;
     let (by_index, lacking) = check_set(&runs)?;
-    if !lacking.is_empty() && !allow_partial {
+    let mixed = mixed_builds(&runs);
+    if let (Some(differ), false) = (&mixed, opts.allow_mixed_builds) {
+        return Err(Error::Run(
+            Wording::text(format!(
+                "shards of different builds: {}; run every shard with one arena build and the same engine programs, or pass ",
+                differ[0]
+            ))
+            .setting("allow_mixed_builds"),
+        ));
+    }
+    if !lacking.is_empty() && !opts.allow_partial {
         return Err(Error::Run(
             Wording::text(format!(
                 "{}; merge every shard, finished (resume the unfinished ones), or pass ",
@@ -166,6 +212,11 @@ pub fn merge(
     let mut info = runs[0].info.clone();
     info.shard = "merged".into();
     info.partial = (!lacking.is_empty()).then(|| lacking.join("; "));
+    if let Some(differ) = mixed {
+        // No one build played these games: the note says which did.
+        info.build = None;
+        info.mixed_builds = Some(differ.join("; "));
+    }
     let mut games: Vec<GameRecord> = by_index
         .values()
         .flat_map(|r| r.games.iter().cloned())

@@ -28,7 +28,7 @@ pub mod workers;
 pub use crate::records::{Format, GameRecord, Shard};
 pub use config::Tournament;
 pub use folder::{read_info, report};
-pub use merge::merge;
+pub use merge::{merge, MergeOptions};
 pub use observer::{RunObserver, Silent};
 pub use schedule::{Finished, Next, Pairing, Schedule, Scheduler};
 
@@ -110,6 +110,8 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         adjudicate: Some(crate::records::AdjudicateInfo {
             solve_at_empties: t.adjudicate.solve_at_empties,
         }),
+        build: None,
+        mixed_builds: None,
     }
 }
 
@@ -232,6 +234,7 @@ fn run_scheduled(
     check_programs(t)?;
     let info = TournamentInfo {
         custom_schedule: custom,
+        build: Some(folder::build_info(t)?),
         ..info(t, opts.shard)
     };
     let existing = existing(opts);

@@ -198,6 +198,29 @@ impl ExternalConfig {
         serde_json::json!({ "external": self.written })
     }
 
+    /// The program file a run starts: a path made absolute against the
+    /// folder arena runs in (as the process is started), or for a bare name
+    /// the first executable file of that name in `PATH`, as `exec` finds
+    /// it; `None` when `PATH` holds none.
+    pub fn program_file(&self) -> Option<PathBuf> {
+        if self.program.components().count() > 1 {
+            return std::path::absolute(&self.program).ok();
+        }
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path).find_map(|dir| {
+            // An empty entry is the current folder, as exec reads it.
+            let dir = if dir.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                dir
+            };
+            let file = dir.join(&self.program);
+            use std::os::unix::fs::PermissionsExt;
+            let m = std::fs::metadata(&file).ok()?;
+            (m.is_file() && m.permissions().mode() & 0o111 != 0).then_some(file)
+        })
+    }
+
     /// Parses and checks `External(...)` text; `path` names it and is the
     /// base of relative paths.
     ///

@@ -29,6 +29,8 @@ fn info(engines: &[&str], format: Format, pairs: u64) -> TournamentInfo {
         custom_schedule: false,
         workers: false,
         adjudicate: None,
+        build: None,
+        mixed_builds: None,
     }
 }
 
