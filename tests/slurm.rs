@@ -302,6 +302,24 @@ fn the_slurm_recipe_gives_the_one_machine_report_and_stops_at_the_decision() {
     // The results the report job wrote.
     assert_counted_equal(&results(&out), want, &logs);
     assert_few_past_decision(&out, want, 2, 1);
+
+    // A worker of another build is refused: the run's record says another
+    // commit, as a worker built from another commit would have written it.
+    crate::workers::pretend_another_build(&out);
+    let sbatch = repo("examples/slurm/workers.sbatch");
+    let args = [
+        "--parsable",
+        "--array=9",
+        sbatch.to_str().unwrap(),
+        config.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ];
+    let other = ok_in(&dir, "sbatch", &args);
+    let other = other.trim().split(';').next().unwrap().to_string();
+    wait_jobs(&dir, &[&other], Duration::from_secs(60));
+    let logs = job_logs(&dir);
+    assert_eq!(job_state(&format!("{other}_9")), "FAILED", "{logs}");
+    assert!(logs.contains("was started by another build"), "{logs}");
 }
 
 #[test]

@@ -438,3 +438,71 @@ fn a_live_worker_id_is_refused_naming_its_host_and_pid() {
     let heartbeat = std::fs::read_to_string(out.join("workers/1/heartbeat")).unwrap();
     assert!(heartbeat.trim_end().ends_with("ended"), "{heartbeat}");
 }
+
+/// Makes the run in `out` look started and played by another arena build:
+/// its `tournament.json` and its workers' `worker.json` name another
+/// commit, as that build would have written them.
+pub fn pretend_another_build(out: &Path) {
+    let mut files = vec![out.join("tournament.json")];
+    for e in std::fs::read_dir(out.join("workers")).unwrap() {
+        files.push(e.unwrap().path().join("worker.json"));
+    }
+    for path in files {
+        let mut info: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        info["build"]["commit"] = Value::from("0123456789abcdef0123456789abcdef01234567");
+        std::fs::write(&path, serde_json::to_string_pretty(&info).unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn a_worker_of_another_build_is_refused_unless_allowed_and_noted() {
+    let dir = tmp("builds");
+    let config = sprt_config(&dir, 1);
+    let out = dir.join("out");
+    let first = arena(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--worker",
+        "1",
+        "--quiet",
+    ]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    pretend_another_build(&out);
+    let args = [
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--worker",
+        "2",
+        "--quiet",
+    ];
+    let r = arena(&args);
+    let err = stderr(&r);
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("was started by another build")
+            && err.contains("0123456789ab")
+            && err.contains("--allow-mixed-builds"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let mut allowed = args.to_vec();
+    allowed.push("--allow-mixed-builds");
+    let r = arena(&allowed);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("workers/2/worker.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["allow_mixed_builds"], true);
+    let r = arena(&["report", out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let notes = results(&out)["notes"].to_string();
+    assert!(
+        notes.contains("workers of mixed builds played this run"),
+        "{notes}"
+    );
+}

@@ -47,6 +47,10 @@ pub struct RunArgs {
     /// another worker takes over the pairs it claimed (5m, 90s)
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5m", requires = "worker")]
     pub stale_after: Duration,
+    /// With --worker: join a run another arena build (or other engine
+    /// programs) started; recorded, and noted by `arena report`
+    #[arg(long, requires = "worker")]
+    pub allow_mixed_builds: bool,
 }
 
 /// What to do with an output folder that holds a run, and how much to say:
@@ -167,6 +171,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Some(id) => Some(WorkerOptions {
             id: worker_id(id)?,
             stale_after: args.stale_after,
+            allow_mixed_builds: args.allow_mixed_builds,
         }),
         None => None,
     };

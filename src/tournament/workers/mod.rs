@@ -40,6 +40,72 @@ pub struct WorkerOptions {
     /// How old a worker's heartbeat must be before its claims are taken
     /// over.
     pub stale_after: Duration,
+    /// Join a run that another arena build (or other engine programs)
+    /// started; recorded in the worker's `worker.json` and noted by
+    /// `arena report`.
+    pub allow_mixed_builds: bool,
+}
+
+/// What `workers/ID/worker.json` records of a worker.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WorkerRecord {
+    /// Its ID.
+    pub id: String,
+    /// The host it last ran on.
+    pub host: String,
+    /// The arena build and engine programs it plays with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<crate::records::BuildInfo>,
+    /// True when it joined a run of another build on purpose
+    /// (`--allow-mixed-builds`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_mixed_builds: bool,
+}
+
+impl WorkerRecord {
+    /// Reads `workers/ID/worker.json` (`None` when there is none).
+    ///
+    /// # Errors
+    /// A file that is not a worker record.
+    pub fn read(folder: &Path) -> Result<Option<WorkerRecord>> {
+        let path = folder.join("worker.json");
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = crate::util::text::read_text(&path)?;
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| Error::config_at(&path, e.line(), e.column(), e.to_string()))
+    }
+}
+
+/// Checks worker `w`'s build against the one that started the run in
+/// `out`, and records it in `workers/ID/worker.json`.
+///
+/// # Errors
+/// Another build without `allow_mixed_builds`, naming both; I/O.
+fn check_build(out: &Path, info: &TournamentInfo, w: &WorkerOptions) -> Result<()> {
+    let theirs = crate::tournament::read_info(out)?;
+    if let Some(differ) =
+        crate::records::build::mismatch_of(info.build.as_ref(), theirs.build.as_ref())
+    {
+        if !w.allow_mixed_builds {
+            return Err(refuse(
+                out,
+                &format!(
+                    "was started by another build (this worker: {differ}): run every worker with one arena build and the same engine programs, or pass --allow-mixed-builds"
+                ),
+            ));
+        }
+    }
+    let record = WorkerRecord {
+        id: w.id.clone(),
+        host: heartbeat::host_name(),
+        build: info.build.clone(),
+        allow_mixed_builds: w.allow_mixed_builds,
+    };
+    let json = serde_json::to_string_pretty(&record).expect("records serialize") + "\n";
+    crate::util::write_durable(&out.join("workers").join(&w.id).join("worker.json"), &json)
 }
 
 /// The default `stale_after`: 5 minutes.
@@ -134,16 +200,23 @@ fn share_info(out: &Path, info: &TournamentInfo) -> Result<()> {
     Ok(())
 }
 
-/// Opens worker `id`'s part of the run folder `out` for the run `info`:
+/// Opens worker `w`'s part of the run folder `out` for the run `info`:
 /// checks the folder is this config's worker run, that no live worker has
-/// this ID, starts the heartbeat, and opens (or, with `resume`, continues)
-/// its journal.
+/// this ID, that this is the build that started the run (or
+/// `allow_mixed_builds`), starts the heartbeat, and opens (or, with
+/// `resume`, continues) its journal.
 ///
 /// # Errors
 /// A folder of one machine's run or of another config, a live worker with
 /// this ID (naming its host and pid), a journal with games and no
 /// `resume`, a bad journal, I/O (a read-only folder).
-pub fn open(out: &Path, info: &TournamentInfo, id: &str, resume: bool) -> Result<WorkerFolder> {
+pub fn open(
+    out: &Path,
+    info: &TournamentInfo,
+    w: &WorkerOptions,
+    resume: bool,
+) -> Result<WorkerFolder> {
+    let id = w.id.as_str();
     crate::tournament::folder::make_folder(out)?;
     if out.join("journal.jsonl").exists() {
         return Err(refuse(
@@ -157,6 +230,7 @@ pub fn open(out: &Path, info: &TournamentInfo, id: &str, resume: bool) -> Result
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     }
     heartbeat::refuse_live(&own.join("heartbeat"), id, out)?;
+    check_build(out, info, w)?;
     let heartbeat = heartbeat::Heartbeat::start(&own.join("heartbeat"))?;
     let path = own.join("journal.jsonl");
     let (journal, games) = if path.exists() {

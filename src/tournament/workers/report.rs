@@ -150,6 +150,47 @@ pub fn combine(workers: &[WorkerGames]) -> (Vec<GameRecord>, Vec<String>) {
     (games, notes)
 }
 
+/// The note on workers of another build than the one that started the
+/// run (each joined with `--allow-mixed-builds`, or it would have been
+/// refused).
+///
+/// # Errors
+/// A worker whose record says another build and no permission: not
+/// written by arena.
+fn mixed_builds(
+    dir: &Path,
+    info: &TournamentInfo,
+    workers: &[WorkerGames],
+) -> Result<Option<String>> {
+    let mut differ = Vec::new();
+    for w in workers {
+        let folder = dir.join("workers").join(&w.id);
+        let Some(record) = super::WorkerRecord::read(&folder)? else {
+            continue;
+        };
+        let Some(d) =
+            crate::records::build::mismatch_of(record.build.as_ref(), info.build.as_ref())
+        else {
+            continue;
+        };
+        if !record.allow_mixed_builds {
+            return Err(Error::config_at(
+                &folder.join("worker.json"),
+                0,
+                0,
+                format!("build: worker {:?} played with another build than the run's ({d}) without --allow-mixed-builds", w.id),
+            ));
+        }
+        differ.push(format!("worker {}: {d}", w.id));
+    }
+    Ok((!differ.is_empty()).then(|| {
+        format!(
+            "workers of mixed builds played this run (--allow-mixed-builds): {}",
+            differ.join("; ")
+        )
+    }))
+}
+
 /// Games per worker, for the notes.
 fn per_worker(workers: &[WorkerGames]) -> String {
     let parts: Vec<String> = workers
@@ -230,6 +271,7 @@ pub fn report(dir: &Path) -> Result<WorkerReport> {
     }
     results.notes.extend(twice);
     results.notes.push(per_worker(&workers));
+    results.notes.extend(mixed_builds(dir, &info, &workers)?);
     crate::tournament::folder::note_capped_transcripts(dir, &info, &mut results);
     write_outputs(dir, &info, &results, &games)?;
     Ok(WorkerReport {

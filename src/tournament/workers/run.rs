@@ -78,7 +78,7 @@ pub fn run_worker(
 ) -> Result<(RunOutcome, WorkerSummary)> {
     let began = std::time::Instant::now();
     let (out, concurrency, info) = prepare(t, opts)?;
-    let folder = super::open(&out, &info, &w.id, opts.resume)?;
+    let folder = super::open(&out, &info, w, opts.resume)?;
     let plan = crate::tournament::folder::plan(&info, &out.join("tournament.json"))?;
     let mut scheduler = ClaimScheduler::new(
         plan.clone(),
@@ -160,6 +160,7 @@ fn prepare(
     crate::tournament::check_programs(t)?;
     let info = TournamentInfo {
         workers: true,
+        build: Some(crate::tournament::folder::build_info(t)?),
         ..crate::tournament::info(t, crate::records::Shard::ALL)
     };
     Ok((out, concurrency, info))
