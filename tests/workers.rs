@@ -506,3 +506,93 @@ fn a_worker_of_another_build_is_refused_unless_allowed_and_noted() {
         "{notes}"
     );
 }
+
+/// Unmounts a folder when dropped.
+struct Unmount(PathBuf);
+
+impl Drop for Unmount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_worker_on_a_read_only_filesystem_is_one_line_and_status_still_reads() {
+    let dir = tmp("read-only");
+    let config = sprt_config(&dir, 1);
+    // A worker run, copied onto a filesystem then made read-only.
+    let played = dir.join("played");
+    let r = arena(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        played.to_str().unwrap(),
+        "--worker",
+        "1",
+        "--quiet",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let ro = dir.join("ro");
+    std::fs::create_dir_all(&ro).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "tmpfs"])
+        .arg(&ro)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("skipped: cannot mount a filesystem here (needs root)");
+        return;
+    }
+    let _unmount = Unmount(ro.clone());
+    let copied = Command::new("cp")
+        .arg("-r")
+        .arg(&played)
+        .arg(ro.join("run"))
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let remount = Command::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(&ro)
+        .status()
+        .unwrap();
+    assert!(remount.success());
+    let out = ro.join("run");
+    for (args, code) in [
+        (
+            vec![
+                "run",
+                config.to_str().unwrap(),
+                "--out",
+                ro.join("new").to_str().unwrap(),
+                "--worker",
+                "1",
+            ],
+            1,
+        ),
+        (
+            vec![
+                "run",
+                config.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--worker",
+                "2",
+            ],
+            1,
+        ),
+        (vec!["report", out.to_str().unwrap()], 1),
+    ] {
+        let r = arena(&args);
+        let err = stderr(&r);
+        assert_eq!(r.status.code(), Some(code), "{args:?}: {err}");
+        assert!(
+            err.contains("Read-only file system") && err.trim().lines().count() == 1,
+            "{err}"
+        );
+    }
+    let s = arena(&["status", out.to_str().unwrap()]);
+    assert!(s.status.success(), "{}", stderr(&s));
+    assert!(stdout(&s).contains("verdict H0"), "{}", stdout(&s));
+}

@@ -106,3 +106,94 @@ impl Tail {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::journal::{Header, Journal};
+
+    fn info() -> TournamentInfo {
+        serde_json::from_str(
+            r#"{"config_hash":"abc","name":"t","engines":["a","b"],"format":{"RoundRobin":{"rounds":5}},"total_pairs":5,"book":{"file":"","openings":1,"order":"Sequential","start":0},"seed":1,"fail_on_h0":false,"shard":"1/1"}"#,
+        )
+        .unwrap()
+    }
+
+    fn game(id: u64) -> GameRecord {
+        GameRecord {
+            pair_id: id / 2,
+            game_id: id,
+            round: 0,
+            opening_id: 0,
+            black: if id % 2 == 0 { "a" } else { "b" }.into(),
+            white: if id % 2 == 0 { "b" } else { "a" }.into(),
+            start: None,
+            opening_plies: 0,
+            moves: String::new(),
+            result: 0.5,
+            disc_diff: 0,
+            reason: "abandoned".into(),
+            nodes: Vec::new(),
+            times_ms: Vec::new(),
+            depths: Vec::new(),
+            scores: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_growing_journal_is_read_line_by_line_and_a_line_being_written_waits() {
+        let dir = std::env::temp_dir().join(format!("arena-tail-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        let mut tail = Tail::new(&path);
+        let none = |_: u64| None;
+        // Not created yet: nothing.
+        assert!(tail.more(&info(), &none).unwrap().is_empty());
+        let header = Header {
+            arena_journal: 1,
+            config_hash: "abc".into(),
+            name: "t".into(),
+            shard: "1/1".into(),
+            game: crate::game::GameKind::Othello,
+        };
+        let mut j = Journal::create(&path, &header).unwrap();
+        assert!(tail.more(&info(), &none).unwrap().is_empty());
+        let mut line = serde_json::to_string(&game(0)).unwrap();
+        // Half a line: left for later.
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        let cut = line.len() / 2;
+        f.write_all(&line.as_bytes()[..cut]).unwrap();
+        assert!(tail.more(&info(), &none).unwrap().is_empty());
+        line.push('\n');
+        f.write_all(&line.as_bytes()[cut..]).unwrap();
+        let got = tail.more(&info(), &none).unwrap();
+        assert_eq!(got.iter().map(|g| g.game_id).collect::<Vec<_>>(), [0]);
+        j.append(&game(1)).unwrap();
+        j.append(&game(2)).unwrap();
+        let got = tail.more(&info(), &none).unwrap();
+        assert_eq!(got.iter().map(|g| g.game_id).collect::<Vec<_>>(), [1, 2]);
+        assert!(tail.more(&info(), &none).unwrap().is_empty());
+        // A game twice is an error naming the line.
+        j.append(&game(1)).unwrap();
+        let err = tail.more(&info(), &none).unwrap_err().to_string();
+        assert!(err.contains(":5:") && err.contains("twice"), "{err}");
+        // Another config's journal is refused.
+        let other = dir.join("other.jsonl");
+        let h = Header {
+            config_hash: "zzz".into(),
+            ..header
+        };
+        Journal::create(&other, &h).unwrap();
+        let err = Tail::new(&other)
+            .more(&info(), &none)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("config_hash"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

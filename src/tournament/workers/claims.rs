@@ -192,7 +192,8 @@ pub struct ClaimScheduler {
     last_takeover: Instant,
     /// For a run that may decide (an SPRT): no pair is claimed this many
     /// pairs or more past the lowest unfinished one (live workers times
-    /// this worker's concurrency, renewed every second), so few pairs are
+    /// this worker's concurrency, plus one so that a worker a little ahead
+    /// of the others need not wait; renewed every second), so few pairs are
     /// played past a decision; a worker that reaches the limit plays the
     /// lowest unfinished pair alongside its slow owner instead of waiting.
     window: Option<Window>,
@@ -300,7 +301,7 @@ impl ClaimScheduler {
             .then(|| self.claims.live_workers());
         let w = self.window.as_mut().expect("checked");
         if let Some(live) = live {
-            w.pairs = (live * w.concurrency).max(1);
+            w.pairs = live * w.concurrency + 1;
             w.at = Instant::now();
         }
         self.frontier.saturating_add(w.pairs)
@@ -414,5 +415,45 @@ impl Scheduler for ClaimScheduler {
                 Next::Done
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claim_names_are_pairs_and_generations() {
+        assert_eq!(parse_claim_name("0"), Some((0, 0)));
+        assert_eq!(parse_claim_name("17"), Some((17, 0)));
+        assert_eq!(parse_claim_name("17.2"), Some((17, 2)));
+        for bad in ["", "x", "017", "17.0", "17.", ".1", "1.x", "-1"] {
+            assert_eq!(parse_claim_name(bad), None, "{bad}");
+        }
+        assert_eq!(claim_name(17, 0), "17");
+        assert_eq!(claim_name(17, 3), "17.3");
+    }
+
+    #[test]
+    fn a_pair_is_claimed_once_and_taken_over_by_the_next_generation() {
+        let dir = std::env::temp_dir().join(format!("arena-claims-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for d in ["claims", "workers/a", "workers/b"] {
+            std::fs::create_dir_all(dir.join(d)).unwrap();
+        }
+        let (a, b) = (Claims::new(&dir, "a"), Claims::new(&dir, "b"));
+        assert!(a.claim(3, 0).unwrap());
+        assert!(!b.claim(3, 0).unwrap());
+        assert_eq!(b.owner(3), Some((0, "a".to_string())));
+        assert!(b.claim(3, 1).unwrap());
+        assert!(!a.claim(3, 1).unwrap());
+        assert_eq!(a.owner(3), Some((1, "b".to_string())));
+        assert_eq!(a.owner(4), None);
+        let all = a.all().unwrap();
+        assert_eq!(all.get(&3), Some(&(1, "b".to_string())));
+        // No heartbeat: gone; this worker's own claims never are.
+        assert!(a.owner_is_stale("b", Duration::from_secs(60)));
+        assert!(!a.owner_is_stale("a", Duration::from_secs(60)));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

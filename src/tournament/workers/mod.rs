@@ -269,3 +269,18 @@ pub fn open(
         mine,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worker_ids_name_a_folder_and_nothing_else() {
+        for good in ["1", "node-7", "a_b.c", &"x".repeat(64)] {
+            assert_eq!(check_id(good), Ok(()), "{good}");
+        }
+        for bad in ["", ".", "..", ".x", "a/b", "a b", "é", &"x".repeat(65)] {
+            assert!(check_id(bad).is_err(), "{bad}");
+        }
+    }
+}
