@@ -26,6 +26,7 @@ mod processes;
 mod report_html;
 mod scheduler;
 mod search;
+mod simd;
 mod solve;
 mod stats;
 mod tictactoe;
