@@ -28,6 +28,7 @@ mod processes;
 mod report_html;
 mod scheduler;
 mod search;
+mod simd;
 mod slurm;
 mod solve;
 mod stats;

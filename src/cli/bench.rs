@@ -50,6 +50,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
+    // Which code the speed figure comes from (stderr: stdout stays the
+    // signature line or the JSON).
+    crate::util::eprint_line(&format!("simd: {}", crate::game::cpu::chosen_name()));
     if args.json {
         print_json(&r)?;
     } else {

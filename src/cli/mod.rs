@@ -109,6 +109,12 @@ pub fn named<T: Copy + Send + Sync + 'static>(
 /// Any other error of the command, to be printed by the caller with `{:#}`
 /// (exit code 1).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if let Some(value) = crate::game::cpu::bad_switch() {
+        crate::util::eprint_line(&format!(
+            "error: ARENA_SIMD must be off or auto, not {value:?}"
+        ));
+        return Ok(ExitCode::from(2));
+    }
     match run_command(cli).map_err(with_flags) {
         Err(err) if is_usage(&err) => {
             crate::util::eprint_line(&format!("error: {err:#}"));

@@ -6,7 +6,8 @@
 use super::ordering::{odd_quadrants, quadrant_of, Scored};
 use super::parallel::DEFER_MIN;
 use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
-use crate::game::othello::bitboard::{flips, legal_moves, stable_discs, Bits};
+use crate::game::cpu::Cpu;
+use crate::game::othello::bitboard::{legal_moves, stable_discs, Bits};
 use crate::game::othello::hash::hash;
 use crate::search::tt::Bound;
 use std::time::Instant;
@@ -25,7 +26,7 @@ const STABILITY_THRESHOLD: [i32; 65] = {
 };
 
 /// Final score for the side to move with discs `p` against `o`.
-#[inline]
+#[inline(always)]
 pub(super) fn final_score(p: u64, o: u64) -> i32 {
     let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
     let e = 64 - pc - oc;
@@ -59,7 +60,7 @@ impl Solver {
     }
 
     /// Stability bound: the opponent's stable discs cap the score.
-    #[inline]
+    #[inline(always)]
     fn stability_cut(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
         if alpha >= STABILITY_THRESHOLD[n as usize] {
             let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
@@ -71,42 +72,47 @@ impl Solver {
     }
 
     /// Principal-variation node, window `(alpha, beta)`, fail-soft.
-    fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
-        if n <= SMALL {
-            return self.small(p, o, alpha, beta, n, odd_quadrants(!(p | o)));
-        }
-        if self.tick() {
-            return 0;
-        }
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if legal_moves(o, p) == 0 {
-                return final_score(p, o);
-            }
-            return -self.pvs(o, p, -beta, -alpha, n);
-        }
-        if let Some(v) = Self::stability_cut(p, o, alpha, n) {
-            return v;
-        }
-        let key = hash(p, o);
-        let mut hash_move = None;
-        if let Some(e) = self.tt.probe(key) {
-            hash_move = Some(e.best);
-            if self.believes(&e) && e.bound.cuts(e.score, alpha, beta) {
-                return e.score;
-            }
-        }
-        let mut list = [Scored::default(); 32];
-        let count = self.order(p, o, moves, n, hash_move, true, alpha, &mut list);
-        let alpha0 = alpha;
-        let (best, best_sq) = self.search_moves(p, o, &list[..count], alpha, beta, n);
-        if self.aborted {
-            return 0;
-        }
-        let bound = Bound::of(best, alpha0, beta);
-        self.tt
-            .store_selective(key, n, self.mark(n), bound, best, best_sq);
-        best
+    fn pvs<C: Cpu>(&mut self, cpu: C, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                if n <= SMALL {
+                    return self.small(cpu, p, o, alpha, beta, n, odd_quadrants(!(p | o)));
+                }
+                if self.tick() {
+                    return 0;
+                }
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    if legal_moves(o, p) == 0 {
+                        return final_score(p, o);
+                    }
+                    return -self.pvs(cpu, o, p, -beta, -alpha, n);
+                }
+                if let Some(v) = Self::stability_cut(p, o, alpha, n) {
+                    return v;
+                }
+                let key = hash(p, o);
+                let mut hash_move = None;
+                if let Some(e) = self.tt.probe(key) {
+                    hash_move = Some(e.best);
+                    if self.believes(&e) && e.bound.cuts(e.score, alpha, beta) {
+                        return e.score;
+                    }
+                }
+                let mut list = [Scored::default(); 32];
+                let count = self.order(cpu, p, o, moves, n, hash_move, true, alpha, &mut list);
+                let alpha0 = alpha;
+                let (best, best_sq) = self.search_moves(cpu, p, o, &list[..count], alpha, beta, n);
+                if self.aborted {
+                    return 0;
+                }
+                let bound = Bound::of(best, alpha0, beta);
+                self.tt
+                    .store_selective(key, n, self.mark(n), bound, best, best_sq);
+                best
+            },
+        )
     }
 
     /// The moves of `list` (ordered), PVS style: the first with the full
@@ -114,8 +120,10 @@ impl Solver {
     /// Returns the best value (fail-soft) and its square; stops early on
     /// abort (the caller checks). On several threads, a move whose
     /// position another thread is searching waits for a second pass.
-    pub(super) fn search_moves(
+    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    pub(super) fn search_moves<C: Cpu>(
         &mut self,
+        cpu: C,
         p: u64,
         o: u64,
         list: &[Scored],
@@ -123,49 +131,54 @@ impl Solver {
         beta: i32,
         n: u32,
     ) -> (i32, u8) {
-        let mut best = -65;
-        let mut best_sq = list[0].sq;
-        let mut deferred = 0u64;
-        for pass in 0..2 {
-            for (i, m) in list.iter().enumerate() {
-                if pass == 1 && deferred & (1 << i) == 0 {
-                    continue;
-                }
-                let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-                let claim = self.claim(pass == 0 && i > 0, np, no, n);
-                if claim == Some(0) {
-                    deferred |= 1 << i;
-                    continue;
-                }
-                let v = if i == 0 {
-                    -self.pvs(np, no, -beta, -alpha, n - 1)
-                } else {
-                    let mut v = -self.nws(np, no, -alpha - 1, n - 1);
-                    if v > alpha && v < beta {
-                        v = -self.pvs(np, no, -beta, -alpha, n - 1);
-                    }
-                    v
-                };
-                self.release(claim);
-                if self.aborted {
-                    return (best, best_sq);
-                }
-                if v > best {
-                    best = v;
-                    best_sq = m.sq;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let mut best = -65;
+                let mut best_sq = list[0].sq;
+                let mut deferred = 0u64;
+                for pass in 0..2 {
+                    for (i, m) in list.iter().enumerate() {
+                        if pass == 1 && deferred & (1 << i) == 0 {
+                            continue;
+                        }
+                        let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                        let claim = self.claim(pass == 0 && i > 0, np, no, n);
+                        if claim == Some(0) {
+                            deferred |= 1 << i;
+                            continue;
+                        }
+                        let v = if i == 0 {
+                            -self.pvs(cpu, np, no, -beta, -alpha, n - 1)
+                        } else {
+                            let mut v = -self.nws(cpu, np, no, -alpha - 1, n - 1);
+                            if v > alpha && v < beta {
+                                v = -self.pvs(cpu, np, no, -beta, -alpha, n - 1);
+                            }
+                            v
+                        };
+                        self.release(claim);
+                        if self.aborted {
                             return (best, best_sq);
                         }
+                        if v > best {
+                            best = v;
+                            best_sq = m.sq;
+                            if v > alpha {
+                                alpha = v;
+                                if v >= beta {
+                                    return (best, best_sq);
+                                }
+                            }
+                        }
+                    }
+                    if deferred == 0 {
+                        break;
                     }
                 }
-            }
-            if deferred == 0 {
-                break;
-            }
-        }
-        (best, best_sq)
+                (best, best_sq)
+            },
+        )
     }
 
     /// On several threads, at a node of at least [`DEFER_MIN`] empties,
@@ -194,166 +207,199 @@ impl Solver {
 
     /// Null-window node: is the value above `alpha` (window `(alpha,
     /// alpha + 1)`)? Fail-soft.
-    fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
-        if n <= SMALL {
-            return self.small(p, o, alpha, alpha + 1, n, odd_quadrants(!(p | o)));
-        }
-        if self.tick() {
-            return 0;
-        }
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if legal_moves(o, p) == 0 {
-                return final_score(p, o);
-            }
-            return -self.nws(o, p, -alpha - 1, n);
-        }
-        if let Some(v) = Self::stability_cut(p, o, alpha, n) {
-            return v;
-        }
-        let key = hash(p, o);
-        let mut hash_move = None;
-        if let Some(e) = self.tt.probe(key) {
-            hash_move = Some(e.best);
-            if self.believes(&e) && e.bound.cuts(e.score, alpha, alpha + 1) {
-                return e.score;
-            }
-        }
-        // In a selective pass: Multi-ProbCut on the exact score.
-        if let Some(v) = self.try_endcut(p, o, alpha, n) {
-            return v;
-        }
-        let mut list = [Scored::default(); 32];
-        let count = self.order(p, o, moves, n, hash_move, false, alpha, &mut list);
-        // Enhanced transposition cutoff: a child the table already proves
-        // at most -alpha - 1 for the opponent ends this node at once.
-        if n >= ETC_DEPTH {
-            for m in &list[..count] {
-                let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-                if let Some(e) = self.tt.probe(hash(np, no)) {
-                    if self.believes(&e)
-                        && matches!(e.bound, Bound::Upper | Bound::Exact)
-                        && -e.score > alpha
-                    {
-                        let mark = self.mark(n).max(e.selective);
-                        self.tt
-                            .store_selective(key, n, mark, Bound::Lower, -e.score, m.sq);
-                        return -e.score;
+    fn nws<C: Cpu>(&mut self, cpu: C, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                if n <= SMALL {
+                    return self.small(cpu, p, o, alpha, alpha + 1, n, odd_quadrants(!(p | o)));
+                }
+                if self.tick() {
+                    return 0;
+                }
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    if legal_moves(o, p) == 0 {
+                        return final_score(p, o);
+                    }
+                    return -self.nws(cpu, o, p, -alpha - 1, n);
+                }
+                if let Some(v) = Self::stability_cut(p, o, alpha, n) {
+                    return v;
+                }
+                let key = hash(p, o);
+                let mut hash_move = None;
+                if let Some(e) = self.tt.probe(key) {
+                    hash_move = Some(e.best);
+                    if self.believes(&e) && e.bound.cuts(e.score, alpha, alpha + 1) {
+                        return e.score;
                     }
                 }
-            }
-        }
-        let (best, best_sq) = self.null_moves(p, o, &list[..count], alpha, n);
-        if self.aborted {
-            return 0;
-        }
-        let bound = if best > alpha {
-            Bound::Lower
-        } else {
-            Bound::Upper
-        };
-        self.tt
-            .store_selective(key, n, self.mark(n), bound, best, best_sq);
-        best
+                // In a selective pass: Multi-ProbCut on the exact score.
+                if let Some(v) = self.try_endcut(cpu, p, o, alpha, n) {
+                    return v;
+                }
+                let mut list = [Scored::default(); 32];
+                let count = self.order(cpu, p, o, moves, n, hash_move, false, alpha, &mut list);
+                // Enhanced transposition cutoff: a child the table already proves
+                // at most -alpha - 1 for the opponent ends this node at once.
+                if n >= ETC_DEPTH {
+                    for m in &list[..count] {
+                        let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                        if let Some(e) = self.tt.probe(hash(np, no)) {
+                            if self.believes(&e)
+                                && matches!(e.bound, Bound::Upper | Bound::Exact)
+                                && -e.score > alpha
+                            {
+                                let mark = self.mark(n).max(e.selective);
+                                self.tt
+                                    .store_selective(key, n, mark, Bound::Lower, -e.score, m.sq);
+                                return -e.score;
+                            }
+                        }
+                    }
+                }
+                let (best, best_sq) = self.null_moves(cpu, p, o, &list[..count], alpha, n);
+                if self.aborted {
+                    return 0;
+                }
+                let bound = if best > alpha {
+                    Bound::Lower
+                } else {
+                    Bound::Upper
+                };
+                self.tt
+                    .store_selective(key, n, self.mark(n), bound, best, best_sq);
+                best
+            },
+        )
     }
 
     /// The moves of a null-window node, in order, until one fails high:
     /// the best value (fail-soft) and its square. As in
     /// [`Solver::search_moves`], a busy move waits for a second pass.
-    fn null_moves(&mut self, p: u64, o: u64, list: &[Scored], alpha: i32, n: u32) -> (i32, u8) {
-        let mut best = -65;
-        let mut best_sq = list[0].sq;
-        let mut deferred = 0u64;
-        for pass in 0..2 {
-            for (i, m) in list.iter().enumerate() {
-                if pass == 1 && deferred & (1 << i) == 0 {
-                    continue;
-                }
-                let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-                let claim = self.claim(pass == 0 && i > 0, np, no, n);
-                if claim == Some(0) {
-                    deferred |= 1 << i;
-                    continue;
-                }
-                let v = -self.nws(np, no, -alpha - 1, n - 1);
-                self.release(claim);
-                if self.aborted {
-                    return (best, best_sq);
-                }
-                if v > best {
-                    best = v;
-                    best_sq = m.sq;
-                    if v > alpha {
-                        return (best, best_sq);
+    fn null_moves<C: Cpu>(
+        &mut self,
+        cpu: C,
+        p: u64,
+        o: u64,
+        list: &[Scored],
+        alpha: i32,
+        n: u32,
+    ) -> (i32, u8) {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let mut best = -65;
+                let mut best_sq = list[0].sq;
+                let mut deferred = 0u64;
+                for pass in 0..2 {
+                    for (i, m) in list.iter().enumerate() {
+                        if pass == 1 && deferred & (1 << i) == 0 {
+                            continue;
+                        }
+                        let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                        let claim = self.claim(pass == 0 && i > 0, np, no, n);
+                        if claim == Some(0) {
+                            deferred |= 1 << i;
+                            continue;
+                        }
+                        let v = -self.nws(cpu, np, no, -alpha - 1, n - 1);
+                        self.release(claim);
+                        if self.aborted {
+                            return (best, best_sq);
+                        }
+                        if v > best {
+                            best = v;
+                            best_sq = m.sq;
+                            if v > alpha {
+                                return (best, best_sq);
+                            }
+                        }
+                    }
+                    if deferred == 0 {
+                        break;
                     }
                 }
-            }
-            if deferred == 0 {
-                break;
-            }
-        }
-        (best, best_sq)
+                (best, best_sq)
+            },
+        )
     }
 
     /// Few empties: no table, no sorting; odd-parity quadrants first; the
     /// stability cutoff as above.
     /// `odd` is `odd_quadrants` of the empty squares, kept up to date from
     /// move to move (a move toggles its own quadrant).
-    fn small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, odd: u64) -> i32 {
-        self.nodes += 1;
-        let empty = !(p | o);
-        if n == 1 {
-            return last_empty(p, o, empty.trailing_zeros() as usize);
-        }
-        // The stability cutoff pays here too (from 4 empties, where the
-        // threshold first lets it try): FFO #40-#49 visit 27% fewer nodes.
-        if let Some(v) = Self::stability_cut(p, o, alpha, n) {
-            return v;
-        }
-        // The empty squares themselves are tried (a move is legal when it
-        // flips something), so no move generation: with so few empties
-        // that is cheaper, as in Edax. A square next to no opponent disc
-        // flips nothing and is skipped at once. The order is the moves'
-        // order as before: odd quadrants first, then by square.
-        let mut best = -65;
-        let mut moved = false;
-        for group in [empty & odd, empty & !odd] {
-            for sq in Bits(group) {
-                if NEIGHBOURS[sq] & o == 0 {
-                    continue;
+    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    fn small<C: Cpu>(
+        &mut self,
+        cpu: C,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+        odd: u64,
+    ) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                self.nodes += 1;
+                let empty = !(p | o);
+                if n == 1 {
+                    return last_empty(cpu, p, o, empty.trailing_zeros() as usize);
                 }
-                let f = flips(sq, p, o);
-                if f == 0 {
-                    continue;
+                // The stability cutoff pays here too (from 4 empties, where the
+                // threshold first lets it try): FFO #40-#49 visit 27% fewer nodes.
+                if let Some(v) = Self::stability_cut(p, o, alpha, n) {
+                    return v;
                 }
-                moved = true;
-                let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
-                let v = if n == 2 {
-                    // The child has one empty: counted here, without a call.
-                    self.nodes += 1;
-                    let last = (empty ^ (1u64 << sq)).trailing_zeros() as usize;
-                    -last_empty(np, no, last)
-                } else {
-                    -self.small(np, no, -beta, -alpha, n - 1, odd ^ quadrant_of(sq))
-                };
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            return v;
+                // The empty squares themselves are tried (a move is legal when it
+                // flips something), so no move generation: with so few empties
+                // that is cheaper, as in Edax. A square next to no opponent disc
+                // flips nothing and is skipped at once. The order is the moves'
+                // order as before: odd quadrants first, then by square.
+                let mut best = -65;
+                let mut moved = false;
+                for group in [empty & odd, empty & !odd] {
+                    for sq in Bits(group) {
+                        if NEIGHBOURS[sq] & o == 0 {
+                            continue;
+                        }
+                        let f = cpu.flips(sq, p, o);
+                        if f == 0 {
+                            continue;
+                        }
+                        moved = true;
+                        let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                        let v = if n == 2 {
+                            // The child has one empty: counted here, without a call.
+                            self.nodes += 1;
+                            let last = (empty ^ (1u64 << sq)).trailing_zeros() as usize;
+                            -last_empty(cpu, np, no, last)
+                        } else {
+                            -self.small(cpu, np, no, -beta, -alpha, n - 1, odd ^ quadrant_of(sq))
+                        };
+                        if v > best {
+                            best = v;
+                            if v > alpha {
+                                alpha = v;
+                                if v >= beta {
+                                    return v;
+                                }
+                            }
                         }
                     }
                 }
-            }
-        }
-        if moved {
-            return best;
-        }
-        if legal_moves(o, p) == 0 {
-            return final_score(p, o);
-        }
-        -self.small(o, p, -beta, -alpha, n, odd)
+                if moved {
+                    return best;
+                }
+                if legal_moves(o, p) == 0 {
+                    return final_score(p, o);
+                }
+                -self.small(cpu, o, p, -beta, -alpha, n, odd)
+            },
+        )
     }
 }
 
@@ -382,13 +428,13 @@ static NEIGHBOURS: [u64; 64] = {
 
 /// The exact score with one empty square `sq` left, side to move `p`.
 #[inline]
-fn last_empty(p: u64, o: u64, sq: usize) -> i32 {
+fn last_empty<C: Cpu>(cpu: C, p: u64, o: u64, sq: usize) -> i32 {
     let diff = 2 * p.count_ones() as i32 - 63;
-    let f = flips(sq, p, o);
+    let f = cpu.flips(sq, p, o);
     if f != 0 {
         return diff + 2 * f.count_ones() as i32 + 1;
     }
-    let g = flips(sq, o, p);
+    let g = cpu.flips(sq, o, p);
     if g != 0 {
         return diff - 2 * g.count_ones() as i32 - 1;
     }

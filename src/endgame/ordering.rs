@@ -6,7 +6,8 @@
 
 use super::nodes::final_score;
 use super::{Solver, INF_CENTI};
-use crate::game::othello::bitboard::{flips, legal_moves, neighbours, Bits};
+use crate::game::cpu::Cpu;
+use crate::game::othello::bitboard::{legal_moves, neighbours, Bits};
 use crate::game::othello::Board;
 use crate::search::Evaluator;
 
@@ -39,7 +40,7 @@ const SQUARE_VALUE: [i32; 64] = [
 
 /// Own discs that are stable because they hang on an owned corner: the
 /// corner and its owned neighbours along the two edges and the diagonal.
-#[inline]
+#[inline(always)]
 fn corner_stability(own: u64) -> u32 {
     const A1: u64 = 1;
     const H1: u64 = 1 << 7;
@@ -66,7 +67,7 @@ pub(super) fn quadrant_of(sq: usize) -> u64 {
 }
 
 /// The squares of quadrants holding an odd number of empty squares.
-#[inline]
+#[inline(always)]
 pub(super) fn odd_quadrants(empty: u64) -> u64 {
     let mut m = 0;
     for q in QUADRANTS {
@@ -89,8 +90,9 @@ impl Solver {
     /// Fills `list` with the moves of `moves`, best first; returns how many.
     #[inline]
     #[allow(clippy::too_many_arguments)] // the hot path: plain values, no struct to fill
-    pub(super) fn order(
+    pub(super) fn order<C: Cpu>(
         &mut self,
+        cpu: C,
         p: u64,
         o: u64,
         moves: u64,
@@ -100,104 +102,124 @@ impl Solver {
         alpha: i32,
         list: &mut [Scored; 32],
     ) -> usize {
-        let empty = !(p | o);
-        let odd = odd_quadrants(empty);
-        let mut count = 0;
-        for sq in Bits(moves) {
-            let f = flips(sq, p, o);
-            let bit = 1u64 << sq;
-            let (np, no) = (o ^ f, p ^ f ^ bit);
-            let replies = legal_moves(np, no);
-            // Edax-like fast ordering: fewest opponent replies (corners
-            // count twice) first, then own corner stability, then fewest
-            // empties next to own discs (the opponent's potential
-            // mobility), then square value and parity.
-            let weighted = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            let corner_stab = corner_stability(no) as i32;
-            let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
-            let mut key = ((36 - weighted) << 15)
-                + (corner_stab << 11)
-                + ((36 - potential) << 5)
-                + SQUARE_VALUE[sq];
-            if odd & bit != 0 {
-                key += 16;
-            }
-            if n >= self.eval_from && self.eval.is_some() {
-                // Edax's ordering at high empties: a shallow search of the
-                // position after the move, one ply deeper every three
-                // empties from 14 (two more at PV nodes, one less when the
-                // table names a move to try first), scored by the
-                // evaluation and worth a quarter (depth 0), half (1-2) or
-                // one (3+) opponent reply per disc.
-                let mut depth = (n.saturating_sub(14) / 3 + if pv { 2 } else { 0 }).min(8);
-                if hash_move.is_some() {
-                    depth = depth.saturating_sub(1);
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let empty = !(p | o);
+                let odd = odd_quadrants(empty);
+                let mut count = 0;
+                for sq in Bits(moves) {
+                    let f = cpu.flips(sq, p, o);
+                    let bit = 1u64 << sq;
+                    let (np, no) = (o ^ f, p ^ f ^ bit);
+                    let replies = legal_moves(np, no);
+                    // Edax-like fast ordering: fewest opponent replies (corners
+                    // count twice) first, then own corner stability, then fewest
+                    // empties next to own discs (the opponent's potential
+                    // mobility), then square value and parity.
+                    let weighted = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                    let corner_stab = corner_stability(no) as i32;
+                    let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
+                    let mut key = ((36 - weighted) << 15)
+                        + (corner_stab << 11)
+                        + ((36 - potential) << 5)
+                        + SQUARE_VALUE[sq];
+                    if odd & bit != 0 {
+                        key += 16;
+                    }
+                    if n >= self.eval_from && self.eval.is_some() {
+                        // Edax's ordering at high empties: a shallow search of the
+                        // position after the move, one ply deeper every three
+                        // empties from 14 (two more at PV nodes, one less when the
+                        // table names a move to try first), scored by the
+                        // evaluation and worth a quarter (depth 0), half (1-2) or
+                        // one (3+) opponent reply per disc.
+                        let mut depth = (n.saturating_sub(14) / 3 + if pv { 2 } else { 0 }).min(8);
+                        if hash_move.is_some() {
+                            depth = depth.saturating_sub(1);
+                        }
+                        // Only moves within SORT_DELTA discs of alpha need a close
+                        // order: a reply that refutes a move by more is a cutoff.
+                        let refuted = -(alpha - SORT_DELTA).max(-64) * 100;
+                        let v = self.shallow(cpu, np, no, depth, -INF_CENTI, refuted);
+                        let per_disc = match depth {
+                            0 => 1 << 13,
+                            1 | 2 => 1 << 14,
+                            _ => 1 << 15,
+                        };
+                        // Clamped to the range of real scores, so no key overflows.
+                        key -= (i64::from(v.clamp(-6400, 6400)) * per_disc / 100) as i32;
+                    }
+                    if hash_move == Some(sq as u8) {
+                        key = i32::MAX;
+                    }
+                    // Insertion by key, stable.
+                    let mut j = count;
+                    while j > 0 && list[j - 1].key < key {
+                        list[j] = list[j - 1];
+                        j -= 1;
+                    }
+                    list[j] = Scored {
+                        sq: sq as u8,
+                        flips: f,
+                        key,
+                    };
+                    count += 1;
                 }
-                // Only moves within SORT_DELTA discs of alpha need a close
-                // order: a reply that refutes a move by more is a cutoff.
-                let refuted = -(alpha - SORT_DELTA).max(-64) * 100;
-                let v = self.shallow(np, no, depth, -INF_CENTI, refuted);
-                let per_disc = match depth {
-                    0 => 1 << 13,
-                    1 | 2 => 1 << 14,
-                    _ => 1 << 15,
-                };
-                // Clamped to the range of real scores, so no key overflows.
-                key -= (i64::from(v.clamp(-6400, 6400)) * per_disc / 100) as i32;
-            }
-            if hash_move == Some(sq as u8) {
-                key = i32::MAX;
-            }
-            // Insertion by key, stable.
-            let mut j = count;
-            while j > 0 && list[j - 1].key < key {
-                list[j] = list[j - 1];
-                j -= 1;
-            }
-            list[j] = Scored {
-                sq: sq as u8,
-                flips: f,
-                key,
-            };
-            count += 1;
-        }
-        count
+                count
+            },
+        )
     }
 
     /// Alpha-beta value (centidiscs, fail-soft) of `p` to move at `depth`
     /// with the ordering evaluation at the leaves: the move-ordering search.
-    pub(super) fn shallow(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if legal_moves(o, p) == 0 {
-                return final_score(p, o) * 100;
-            }
-            return -self.shallow(o, p, depth, -beta, -alpha);
-        }
-        if depth == 0 {
-            let Some(e) = &self.eval else { return 0 };
-            return e.evaluate(&Board {
-                player: p,
-                opponent: o,
-                side: crate::game::othello::Color::Black,
-            });
-        }
-        let mut best = -INF_CENTI;
-        for sq in Bits(moves) {
-            let f = flips(sq, p, o);
-            let v = -self.shallow(o ^ f, p ^ f ^ (1u64 << sq), depth - 1, -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
+    pub(super) fn shallow<C: Cpu>(
+        &mut self,
+        cpu: C,
+        p: u64,
+        o: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                self.nodes += 1;
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    if legal_moves(o, p) == 0 {
+                        return final_score(p, o) * 100;
+                    }
+                    return -self.shallow(cpu, o, p, depth, -beta, -alpha);
+                }
+                if depth == 0 {
+                    let Some(e) = &self.eval else { return 0 };
+                    let b = Board {
+                        player: p,
+                        opponent: o,
+                        side: crate::game::othello::Color::Black,
+                    };
+                    return e.evaluate_on(cpu, &b);
+                }
+                let mut best = -INF_CENTI;
+                for sq in Bits(moves) {
+                    let f = cpu.flips(sq, p, o);
+                    let v =
+                        -self.shallow(cpu, o ^ f, p ^ f ^ (1u64 << sq), depth - 1, -beta, -alpha);
+                    if v > best {
+                        best = v;
+                        if v > alpha {
+                            alpha = v;
+                            if v >= beta {
+                                break;
+                            }
+                        }
                     }
                 }
-            }
-        }
-        best
+                best
+            },
+        )
     }
 }
 

@@ -26,6 +26,7 @@
 //! against the shallow search at that pair's `shallow` depth.
 
 use super::Solver;
+use crate::game::cpu::{detect, Baseline, Cpu};
 use crate::search::probcut::{ProbCut, MAX_DEPTH};
 use crate::search::tt::Entry;
 
@@ -162,7 +163,14 @@ impl Solver {
     /// predicts a fail high, `Some(alpha)` a fail low, with the pass's
     /// confidence; `None` to search the node.
     #[inline]
-    pub(super) fn try_endcut(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+    pub(super) fn try_endcut<C: Cpu>(
+        &mut self,
+        cpu: C,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        n: u32,
+    ) -> Option<i32> {
         if self.selective == 0 {
             return None;
         }
@@ -175,7 +183,7 @@ impl Solver {
             let bound = ((f64::from(beta * 100) + margin - cut.b) / cut.a).ceil();
             if bound.abs() < limit {
                 let bound = bound as i32;
-                if self.shallow(p, o, cut.shallow, bound - 1, bound) >= bound {
+                if self.shallow(cpu, p, o, cut.shallow, bound - 1, bound) >= bound {
                     return Some(beta);
                 }
             }
@@ -185,7 +193,7 @@ impl Solver {
             let bound = ((f64::from(alpha * 100) - margin - cut.b) / cut.a).floor();
             if bound.abs() < limit {
                 let bound = bound as i32;
-                if self.shallow(p, o, cut.shallow, bound, bound + 1) <= bound {
+                if self.shallow(cpu, p, o, cut.shallow, bound, bound + 1) <= bound {
                     return Some(alpha);
                 }
             }
@@ -197,13 +205,11 @@ impl Solver {
     /// (centidiscs for the side to move; 0 at depth 0 without an
     /// evaluation): what the cut model predicts from.
     pub fn estimate(&mut self, b: &crate::game::othello::Board, depth: u32) -> i32 {
-        self.shallow(
-            b.player,
-            b.opponent,
-            depth,
-            -super::INF_CENTI,
-            super::INF_CENTI,
-        )
+        let (p, o, inf) = (b.player, b.opponent, super::INF_CENTI);
+        match detect() {
+            Some(avx2) => self.shallow(avx2, p, o, depth, -inf, inf),
+            None => self.shallow(Baseline, p, o, depth, -inf, inf),
+        }
     }
 }
 

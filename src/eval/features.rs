@@ -25,6 +25,7 @@
 use super::stages::{StageBound, Staged};
 use super::Term;
 use crate::error::Result;
+use crate::game::cpu::{detect, Baseline, Cpu};
 use crate::game::othello::bitboard::{legal_moves, neighbours, stable_discs};
 use crate::game::othello::Board;
 use crate::util::parse_ron;
@@ -99,7 +100,9 @@ const C_SQUARES: [(u64, u64); 4] = [
     ((1 << 55) | (1 << 62), 1 << 63),
 ];
 
-/// The feature values of `b` for the side to move.
+/// The feature values of `b` for the side to move. Always inlined, so it
+/// is compiled for its caller's code path (see [`crate::game::cpu`]).
+#[inline(always)]
 pub fn feature_values(b: &Board) -> [i32; FEATURES] {
     let (p, o) = (b.player, b.opponent);
     let empty = !(p | o);
@@ -177,13 +180,26 @@ impl Features {
     /// Score for the side to move, in centidiscs.
     #[inline]
     pub fn evaluate(&self, b: &Board) -> i32 {
-        let w = self.stage(b);
-        let f = feature_values(b);
-        let mut sum = 0.0;
-        for k in 0..FEATURES {
-            sum += w[k] * f64::from(f[k]);
+        match detect() {
+            Some(avx2) => self.evaluate_on(avx2, b),
+            None => self.evaluate_on(Baseline, b),
         }
-        sum.round() as i32
+    }
+
+    /// [`Features::evaluate`] by the code of path `cpu`.
+    pub fn evaluate_on<C: Cpu>(&self, cpu: C, b: &Board) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let w = self.stage(b);
+                let f = feature_values(b);
+                let mut sum = 0.0;
+                for k in 0..FEATURES {
+                    sum += w[k] * f64::from(f[k]);
+                }
+                sum.round() as i32
+            },
+        )
     }
 
     /// Every feature with its weight and contribution.

@@ -22,6 +22,7 @@ pub use patterns::Patterns;
 pub use squares::WeightedSquares;
 
 use crate::error::{Error, Result};
+use crate::game::cpu::{detect, Baseline, Cpu};
 use crate::game::othello::Board;
 use crate::search::Evaluator;
 use crate::util::text::{read_text, read_text_or_bytes, FileData};
@@ -156,13 +157,25 @@ impl OthelloEval {
 impl Evaluator<Board> for OthelloEval {
     #[inline]
     fn evaluate(&self, b: &Board) -> i32 {
+        match detect() {
+            Some(avx2) => self.evaluate_on(avx2, b),
+            None => self.evaluate_on(Baseline, b),
+        }
+    }
+
+    #[inline(always)]
+    fn evaluate_on<C: Cpu>(&self, cpu: C, b: &Board) -> i32 {
         match self {
-            OthelloEval::Discs => {
-                (b.player.count_ones() as i32 - b.opponent.count_ones() as i32) * UNITS_PER_DISC
-            }
-            OthelloEval::Squares(w) => w.evaluate(b),
-            OthelloEval::Features(f) => f.evaluate(b),
-            OthelloEval::Patterns(p) => p.evaluate(b),
+            OthelloEval::Discs => cpu.run(
+                #[inline(always)]
+                || (b.player.count_ones() as i32 - b.opponent.count_ones() as i32) * UNITS_PER_DISC,
+            ),
+            OthelloEval::Squares(w) => cpu.run(
+                #[inline(always)]
+                || w.evaluate(b),
+            ),
+            OthelloEval::Features(f) => f.evaluate_on(cpu, b),
+            OthelloEval::Patterns(p) => p.evaluate_on(cpu, b),
         }
     }
 

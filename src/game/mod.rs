@@ -10,12 +10,14 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+pub mod cpu;
 pub mod movelist;
 pub mod othello;
 pub mod perft;
 pub mod tictactoe;
 pub mod tree;
 
+pub use cpu::Cpu;
 pub use movelist::MoveList;
 
 use std::fmt::{Debug, Display};
@@ -46,6 +48,15 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// # Panics
     /// May panic, or return a meaningless position, if `mv` is not legal.
     fn play(&self, mv: Self::Move) -> Self;
+
+    /// [`Game::play`] by the code of path `cpu` (see [`cpu`]): hot code
+    /// generic over the path calls this. Games with no processor-specific
+    /// code keep the default.
+    #[inline(always)]
+    fn play_on<C: Cpu>(&self, cpu: C, mv: Self::Move) -> Self {
+        let _ = cpu;
+        self.play(mv)
+    }
 
     /// True when neither side has a move.
     fn is_over(&self) -> bool;

@@ -5,6 +5,7 @@
 //! a leaf at whatever depth it ends (it counts 1, even above the requested
 //! depth). Depth 0 counts the position itself.
 
+use crate::game::cpu::{dispatch, Cpu, OnCpu};
 use crate::game::{Game, MoveList};
 
 /// Deepest perft `arena perft` accepts: Othello's count at depth 20 is
@@ -13,25 +14,50 @@ pub const MAX_PERFT_DEPTH: u32 = 20;
 
 /// Leaves at `depth` below `pos`, every leaf made by playing its move.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    if moves.is_empty() {
-        return 1;
-    }
-    moves.iter().map(|mv| perft(&pos.play(mv), depth - 1)).sum()
+    dispatch(Count {
+        pos,
+        depth,
+        bulk: false,
+    })
 }
 
 /// As [`perft`], but the last ply is counted without playing it ("bulk
 /// counting"): a position one ply above the leaves counts its number of
 /// moves (1 when it must pass or the game is over).
 pub fn perft_bulk<G: Game>(pos: &G, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.move_count().max(1) as u64,
-        _ => {
+    dispatch(Count {
+        pos,
+        depth,
+        bulk: true,
+    })
+}
+
+/// One count, for [`dispatch`] to run on the chosen code path.
+struct Count<'a, G> {
+    pos: &'a G,
+    depth: u32,
+    bulk: bool,
+}
+
+impl<G: Game> OnCpu for Count<'_, G> {
+    type Output = u64;
+    fn call<C: Cpu>(self, cpu: C) -> u64 {
+        if self.bulk {
+            perft_bulk_on(cpu, self.pos, self.depth)
+        } else {
+            perft_on(cpu, self.pos, self.depth)
+        }
+    }
+}
+
+/// [`perft`] by the code of path `cpu` (both paths count the same).
+pub fn perft_on<C: Cpu, G: Game>(cpu: C, pos: &G, depth: u32) -> u64 {
+    cpu.run(
+        #[inline(always)]
+        || {
+            if depth == 0 {
+                return 1;
+            }
             let mut moves = MoveList::new();
             pos.generate_moves(&mut moves);
             if moves.is_empty() {
@@ -39,10 +65,32 @@ pub fn perft_bulk<G: Game>(pos: &G, depth: u32) -> u64 {
             }
             moves
                 .iter()
-                .map(|mv| perft_bulk(&pos.play(mv), depth - 1))
+                .map(|mv| perft_on(cpu, &pos.play_on(cpu, mv), depth - 1))
                 .sum()
-        }
-    }
+        },
+    )
+}
+
+/// [`perft_bulk`] by the code of path `cpu` (both paths count the same).
+pub fn perft_bulk_on<C: Cpu, G: Game>(cpu: C, pos: &G, depth: u32) -> u64 {
+    cpu.run(
+        #[inline(always)]
+        || match depth {
+            0 => 1,
+            1 => pos.move_count().max(1) as u64,
+            _ => {
+                let mut moves = MoveList::new();
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    return 1;
+                }
+                moves
+                    .iter()
+                    .map(|mv| perft_bulk_on(cpu, &pos.play_on(cpu, mv), depth - 1))
+                    .sum()
+            }
+        },
+    )
 }
 
 /// As [`perft`] (or [`perft_bulk`] with `bulk`), counted in parts: the

@@ -11,6 +11,7 @@ use super::node::{FailHard, FailSoft, Opening};
 use super::searcher::Searcher;
 use super::tt::Bound;
 use super::{Evaluator, SearchGame, INFINITY};
+use crate::game::cpu::{detect, Baseline, Cpu};
 
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// Fail-soft alpha-beta value of `pos` at `depth` in the window
@@ -18,95 +19,153 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     pub fn alphabeta_soft(
         &mut self,
         pos: &G,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         depth: u32,
         ply: usize,
     ) -> i32 {
-        let moves = match self.open_node::<FailSoft>(pos, alpha, beta, depth, ply) {
-            Opening::Settled(v) => return v,
-            Opening::Moves(moves) => moves,
-        };
-        let alpha0 = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = moves.get(0);
-        for (i, mv) in moves.iter().enumerate() {
-            let d = G::child_depth(mv, depth);
-            let v = -self.alphabeta_soft(&pos.play(mv), -beta, -alpha, d, ply + 1);
-            if self.stop.aborted() {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = mv;
-                if ply == 0 {
-                    self.root_best = Some(mv);
-                }
-                if v > alpha {
-                    alpha = v;
-                    if ply == 0 {
-                        self.root_proven = Some((mv, v));
-                    }
-                    self.pv_update(ply, mv);
-                    if v >= beta {
-                        self.record_cutoff(pos, mv, ply, depth, i == 0);
-                        break;
-                    }
-                }
-            }
+        match detect() {
+            Some(avx2) => self.alphabeta_soft_on(avx2, pos, alpha, beta, depth, ply),
+            None => self.alphabeta_soft_on(Baseline, pos, alpha, beta, depth, ply),
         }
-        let bound = Bound::of(best, alpha0, beta);
-        self.store(pos, depth, bound, best, best_move);
-        best
     }
 
-    /// Fail-hard alpha-beta value of `pos` at `depth`, clamped to
+    /// Fail-hard alpha-beta value of `pos` at `depth` in the window
     /// `[alpha, beta]`, for the side to move.
     pub fn alphabeta_hard(
         &mut self,
+        pos: &G,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+        ply: usize,
+    ) -> i32 {
+        match detect() {
+            Some(avx2) => self.alphabeta_hard_on(avx2, pos, alpha, beta, depth, ply),
+            None => self.alphabeta_hard_on(Baseline, pos, alpha, beta, depth, ply),
+        }
+    }
+
+    /// Fail-soft alpha-beta value of `pos` at `depth` in the window
+    /// `(alpha, beta)`, for the side to move.
+    pub(super) fn alphabeta_soft_on<C: Cpu>(
+        &mut self,
+        cpu: C,
         pos: &G,
         mut alpha: i32,
         beta: i32,
         depth: u32,
         ply: usize,
     ) -> i32 {
-        let moves = match self.open_node::<FailHard>(pos, alpha, beta, depth, ply) {
-            Opening::Settled(v) => return v,
-            Opening::Moves(moves) => moves,
-        };
-        let mut best_move = moves.get(0);
-        let mut exact = false;
-        if ply == 0 {
-            self.root_best = Some(best_move);
-        }
-        for (i, mv) in moves.iter().enumerate() {
-            let d = G::child_depth(mv, depth);
-            let v = -self.alphabeta_hard(&pos.play(mv), -beta, -alpha, d, ply + 1);
-            if self.stop.aborted() {
-                return 0;
-            }
-            if v >= beta {
-                if ply == 0 {
-                    self.root_best = Some(mv);
-                    self.root_proven = Some((mv, beta));
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let moves = match self.open_node::<FailSoft, C>(cpu, pos, alpha, beta, depth, ply) {
+                    Opening::Settled(v) => return v,
+                    Opening::Moves(moves) => moves,
+                };
+                let alpha0 = alpha;
+                let mut best = -INFINITY;
+                let mut best_move = moves.get(0);
+                for (i, mv) in moves.iter().enumerate() {
+                    let d = G::child_depth(mv, depth);
+                    let v = -self.alphabeta_soft_on(
+                        cpu,
+                        &pos.play_on(cpu, mv),
+                        -beta,
+                        -alpha,
+                        d,
+                        ply + 1,
+                    );
+                    if self.stop.aborted() {
+                        return 0;
+                    }
+                    if v > best {
+                        best = v;
+                        best_move = mv;
+                        if ply == 0 {
+                            self.root_best = Some(mv);
+                        }
+                        if v > alpha {
+                            alpha = v;
+                            if ply == 0 {
+                                self.root_proven = Some((mv, v));
+                            }
+                            self.pv_update(ply, mv);
+                            if v >= beta {
+                                self.record_cutoff(pos, mv, ply, depth, i == 0);
+                                break;
+                            }
+                        }
+                    }
                 }
-                self.record_cutoff(pos, mv, ply, depth, i == 0);
-                self.store(pos, depth, Bound::Lower, beta, mv);
-                return beta;
-            }
-            if v > alpha {
-                alpha = v;
-                exact = true;
-                best_move = mv;
-                self.pv_update(ply, mv);
+                let bound = Bound::of(best, alpha0, beta);
+                self.store(pos, depth, bound, best, best_move);
+                best
+            },
+        )
+    }
+
+    /// Fail-hard alpha-beta value of `pos` at `depth`, clamped to
+    /// `[alpha, beta]`, for the side to move.
+    pub(super) fn alphabeta_hard_on<C: Cpu>(
+        &mut self,
+        cpu: C,
+        pos: &G,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+        ply: usize,
+    ) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let moves = match self.open_node::<FailHard, C>(cpu, pos, alpha, beta, depth, ply) {
+                    Opening::Settled(v) => return v,
+                    Opening::Moves(moves) => moves,
+                };
+                let mut best_move = moves.get(0);
+                let mut exact = false;
                 if ply == 0 {
-                    self.root_best = Some(mv);
-                    self.root_proven = Some((mv, v));
+                    self.root_best = Some(best_move);
                 }
-            }
-        }
-        let bound = if exact { Bound::Exact } else { Bound::Upper };
-        self.store(pos, depth, bound, alpha, best_move);
-        alpha
+                for (i, mv) in moves.iter().enumerate() {
+                    let d = G::child_depth(mv, depth);
+                    let v = -self.alphabeta_hard_on(
+                        cpu,
+                        &pos.play_on(cpu, mv),
+                        -beta,
+                        -alpha,
+                        d,
+                        ply + 1,
+                    );
+                    if self.stop.aborted() {
+                        return 0;
+                    }
+                    if v >= beta {
+                        if ply == 0 {
+                            self.root_best = Some(mv);
+                            self.root_proven = Some((mv, beta));
+                        }
+                        self.record_cutoff(pos, mv, ply, depth, i == 0);
+                        self.store(pos, depth, Bound::Lower, beta, mv);
+                        return beta;
+                    }
+                    if v > alpha {
+                        alpha = v;
+                        exact = true;
+                        best_move = mv;
+                        self.pv_update(ply, mv);
+                        if ply == 0 {
+                            self.root_best = Some(mv);
+                            self.root_proven = Some((mv, v));
+                        }
+                    }
+                }
+                let bound = if exact { Bound::Exact } else { Bound::Upper };
+                self.store(pos, depth, bound, alpha, best_move);
+                alpha
+            },
+        )
     }
 }

@@ -41,7 +41,7 @@ pub use tt::{Bound, TranspositionTable};
 use crate::game::othello::{Board, Move, Square};
 use crate::game::tictactoe::TicTacToe;
 use crate::game::tree::TreePos;
-use crate::game::Game;
+use crate::game::{Cpu, Game};
 use serde::{Deserialize, Serialize};
 
 /// Larger than any score; `-INFINITY..=INFINITY` is the full window.
@@ -173,6 +173,16 @@ impl SearchGame for TreePos {
 pub trait Evaluator<G: Game> {
     /// Value of a position whose game goes on, for the side to move.
     fn evaluate(&self, pos: &G) -> i32;
+
+    /// [`Evaluator::evaluate`] compiled for the code path `cpu` (see
+    /// [`crate::game::cpu`]): what hot code generic over the path calls.
+    #[inline(always)]
+    fn evaluate_on<C: Cpu>(&self, cpu: C, pos: &G) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            || self.evaluate(pos),
+        )
+    }
 
     /// Evaluation units per point of final score (per disc in Othello), so
     /// that finished games and estimates share one scale.

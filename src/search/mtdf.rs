@@ -6,6 +6,7 @@
 
 use super::searcher::Searcher;
 use super::{Evaluator, SearchGame, INFINITY};
+use crate::game::cpu::{detect, Baseline};
 
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// MTD(f) value of `pos` at `depth`, starting from `guess`.
@@ -20,7 +21,10 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 self.stats.researches += 1;
             }
             first = false;
-            g = self.alphabeta_soft(pos, beta - 1, beta, depth, 0);
+            g = match detect() {
+                Some(avx2) => self.alphabeta_soft_on(avx2, pos, beta - 1, beta, depth, 0),
+                None => self.alphabeta_soft_on(Baseline, pos, beta - 1, beta, depth, 0),
+            };
             if self.stop.aborted() {
                 return 0;
             }

@@ -11,6 +11,7 @@
 use super::searcher::Searcher;
 use super::tt::Bound;
 use super::{Evaluator, SearchGame};
+use crate::game::cpu::Cpu;
 use crate::game::MoveList;
 
 /// What a transposition-table probe gave a node.
@@ -64,8 +65,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// final score when there are none. The horizon, table and final values
     /// pass through `F`; a stop and ProbCut's bound come as they are.
     #[inline(always)]
-    pub(super) fn open_node<F: Fails>(
+    pub(super) fn open_node<F: Fails, C: Cpu>(
         &mut self,
+        cpu: C,
         pos: &G,
         alpha: i32,
         beta: i32,
@@ -80,17 +82,17 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             self.root_best = None;
         }
         if depth == 0 {
-            return Opening::Settled(F::settle(self.horizon(pos), alpha, beta));
+            return Opening::Settled(F::settle(self.horizon(cpu, pos), alpha, beta));
         }
         let hash_move = match self.probe(pos, alpha, beta, depth, ply) {
             Probe::Cutoff(v) => return Opening::Settled(F::settle(v, alpha, beta)),
             Probe::Search(m) => m,
         };
-        if let Some(v) = self.probcut(pos, alpha, beta, depth, ply) {
+        if let Some(v) = self.probcut(cpu, pos, alpha, beta, depth, ply) {
             return Opening::Settled(v);
         }
         let mut moves = MoveList::new();
-        self.ordered_moves(pos, &mut moves, ply, depth, hash_move);
+        self.ordered_moves(cpu, pos, &mut moves, ply, depth, hash_move);
         if moves.is_empty() {
             return Opening::Settled(F::settle(self.terminal(pos), alpha, beta));
         }
@@ -127,11 +129,11 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// Value at a depth-0 node: the evaluation, or the exact score of a
     /// finished game.
     #[inline]
-    fn horizon(&mut self, pos: &G) -> i32 {
+    fn horizon<C: Cpu>(&mut self, cpu: C, pos: &G) -> i32 {
         if pos.is_over() {
             self.terminal(pos)
         } else {
-            self.eval.evaluate(pos)
+            self.eval.evaluate_on(cpu, pos)
         }
     }
 }

@@ -8,6 +8,7 @@
 
 use super::searcher::Searcher;
 use super::{Evaluator, SearchGame, INFINITY, MAX_PLY};
+use crate::game::cpu::Cpu;
 use crate::game::MoveList;
 
 use serde::{Deserialize, Serialize};
@@ -74,50 +75,58 @@ pub const MAX_ORDER: usize = 6;
 
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// Sorts `moves` by the configured options (see the module docs).
-    pub(super) fn sort_moves(
+    pub(super) fn sort_moves<C: Cpu>(
         &mut self,
+        cpu: C,
         pos: &G,
         moves: &mut MoveList<G::Move>,
         ply: usize,
         depth: u32,
         hash_move: Option<G::Move>,
     ) {
-        let n = moves.len();
-        // Each move's keys, packed into one number in priority order (see
-        // `packed`), so the sort compares one integer instead of a row of
-        // keys: the same order as comparing the rows lexicographically.
-        let mut keys = [0u128; crate::game::movelist::MAX_MOVES];
-        let options = self.order.len().min(MAX_ORDER);
-        for (i, key) in keys.iter_mut().enumerate().take(n) {
-            let mv = moves.get(i);
-            for k in 0..options {
-                let opt = self.order[k];
-                *key = push(
-                    *key,
-                    opt,
-                    self.order_key(opt, pos, mv, ply, depth, hash_move),
-                );
-            }
-        }
-        // Insertion sort, stable: ties keep board order.
-        let list = moves.as_mut_slice();
-        for i in 1..n {
-            let (mv, key) = (list[i], keys[i]);
-            let mut j = i;
-            while j > 0 && keys[j - 1] < key {
-                list[j] = list[j - 1];
-                keys[j] = keys[j - 1];
-                j -= 1;
-            }
-            list[j] = mv;
-            keys[j] = key;
-        }
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let n = moves.len();
+                // Each move's keys, packed into one number in priority order (see
+                // `packed`), so the sort compares one integer instead of a row of
+                // keys: the same order as comparing the rows lexicographically.
+                let mut keys = [0u128; crate::game::movelist::MAX_MOVES];
+                let options = self.order.len().min(MAX_ORDER);
+                for (i, key) in keys.iter_mut().enumerate().take(n) {
+                    let mv = moves.get(i);
+                    for k in 0..options {
+                        let opt = self.order[k];
+                        *key = push(
+                            *key,
+                            opt,
+                            self.order_key(cpu, opt, pos, mv, ply, depth, hash_move),
+                        );
+                    }
+                }
+                // Insertion sort, stable: ties keep board order.
+                let list = moves.as_mut_slice();
+                for i in 1..n {
+                    let (mv, key) = (list[i], keys[i]);
+                    let mut j = i;
+                    while j > 0 && keys[j - 1] < key {
+                        list[j] = list[j - 1];
+                        keys[j] = keys[j - 1];
+                        j -= 1;
+                    }
+                    list[j] = mv;
+                    keys[j] = key;
+                }
+            },
+        )
     }
 
     /// The key option `opt` gives `mv` (higher is searched first).
     #[inline]
-    fn order_key(
+    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    fn order_key<C: Cpu>(
         &mut self,
+        cpu: C,
         opt: OrderBy,
         pos: &G,
         mv: G::Move,
@@ -140,10 +149,10 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 let side = usize::from(pos.first_player_to_move());
                 self.history[side][G::move_slot(mv)].min(i32::MAX as u32) as i32
             }
-            OrderBy::FastestFirst => -(pos.play(mv).move_count() as i32),
+            OrderBy::FastestFirst => -(pos.play_on(cpu, mv).move_count() as i32),
             OrderBy::ShallowSearch if depth >= 3 => {
-                let child = pos.play(mv);
-                -self.alphabeta_soft(&child, -INFINITY, INFINITY, (depth - 1) / 3, ply + 1)
+                let child = pos.play_on(cpu, mv);
+                -self.alphabeta_soft_on(cpu, &child, -INFINITY, INFINITY, (depth - 1) / 3, ply + 1)
             }
             OrderBy::ShallowSearch => 0,
         }

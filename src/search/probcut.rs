@@ -27,6 +27,7 @@
 use super::searcher::Searcher;
 use super::{Evaluator, SearchGame, INFINITY};
 use crate::error::Result;
+use crate::game::cpu::Cpu;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -199,8 +200,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// deep search would fail high or low; `None` to search the node. The
     /// shallow searches themselves do not use ProbCut.
     #[inline]
-    pub(super) fn probcut(
+    pub(super) fn probcut<C: Cpu>(
         &mut self,
+        cpu: C,
         pos: &G,
         alpha: i32,
         beta: i32,
@@ -233,7 +235,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 if bound < f64::from(INFINITY) && bound > f64::from(-INFINITY) {
                     let bound = bound as i32;
                     self.in_probcut = true;
-                    let v = self.alphabeta_soft(pos, bound - 1, bound, pair.shallow, ply);
+                    let v = self.alphabeta_soft_on(cpu, pos, bound - 1, bound, pair.shallow, ply);
                     self.in_probcut = false;
                     if self.stop.aborted() {
                         return Some(0);
@@ -250,7 +252,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 if bound < f64::from(INFINITY) && bound > f64::from(-INFINITY) {
                     let bound = bound as i32;
                     self.in_probcut = true;
-                    let v = self.alphabeta_soft(pos, bound, bound + 1, pair.shallow, ply);
+                    let v = self.alphabeta_soft_on(cpu, pos, bound, bound + 1, pair.shallow, ply);
                     self.in_probcut = false;
                     if self.stop.aborted() {
                         return Some(0);

@@ -7,55 +7,77 @@ use super::node::{FailSoft, Opening};
 use super::searcher::Searcher;
 use super::tt::Bound;
 use super::{Evaluator, SearchGame, INFINITY};
+use crate::game::cpu::{detect, Baseline, Cpu};
 
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// PVS value of `pos` at `depth` in the window `(alpha, beta)`, for the
     /// side to move (fail-soft bounds outside the window).
-    pub fn pvs(&mut self, pos: &G, mut alpha: i32, beta: i32, depth: u32, ply: usize) -> i32 {
-        let moves = match self.open_node::<FailSoft>(pos, alpha, beta, depth, ply) {
-            Opening::Settled(v) => return v,
-            Opening::Moves(moves) => moves,
-        };
-        let alpha0 = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = moves.get(0);
-        for (i, mv) in moves.iter().enumerate() {
-            let d = G::child_depth(mv, depth);
-            let child = pos.play(mv);
-            let mut v;
-            if i == 0 {
-                v = -self.pvs(&child, -beta, -alpha, d, ply + 1);
-            } else {
-                v = -self.pvs(&child, -alpha - 1, -alpha, d, ply + 1);
-                if v > alpha && v < beta && !self.stop.aborted() {
-                    self.stats.researches += 1;
-                    v = -self.pvs(&child, -beta, -alpha, d, ply + 1);
-                }
-            }
-            if self.stop.aborted() {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = mv;
-                if ply == 0 {
-                    self.root_best = Some(mv);
-                }
-                if v > alpha {
-                    alpha = v;
-                    if ply == 0 {
-                        self.root_proven = Some((mv, v));
-                    }
-                    self.pv_update(ply, mv);
-                    if v >= beta {
-                        self.record_cutoff(pos, mv, ply, depth, i == 0);
-                        break;
-                    }
-                }
-            }
+    pub fn pvs(&mut self, pos: &G, alpha: i32, beta: i32, depth: u32, ply: usize) -> i32 {
+        match detect() {
+            Some(avx2) => self.pvs_on(avx2, pos, alpha, beta, depth, ply),
+            None => self.pvs_on(Baseline, pos, alpha, beta, depth, ply),
         }
-        let bound = Bound::of(best, alpha0, beta);
-        self.store(pos, depth, bound, best, best_move);
-        best
+    }
+
+    /// [`Searcher::pvs`] by the code of path `cpu`.
+    pub(super) fn pvs_on<C: Cpu>(
+        &mut self,
+        cpu: C,
+        pos: &G,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+        ply: usize,
+    ) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let moves = match self.open_node::<FailSoft, C>(cpu, pos, alpha, beta, depth, ply) {
+                    Opening::Settled(v) => return v,
+                    Opening::Moves(moves) => moves,
+                };
+                let alpha0 = alpha;
+                let mut best = -INFINITY;
+                let mut best_move = moves.get(0);
+                for (i, mv) in moves.iter().enumerate() {
+                    let d = G::child_depth(mv, depth);
+                    let child = pos.play_on(cpu, mv);
+                    let mut v;
+                    if i == 0 {
+                        v = -self.pvs_on(cpu, &child, -beta, -alpha, d, ply + 1);
+                    } else {
+                        v = -self.pvs_on(cpu, &child, -alpha - 1, -alpha, d, ply + 1);
+                        if v > alpha && v < beta && !self.stop.aborted() {
+                            self.stats.researches += 1;
+                            v = -self.pvs_on(cpu, &child, -beta, -alpha, d, ply + 1);
+                        }
+                    }
+                    if self.stop.aborted() {
+                        return 0;
+                    }
+                    if v > best {
+                        best = v;
+                        best_move = mv;
+                        if ply == 0 {
+                            self.root_best = Some(mv);
+                        }
+                        if v > alpha {
+                            alpha = v;
+                            if ply == 0 {
+                                self.root_proven = Some((mv, v));
+                            }
+                            self.pv_update(ply, mv);
+                            if v >= beta {
+                                self.record_cutoff(pos, mv, ply, depth, i == 0);
+                                break;
+                            }
+                        }
+                    }
+                }
+                let bound = Bound::of(best, alpha0, beta);
+                self.store(pos, depth, bound, best, best_move);
+                best
+            },
+        )
     }
 }

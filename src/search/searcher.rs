@@ -12,6 +12,7 @@ use super::ordering::OrderBy;
 use super::tt::TranspositionTable;
 use super::{Evaluator, SearchGame, SearchStats, MAX_PLY, MOVE_SLOTS};
 use crate::error::Error;
+use crate::game::cpu::Cpu;
 use crate::game::MoveList;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -257,22 +258,28 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
 
     /// The legal moves of `pos` (which is not over), in search order.
     #[inline]
-    pub(super) fn ordered_moves(
+    pub(super) fn ordered_moves<C: Cpu>(
         &mut self,
+        cpu: C,
         pos: &G,
         moves: &mut MoveList<G::Move>,
         ply: usize,
         depth: u32,
         hash_move: Option<G::Move>,
     ) {
-        moves.clear();
-        pos.generate_moves(moves);
-        let first = if ply == 0 { self.root_first } else { None };
-        if self.flags.any && moves.len() > 1 {
-            self.sort_moves(pos, moves, ply, depth, hash_move);
-        }
-        if let Some(i) = first.and_then(|f| moves.position(f)) {
-            moves.move_to_front(i);
-        }
+        cpu.run(
+            #[inline(always)]
+            move || {
+                moves.clear();
+                pos.generate_moves(moves);
+                let first = if ply == 0 { self.root_first } else { None };
+                if self.flags.any && moves.len() > 1 {
+                    self.sort_moves(cpu, pos, moves, ply, depth, hash_move);
+                }
+                if let Some(i) = first.and_then(|f| moves.position(f)) {
+                    moves.move_to_front(i);
+                }
+            },
+        )
     }
 }

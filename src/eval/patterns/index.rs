@@ -104,7 +104,7 @@ pub fn for_each_index(player: u64, opponent: u64, mut f: impl FnMut(usize, usize
 /// The sum of the table weights of every instance: [`for_each_index`]
 /// written out, image by image and pattern by pattern, so that every
 /// gather is a constant sequence of shifts (the evaluation's hot path).
-#[inline]
+#[inline(always)]
 pub(super) fn table_sum(t: &[i16], player: u64, opponent: u64) -> i32 {
     let p = images(player);
     let o = images(opponent);

@@ -67,6 +67,7 @@ pub use set::{offset, Pattern, INSTANCES, PATTERNS, SET, STAGE_SIZE};
 use super::stages::Staged;
 use super::Term;
 use crate::error::Result;
+use crate::game::cpu::{detect, Baseline, Cpu};
 use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::Board;
 use crate::util::text::{read_text_or_bytes, FileData};
@@ -134,13 +135,26 @@ impl Patterns {
     /// Score for the side to move, in centidiscs.
     #[inline]
     pub fn evaluate(&self, b: &Board) -> i32 {
-        let empties = b.empties();
-        let w = self.stages.at(empties);
-        let sum = table_sum(&w.tables, b.player, b.opponent);
-        let mobility = legal_moves(b.player, b.opponent).count_ones() as i32
-            - legal_moves(b.opponent, b.player).count_ones() as i32;
-        let parity = parity_of(empties);
-        sum + (w.bias + w.mobility * f64::from(mobility) + w.parity * parity).round() as i32
+        match detect() {
+            Some(avx2) => self.evaluate_on(avx2, b),
+            None => self.evaluate_on(Baseline, b),
+        }
+    }
+
+    /// [`Patterns::evaluate`] by the code of path `cpu`.
+    pub fn evaluate_on<C: Cpu>(&self, cpu: C, b: &Board) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let empties = b.empties();
+                let w = self.stages.at(empties);
+                let sum = table_sum(&w.tables, b.player, b.opponent);
+                let mobility = legal_moves(b.player, b.opponent).count_ones() as i32
+                    - legal_moves(b.opponent, b.player).count_ones() as i32;
+                let parity = parity_of(empties);
+                sum + (w.bias + w.mobility * f64::from(mobility) + w.parity * parity).round() as i32
+            },
+        )
     }
 
     /// The scalar terms and every instance: its squares, its configuration

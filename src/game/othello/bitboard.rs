@@ -3,6 +3,8 @@
 //! helpers that search and evaluation share. Bit `i` is square `i` (see
 //! [`super::square`]).
 
+use crate::game::cpu::Cpu;
+
 /// Every square except columns a and h: the mask for east/west shifts, so
 /// that a run of discs cannot wrap from one row to the next.
 const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
@@ -32,7 +34,9 @@ fn moves_along(player: u64, mask: u64, shift: u32) -> u64 {
 }
 
 /// Legal moves of `player` against `opponent`, as a set of empty squares.
-#[inline]
+/// Always inlined, so it is compiled for the code path of its caller (see
+/// [`crate::game::cpu`]): with AVX2 the four directions are one vector.
+#[inline(always)]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
     let empty = !(player | opponent);
     (moves_along(player, opponent & NOT_EDGE_COLUMNS, 1)
@@ -90,13 +94,9 @@ const fn build_rays() -> [[u64; 8]; 64] {
 /// count, rays towards lower ones with a leading-zero count.
 #[inline]
 pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    {
-        flips_avx2(square, player, opponent)
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        flips_rays(square, player, opponent)
+    match crate::game::cpu::detect() {
+        Some(avx2) => avx2.flips(square, player, opponent),
+        None => flips_rays(square, player, opponent),
     }
 }
 
@@ -106,9 +106,14 @@ pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
 /// kept when the square past the run holds a player disc. Columns a and h
 /// are masked out of the opponent's discs for the directions that change
 /// column, so no run wraps from one row to the next.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+///
+/// Hot code calls it through [`Cpu::flips`] of an [`crate::game::cpu::Avx2`]
+/// token, inside code compiled for AVX2 where it is inlined; a call from
+/// elsewhere is `unsafe` and must know the processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
 #[inline]
-fn flips_avx2(square: usize, player: u64, opponent: u64) -> u64 {
+pub(crate) fn flips_avx2(square: usize, player: u64, opponent: u64) -> u64 {
     use std::arch::x86_64::{
         _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
         _mm256_extracti128_si256, _mm256_or_si256, _mm256_set1_epi64x, _mm256_set_epi64x,
@@ -116,9 +121,8 @@ fn flips_avx2(square: usize, player: u64, opponent: u64) -> u64 {
         _mm_or_si128, _mm_unpackhi_epi64,
     };
     const COLS: i64 = NOT_EDGE_COLUMNS as i64;
-    // SAFETY: this function is compiled only for targets with AVX2, and
-    // its intrinsics touch registers only (no memory).
-    unsafe {
+    // The intrinsics touch registers only (no memory).
+    {
         // Lanes, lowest first: east-west (1), north-south (8), the a1-h8
         // diagonal (9), the h1-a8 diagonal (7).
         let s1 = _mm256_set_epi64x(7, 9, 8, 1);
@@ -186,7 +190,7 @@ pub fn flips_rays(square: usize, player: u64, opponent: u64) -> u64 {
 
 /// Squares adjacent (8 directions) to any square of `b`, `b` itself excluded
 /// only if not adjacent to another.
-#[inline]
+#[inline(always)]
 pub fn neighbours(b: u64) -> u64 {
     let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
     let row = b | h;
@@ -206,7 +210,7 @@ const EDGE: u64 = !INNER;
 
 /// Squares whose whole line in each direction is filled: (row, column,
 /// a1-h8 diagonal, h1-a8 diagonal).
-#[inline]
+#[inline(always)]
 fn full_lines(filled: u64) -> [u64; 4] {
     // A square's line is full when, walking both ways to the edge, every
     // square is filled: propagate "filled so far" from each edge inward.
@@ -236,7 +240,8 @@ fn full_lines(filled: u64) -> [u64; 4] {
 /// a disc is stable when, along each of the four lines through it, the line
 /// is full, or one neighbour on it is the board edge or a stable disc of the
 /// same colour. A lower bound of the true stable set (exact on edges).
-#[inline]
+/// Always inlined, as [`legal_moves`].
+#[inline(always)]
 pub fn stable_discs(player: u64, opponent: u64) -> u64 {
     let full = full_lines(player | opponent);
     let fixed = [
@@ -335,6 +340,9 @@ mod tests {
                 if empty & (1 << sq) != 0 {
                     assert_eq!(flips(sq, player, opponent), slow, "square {sq}");
                     assert_eq!(flips_rays(sq, player, opponent), slow, "square {sq}");
+                    if let Some(avx2) = crate::game::cpu::Avx2::detect() {
+                        assert_eq!(avx2.flips(sq, player, opponent), slow, "square {sq}");
+                    }
                     if slow != 0 {
                         expected_moves |= 1 << sq;
                     }

@@ -1,9 +1,10 @@
 //! The Othello position: two bitboards (the side to move's discs and the
 //! opponent's) plus the colour to move. Implements [`crate::game::Game`].
 
-use super::bitboard::{flips, legal_moves, Bits};
+use super::bitboard::{legal_moves, Bits};
 use super::hash;
 use super::square::{Move, Square};
+use crate::game::cpu::{Baseline, Cpu};
 use crate::game::{Game, MoveList};
 
 /// A disc colour; black moves first.
@@ -94,19 +95,19 @@ impl Board {
     }
 
     /// Empty squares.
-    #[inline]
+    #[inline(always)]
     pub fn empty(&self) -> u64 {
         !(self.player | self.opponent)
     }
 
     /// Number of empty squares.
-    #[inline]
+    #[inline(always)]
     pub fn empties(&self) -> u32 {
         self.empty().count_ones()
     }
 
     /// Legal squares of the side to move (no pass information).
-    #[inline]
+    #[inline(always)]
     pub fn moves(&self) -> u64 {
         legal_moves(self.player, self.opponent)
     }
@@ -130,10 +131,19 @@ impl Board {
     /// moves. A square that flips nothing gives a meaningless position.
     #[inline]
     pub fn play_unchecked(&self, mv: Move) -> Board {
+        match crate::game::cpu::detect() {
+            Some(avx2) => self.play_unchecked_on(avx2, mv),
+            None => self.play_unchecked_on(Baseline, mv),
+        }
+    }
+
+    /// [`Board::play_unchecked`] by the code of path `cpu`.
+    #[inline(always)]
+    pub fn play_unchecked_on<C: Cpu>(&self, cpu: C, mv: Move) -> Board {
         match mv.to_square() {
             None => self.passed(),
             Some(sq) => {
-                let f = flips(sq.index(), self.player, self.opponent);
+                let f = cpu.flips(sq.index(), self.player, self.opponent);
                 Board {
                     player: self.opponent ^ f,
                     opponent: self.player ^ f ^ sq.bit(),
@@ -162,6 +172,7 @@ impl Board {
 
     /// Final score by the FFO rule: disc difference for the side to move, with
     /// empty squares going to the winner.
+    #[inline(always)]
     pub fn final_score_now(&self) -> i32 {
         let p = self.player.count_ones() as i32;
         let o = self.opponent.count_ones() as i32;
@@ -211,7 +222,7 @@ impl Game for Board {
     type Move = Move;
     const NAME: &'static str = "othello";
 
-    #[inline]
+    #[inline(always)]
     fn generate_moves(&self, moves: &mut MoveList<Move>) {
         let m = self.moves();
         if m != 0 {
@@ -228,12 +239,17 @@ impl Game for Board {
         self.play_unchecked(mv)
     }
 
-    #[inline]
+    #[inline(always)]
+    fn play_on<C: Cpu>(&self, cpu: C, mv: Move) -> Board {
+        self.play_unchecked_on(cpu, mv)
+    }
+
+    #[inline(always)]
     fn is_over(&self) -> bool {
         self.moves() == 0 && legal_moves(self.opponent, self.player) == 0
     }
 
-    #[inline]
+    #[inline(always)]
     fn final_score(&self) -> i32 {
         self.final_score_now()
     }
@@ -252,7 +268,7 @@ impl Game for Board {
         Some(Move::PASS)
     }
 
-    #[inline]
+    #[inline(always)]
     fn move_count(&self) -> usize {
         let m = self.moves();
         if m != 0 {
