@@ -88,9 +88,9 @@ fn both_paths_give_the_bench_signature_and_say_which_they_took() {
             stdout(out)
         );
         assert!(
-            stderr(out).lines().any(|l| l == format!("simd: {path}")),
+            stdout(out).contains(&format!(" M nodes/s, simd {path})")),
             "{}",
-            stderr(out)
+            stdout(out)
         );
     }
 }

@@ -50,19 +50,17 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    // Which code the speed figure comes from (stderr: stdout stays the
-    // signature line or the JSON).
-    crate::util::eprint_line(&format!("simd: {}", crate::game::cpu::chosen_name()));
     if args.json {
         print_json(&r)?;
     } else {
         print(&format!(
-            "bench: {} positions, depth {}: {} nodes in {:.3} s ({:.2} M nodes/s)",
+            "bench: {} positions, depth {}: {} nodes in {:.3} s ({:.2} M nodes/s, simd {})",
             r.positions,
             r.depth,
             r.nodes,
             r.seconds,
-            r.nps / 1e6
+            r.nps / 1e6,
+            r.simd
         ))?;
     }
     Ok(ExitCode::SUCCESS)

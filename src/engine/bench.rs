@@ -174,6 +174,9 @@ pub struct BenchReport {
     pub nps: f64,
     /// Every counter, summed.
     pub stats: SearchStats,
+    /// The code path the speed comes from: `avx2+bmi2` or `baseline`
+    /// (chosen at run time; `ARENA_SIMD=off` forces the baseline).
+    pub simd: &'static str,
 }
 
 /// Runs the bench at `depth`.
@@ -222,5 +225,6 @@ pub fn bench_with(depth: u32, mut progress: impl FnMut(usize, usize)) -> BenchRe
             0.0
         },
         stats: total,
+        simd: crate::game::cpu::chosen_name(),
     }
 }
