@@ -50,6 +50,20 @@ pub fn worker(config: &Path, out: &Path, id: &str, more: &[&str]) -> Child {
         .unwrap()
 }
 
+/// `arena run CONFIG --out OUT --worker ID` with `more`, waited for.
+fn run_worker(config: &Path, out: &Path, id: &str, more: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--worker",
+        id,
+    ];
+    args.extend_from_slice(more);
+    arena(&args)
+}
+
 /// Waits for `child` (bounded): its exit code and stderr.
 pub fn finish(child: Child, limit: Duration) -> (i32, String) {
     let start = Instant::now();
@@ -171,14 +185,7 @@ fn a_worker_started_late_joins_and_one_started_after_the_end_plays_nothing() {
         assert_eq!(code, 0, "{err}");
     }
     // After the decision: a new worker plays nothing and says so.
-    let c = arena(&[
-        "run",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--worker",
-        "after",
-    ]);
+    let c = run_worker(&config, &out, "after", &[]);
     assert_eq!(c.status.code(), Some(0), "{}", stderr(&c));
     assert!(
         stdout(&c).contains("run decided H0 after"),
@@ -337,18 +344,7 @@ fn bad_worker_input_is_one_line() {
     ])
     .status
     .success());
-    one_line(
-        &arena(&[
-            "run",
-            config.to_str().unwrap(),
-            "--out",
-            single.to_str().unwrap(),
-            "--worker",
-            "1",
-        ]),
-        1,
-        "one machine",
-    );
+    one_line(&run_worker(&config, &single, "1", &[]), 1, "one machine");
 }
 
 #[test]
@@ -356,15 +352,7 @@ fn a_worker_journal_that_lies_and_an_unfinished_run_are_reported() {
     let dir = tmp("lies");
     let config = sprt_config(&dir, 1);
     let out = dir.join("out");
-    let r = arena(&[
-        "run",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--worker",
-        "1",
-        "--quiet",
-    ]);
+    let r = run_worker(&config, &out, "1", &["--quiet"]);
     assert!(r.status.success(), "{}", stderr(&r));
     // A worker whose journal holds games of pairs it never claimed.
     let liar = out.join("workers").join("liar");
@@ -411,15 +399,7 @@ fn a_live_worker_id_is_refused_naming_its_host_and_pid() {
         assert!(start.elapsed() < LIMIT, "worker 1 never got going");
         std::thread::sleep(Duration::from_millis(10));
     }
-    let r = arena(&[
-        "run",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--worker",
-        "1",
-        "--resume",
-    ]);
+    let r = run_worker(&config, &out, "1", &["--resume"]);
     let err = stderr(&r);
     assert_eq!(r.status.code(), Some(1), "{err}");
     assert!(
@@ -460,15 +440,7 @@ fn a_worker_of_another_build_is_refused_unless_allowed_and_noted() {
     let dir = tmp("builds");
     let config = sprt_config(&dir, 1);
     let out = dir.join("out");
-    let first = arena(&[
-        "run",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--worker",
-        "1",
-        "--quiet",
-    ]);
+    let first = run_worker(&config, &out, "1", &["--quiet"]);
     assert!(first.status.success(), "{}", stderr(&first));
     pretend_another_build(&out);
     let args = [
@@ -522,15 +494,7 @@ fn a_worker_on_a_read_only_filesystem_is_one_line_and_status_still_reads() {
     let config = sprt_config(&dir, 1);
     // A worker run, copied onto a filesystem then made read-only.
     let played = dir.join("played");
-    let r = arena(&[
-        "run",
-        config.to_str().unwrap(),
-        "--out",
-        played.to_str().unwrap(),
-        "--worker",
-        "1",
-        "--quiet",
-    ]);
+    let r = run_worker(&config, &played, "1", &["--quiet"]);
     assert!(r.status.success(), "{}", stderr(&r));
     let ro = dir.join("ro");
     std::fs::create_dir_all(&ro).unwrap();

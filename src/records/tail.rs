@@ -133,7 +133,10 @@ mod tests {
             // Black crashes (a legal first move, then a forfeit).
             result: 0.0,
             disc_diff: -64,
-            reason: format!("crash: {} (x)", if id.is_multiple_of(2) { "a" } else { "b" }),
+            reason: format!(
+                "crash: {} (x)",
+                if id.is_multiple_of(2) { "a" } else { "b" }
+            ),
             nodes: Vec::new(),
             times_ms: Vec::new(),
             depths: Vec::new(),
