@@ -38,6 +38,12 @@ pub trait Cpu: Copy + Send + Sync + 'static + private::Sealed {
     /// ([`crate::game::othello::bitboard::flips`]), by this level's fastest
     /// code.
     fn flips(self, square: usize, player: u64, opponent: u64) -> u64;
+
+    /// This token as an [`Avx2`], when it is one (known at compile time):
+    /// a hot recursive function branches on it to call its AVX2 twin, a
+    /// function of its own with the features of [`Cpu::run`]'s (see the
+    /// module's text).
+    fn avx2(self) -> Option<Avx2>;
 }
 
 /// Plain code for the target the binary was built for (x86-64: SSE2 only).
@@ -68,6 +74,11 @@ impl Cpu for Baseline {
     #[inline(always)]
     fn flips(self, square: usize, player: u64, opponent: u64) -> u64 {
         crate::game::othello::bitboard::flips_rays(square, player, opponent)
+    }
+
+    #[inline(always)]
+    fn avx2(self) -> Option<Avx2> {
+        None
     }
 }
 
@@ -111,6 +122,11 @@ impl Cpu for Avx2 {
         // SAFETY: as above; the token proves AVX2.
         unsafe { crate::game::othello::bitboard::flips_avx2(square, player, opponent) }
     }
+
+    #[inline(always)]
+    fn avx2(self) -> Option<Avx2> {
+        Some(self)
+    }
 }
 
 /// Without x86-64 no `Avx2` token can exist (`detect` gives `None`); the
@@ -127,6 +143,11 @@ impl Cpu for Avx2 {
     #[inline(always)]
     fn flips(self, square: usize, player: u64, opponent: u64) -> u64 {
         Baseline.flips(square, player, opponent)
+    }
+
+    #[inline(always)]
+    fn avx2(self) -> Option<Avx2> {
+        Some(self)
     }
 }
 
