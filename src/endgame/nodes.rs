@@ -7,7 +7,7 @@ use super::ordering::{odd_quadrants, quadrant_of, Scored};
 use super::parallel::DEFER_MIN;
 use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
 use crate::game::cpu::{Avx2, Cpu};
-use crate::game::othello::bitboard::{legal_moves, stable_discs, Bits};
+use crate::game::othello::bitboard::Bits;
 use crate::game::othello::hash::hash;
 use crate::search::tt::Bound;
 use std::time::Instant;
@@ -61,9 +61,9 @@ impl Solver {
 
     /// Stability bound: the opponent's stable discs cap the score.
     #[inline(always)]
-    fn stability_cut(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+    fn stability_cut<C: Cpu>(cpu: C, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
         if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            let upper = 64 - 2 * cpu.stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return Some(upper);
             }
@@ -102,14 +102,14 @@ impl Solver {
         if self.tick() {
             return 0;
         }
-        let moves = legal_moves(p, o);
+        let moves = cpu.legal_moves(p, o);
         if moves == 0 {
-            if legal_moves(o, p) == 0 {
+            if cpu.legal_moves(o, p) == 0 {
                 return final_score(p, o);
             }
             return -self.pvs(cpu, o, p, -beta, -alpha, n);
         }
-        if let Some(v) = Self::stability_cut(p, o, alpha, n) {
+        if let Some(v) = Self::stability_cut(cpu, p, o, alpha, n) {
             return v;
         }
         let key = hash(p, o);
@@ -255,14 +255,14 @@ impl Solver {
         if self.tick() {
             return 0;
         }
-        let moves = legal_moves(p, o);
+        let moves = cpu.legal_moves(p, o);
         if moves == 0 {
-            if legal_moves(o, p) == 0 {
+            if cpu.legal_moves(o, p) == 0 {
                 return final_score(p, o);
             }
             return -self.nws(cpu, o, p, -alpha - 1, n);
         }
-        if let Some(v) = Self::stability_cut(p, o, alpha, n) {
+        if let Some(v) = Self::stability_cut(cpu, p, o, alpha, n) {
             return v;
         }
         let key = hash(p, o);
@@ -427,7 +427,7 @@ impl Solver {
         }
         // The stability cutoff pays here too (from 4 empties, where the
         // threshold first lets it try): FFO #40-#49 visit 27% fewer nodes.
-        if let Some(v) = Self::stability_cut(p, o, alpha, n) {
+        if let Some(v) = Self::stability_cut(cpu, p, o, alpha, n) {
             return v;
         }
         // The empty squares themselves are tried (a move is legal when it
@@ -470,7 +470,7 @@ impl Solver {
         if moved {
             return best;
         }
-        if legal_moves(o, p) == 0 {
+        if cpu.legal_moves(o, p) == 0 {
             return final_score(p, o);
         }
         -self.small(cpu, o, p, -beta, -alpha, n, odd)

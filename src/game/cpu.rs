@@ -44,6 +44,16 @@ pub trait Cpu: Copy + Send + Sync + 'static + private::Sealed {
     /// function of its own with the features of [`Cpu::run`]'s (see the
     /// module's text).
     fn avx2(self) -> Option<Avx2>;
+
+    /// [`crate::game::othello::bitboard::legal_moves`] by this level's
+    /// code. With AVX2 a function of its own, called, not inlined (as LLVM
+    /// chose in a `target-cpu=native` build): inlined at every use it made
+    /// the hot loops larger and slower.
+    fn legal_moves(self, player: u64, opponent: u64) -> u64;
+
+    /// [`crate::game::othello::bitboard::stable_discs`] by this level's
+    /// code, called as [`Cpu::legal_moves`] is.
+    fn stable_discs(self, player: u64, opponent: u64) -> u64;
 }
 
 /// Plain code for the target the binary was built for (x86-64: SSE2 only).
@@ -79,6 +89,16 @@ impl Cpu for Baseline {
     #[inline(always)]
     fn avx2(self) -> Option<Avx2> {
         None
+    }
+
+    #[inline(always)]
+    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
+        crate::game::othello::bitboard::legal_moves(player, opponent)
+    }
+
+    #[inline(always)]
+    fn stable_discs(self, player: u64, opponent: u64) -> u64 {
+        crate::game::othello::bitboard::stable_discs(player, opponent)
     }
 }
 
@@ -127,6 +147,18 @@ impl Cpu for Avx2 {
     fn avx2(self) -> Option<Avx2> {
         Some(self)
     }
+
+    #[inline(always)]
+    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
+        // SAFETY: as above.
+        unsafe { crate::game::othello::bitboard::legal_moves_avx2(player, opponent) }
+    }
+
+    #[inline(always)]
+    fn stable_discs(self, player: u64, opponent: u64) -> u64 {
+        // SAFETY: as above.
+        unsafe { crate::game::othello::bitboard::stable_discs_avx2(player, opponent) }
+    }
 }
 
 /// Without x86-64 no `Avx2` token can exist (`detect` gives `None`); the
@@ -148,6 +180,16 @@ impl Cpu for Avx2 {
     #[inline(always)]
     fn avx2(self) -> Option<Avx2> {
         Some(self)
+    }
+
+    #[inline(always)]
+    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
+        Baseline.legal_moves(player, opponent)
+    }
+
+    #[inline(always)]
+    fn stable_discs(self, player: u64, opponent: u64) -> u64 {
+        Baseline.stable_discs(player, opponent)
     }
 }
 

@@ -99,7 +99,7 @@ fn count<C: Cpu, G: Game>(cpu: C, pos: &G, depth: u32) -> u64 {
         return 1;
     }
     let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
+    pos.generate_moves_on(cpu, &mut moves);
     if moves.is_empty() {
         return 1;
     }
@@ -114,10 +114,10 @@ fn count<C: Cpu, G: Game>(cpu: C, pos: &G, depth: u32) -> u64 {
 fn count_bulk<C: Cpu, G: Game>(cpu: C, pos: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => pos.move_count().max(1) as u64,
+        1 => pos.move_count_on(cpu).max(1) as u64,
         _ => {
             let mut moves = MoveList::new();
-            pos.generate_moves(&mut moves);
+            pos.generate_moves_on(cpu, &mut moves);
             if moves.is_empty() {
                 return 1;
             }
