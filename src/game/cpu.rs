@@ -12,6 +12,12 @@
 //! [`Baseline`] the body is plain x86-64 (or any other target's) code. The
 //! entry points ([`detect`] and a `match`) choose once per call.
 //!
+//! The hottest recursions (perft, the solver's nodes) instead have an AVX2
+//! twin each, a `#[target_feature]` function that the generic one calls
+//! when [`Cpu::avx2`] gives a token (known at compile time): the recursion
+//! calls it straight, its arguments in registers, where through `run` they
+//! went behind a pointer to the closure's captures at every node.
+//!
 //! An [`Avx2`] token exists only after the processor was seen to have the
 //! features, so its safe methods cannot run the instructions where they
 //! are missing. `ARENA_SIMD=off` in the environment makes [`detect`] choose
