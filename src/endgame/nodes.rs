@@ -6,8 +6,8 @@
 use super::ordering::{odd_quadrants, quadrant_of, Scored};
 use super::parallel::DEFER_MIN;
 use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
-use crate::game::cpu::Cpu;
-use crate::game::othello::bitboard::{legal_moves, stable_discs, Bits};
+use crate::game::cpu::{Avx2, Cpu};
+use crate::game::othello::bitboard::Bits;
 use crate::game::othello::hash::hash;
 use crate::search::tt::Bound;
 use std::time::Instant;
@@ -61,9 +61,9 @@ impl Solver {
 
     /// Stability bound: the opponent's stable discs cap the score.
     #[inline(always)]
-    fn stability_cut(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+    fn stability_cut<C: Cpu>(cpu: C, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
         if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            let upper = 64 - 2 * cpu.stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return Some(upper);
             }
@@ -72,47 +72,65 @@ impl Solver {
     }
 
     /// Principal-variation node, window `(alpha, beta)`, fail-soft.
+    #[inline]
     fn pvs<C: Cpu>(&mut self, cpu: C, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
-        cpu.run(
-            #[inline(always)]
-            move || {
-                if n <= SMALL {
-                    return self.small(cpu, p, o, alpha, beta, n, odd_quadrants(!(p | o)));
-                }
-                if self.tick() {
-                    return 0;
-                }
-                let moves = legal_moves(p, o);
-                if moves == 0 {
-                    if legal_moves(o, p) == 0 {
-                        return final_score(p, o);
-                    }
-                    return -self.pvs(cpu, o, p, -beta, -alpha, n);
-                }
-                if let Some(v) = Self::stability_cut(p, o, alpha, n) {
-                    return v;
-                }
-                let key = hash(p, o);
-                let mut hash_move = None;
-                if let Some(e) = self.tt.probe(key) {
-                    hash_move = Some(e.best);
-                    if self.believes(&e) && e.bound.cuts(e.score, alpha, beta) {
-                        return e.score;
-                    }
-                }
-                let mut list = [Scored::default(); 32];
-                let count = self.order(cpu, p, o, moves, n, hash_move, true, alpha, &mut list);
-                let alpha0 = alpha;
-                let (best, best_sq) = self.search_moves(cpu, p, o, &list[..count], alpha, beta, n);
-                if self.aborted {
-                    return 0;
-                }
-                let bound = Bound::of(best, alpha0, beta);
-                self.tt
-                    .store_selective(key, n, self.mark(n), bound, best, best_sq);
-                best
-            },
-        )
+        match cpu.avx2() {
+            // SAFETY: an `Avx2` token exists only where the processor has
+            // the features `pvs_avx2` is compiled for.
+            #[allow(unused_unsafe)]
+            Some(avx2) => unsafe { self.pvs_avx2(avx2, p, o, alpha, beta, n) },
+            None => self.pvs_body(cpu, p, o, alpha, beta, n),
+        }
+    }
+
+    /// [`Solver::pvs`] compiled for AVX2: the recursion calls it
+    /// straight, its arguments in registers (see [`crate::game::cpu`]).
+    #[cfg_attr(
+        target_arch = "x86_64",
+        target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")
+    )]
+    fn pvs_avx2(&mut self, cpu: Avx2, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        self.pvs_body(cpu, p, o, alpha, beta, n)
+    }
+
+    /// The body of [`Solver::pvs`], inlined into each path's function.
+    #[inline(always)]
+    fn pvs_body<C: Cpu>(&mut self, cpu: C, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n <= SMALL {
+            return self.small(cpu, p, o, alpha, beta, n, odd_quadrants(!(p | o)));
+        }
+        if self.tick() {
+            return 0;
+        }
+        let moves = cpu.legal_moves(p, o);
+        if moves == 0 {
+            if cpu.legal_moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.pvs(cpu, o, p, -beta, -alpha, n);
+        }
+        if let Some(v) = Self::stability_cut(cpu, p, o, alpha, n) {
+            return v;
+        }
+        let key = hash(p, o);
+        let mut hash_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            hash_move = Some(e.best);
+            if self.believes(&e) && e.bound.cuts(e.score, alpha, beta) {
+                return e.score;
+            }
+        }
+        let mut list = [Scored::default(); 32];
+        let count = self.order(cpu, p, o, moves, n, hash_move, true, alpha, &mut list);
+        let alpha0 = alpha;
+        let (best, best_sq) = self.search_moves(cpu, p, o, &list[..count], alpha, beta, n);
+        if self.aborted {
+            return 0;
+        }
+        let bound = Bound::of(best, alpha0, beta);
+        self.tt
+            .store_selective(key, n, self.mark(n), bound, best, best_sq);
+        best
     }
 
     /// The moves of `list` (ordered), PVS style: the first with the full
@@ -207,72 +225,90 @@ impl Solver {
 
     /// Null-window node: is the value above `alpha` (window `(alpha,
     /// alpha + 1)`)? Fail-soft.
+    #[inline]
     fn nws<C: Cpu>(&mut self, cpu: C, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
-        cpu.run(
-            #[inline(always)]
-            move || {
-                if n <= SMALL {
-                    return self.small(cpu, p, o, alpha, alpha + 1, n, odd_quadrants(!(p | o)));
-                }
-                if self.tick() {
-                    return 0;
-                }
-                let moves = legal_moves(p, o);
-                if moves == 0 {
-                    if legal_moves(o, p) == 0 {
-                        return final_score(p, o);
+        match cpu.avx2() {
+            // SAFETY: an `Avx2` token exists only where the processor has
+            // the features `nws_avx2` is compiled for.
+            #[allow(unused_unsafe)]
+            Some(avx2) => unsafe { self.nws_avx2(avx2, p, o, alpha, n) },
+            None => self.nws_body(cpu, p, o, alpha, n),
+        }
+    }
+
+    /// [`Solver::nws`] compiled for AVX2: the recursion calls it
+    /// straight, its arguments in registers (see [`crate::game::cpu`]).
+    #[cfg_attr(
+        target_arch = "x86_64",
+        target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")
+    )]
+    fn nws_avx2(&mut self, cpu: Avx2, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        self.nws_body(cpu, p, o, alpha, n)
+    }
+
+    /// The body of [`Solver::nws`], inlined into each path's function.
+    #[inline(always)]
+    fn nws_body<C: Cpu>(&mut self, cpu: C, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        if n <= SMALL {
+            return self.small(cpu, p, o, alpha, alpha + 1, n, odd_quadrants(!(p | o)));
+        }
+        if self.tick() {
+            return 0;
+        }
+        let moves = cpu.legal_moves(p, o);
+        if moves == 0 {
+            if cpu.legal_moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.nws(cpu, o, p, -alpha - 1, n);
+        }
+        if let Some(v) = Self::stability_cut(cpu, p, o, alpha, n) {
+            return v;
+        }
+        let key = hash(p, o);
+        let mut hash_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            hash_move = Some(e.best);
+            if self.believes(&e) && e.bound.cuts(e.score, alpha, alpha + 1) {
+                return e.score;
+            }
+        }
+        // In a selective pass: Multi-ProbCut on the exact score.
+        if let Some(v) = self.try_endcut(cpu, p, o, alpha, n) {
+            return v;
+        }
+        let mut list = [Scored::default(); 32];
+        let count = self.order(cpu, p, o, moves, n, hash_move, false, alpha, &mut list);
+        // Enhanced transposition cutoff: a child the table already proves
+        // at most -alpha - 1 for the opponent ends this node at once.
+        if n >= ETC_DEPTH {
+            for m in &list[..count] {
+                let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                if let Some(e) = self.tt.probe(hash(np, no)) {
+                    if self.believes(&e)
+                        && matches!(e.bound, Bound::Upper | Bound::Exact)
+                        && -e.score > alpha
+                    {
+                        let mark = self.mark(n).max(e.selective);
+                        self.tt
+                            .store_selective(key, n, mark, Bound::Lower, -e.score, m.sq);
+                        return -e.score;
                     }
-                    return -self.nws(cpu, o, p, -alpha - 1, n);
                 }
-                if let Some(v) = Self::stability_cut(p, o, alpha, n) {
-                    return v;
-                }
-                let key = hash(p, o);
-                let mut hash_move = None;
-                if let Some(e) = self.tt.probe(key) {
-                    hash_move = Some(e.best);
-                    if self.believes(&e) && e.bound.cuts(e.score, alpha, alpha + 1) {
-                        return e.score;
-                    }
-                }
-                // In a selective pass: Multi-ProbCut on the exact score.
-                if let Some(v) = self.try_endcut(cpu, p, o, alpha, n) {
-                    return v;
-                }
-                let mut list = [Scored::default(); 32];
-                let count = self.order(cpu, p, o, moves, n, hash_move, false, alpha, &mut list);
-                // Enhanced transposition cutoff: a child the table already proves
-                // at most -alpha - 1 for the opponent ends this node at once.
-                if n >= ETC_DEPTH {
-                    for m in &list[..count] {
-                        let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-                        if let Some(e) = self.tt.probe(hash(np, no)) {
-                            if self.believes(&e)
-                                && matches!(e.bound, Bound::Upper | Bound::Exact)
-                                && -e.score > alpha
-                            {
-                                let mark = self.mark(n).max(e.selective);
-                                self.tt
-                                    .store_selective(key, n, mark, Bound::Lower, -e.score, m.sq);
-                                return -e.score;
-                            }
-                        }
-                    }
-                }
-                let (best, best_sq) = self.null_moves(cpu, p, o, &list[..count], alpha, n);
-                if self.aborted {
-                    return 0;
-                }
-                let bound = if best > alpha {
-                    Bound::Lower
-                } else {
-                    Bound::Upper
-                };
-                self.tt
-                    .store_selective(key, n, self.mark(n), bound, best, best_sq);
-                best
-            },
-        )
+            }
+        }
+        let (best, best_sq) = self.null_moves(cpu, p, o, &list[..count], alpha, n);
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best > alpha {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store_selective(key, n, self.mark(n), bound, best, best_sq);
+        best
     }
 
     /// The moves of a null-window node, in order, until one fails high:
@@ -331,7 +367,50 @@ impl Solver {
     /// `odd` is `odd_quadrants` of the empty squares, kept up to date from
     /// move to move (a move toggles its own quadrant).
     #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    #[inline]
     fn small<C: Cpu>(
+        &mut self,
+        cpu: C,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        odd: u64,
+    ) -> i32 {
+        match cpu.avx2() {
+            // SAFETY: an `Avx2` token exists only where the processor has
+            // the features `small_avx2` is compiled for.
+            #[allow(unused_unsafe)]
+            Some(avx2) => unsafe { self.small_avx2(avx2, p, o, alpha, beta, n, odd) },
+            None => self.small_body(cpu, p, o, alpha, beta, n, odd),
+        }
+    }
+
+    /// [`Solver::small`] compiled for AVX2: the recursion calls it
+    /// straight, its arguments in registers (see [`crate::game::cpu`]).
+    #[cfg_attr(
+        target_arch = "x86_64",
+        target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn small_avx2(
+        &mut self,
+        cpu: Avx2,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        odd: u64,
+    ) -> i32 {
+        self.small_body(cpu, p, o, alpha, beta, n, odd)
+    }
+
+    /// The body of [`Solver::small`], inlined into each path's function.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn small_body<C: Cpu>(
         &mut self,
         cpu: C,
         p: u64,
@@ -341,65 +420,60 @@ impl Solver {
         n: u32,
         odd: u64,
     ) -> i32 {
-        cpu.run(
-            #[inline(always)]
-            move || {
-                self.nodes += 1;
-                let empty = !(p | o);
-                if n == 1 {
-                    return last_empty(cpu, p, o, empty.trailing_zeros() as usize);
+        self.nodes += 1;
+        let empty = !(p | o);
+        if n == 1 {
+            return last_empty(cpu, p, o, empty.trailing_zeros() as usize);
+        }
+        // The stability cutoff pays here too (from 4 empties, where the
+        // threshold first lets it try): FFO #40-#49 visit 27% fewer nodes.
+        if let Some(v) = Self::stability_cut(cpu, p, o, alpha, n) {
+            return v;
+        }
+        // The empty squares themselves are tried (a move is legal when it
+        // flips something), so no move generation: with so few empties
+        // that is cheaper, as in Edax. A square next to no opponent disc
+        // flips nothing and is skipped at once. The order is the moves'
+        // order as before: odd quadrants first, then by square.
+        let mut best = -65;
+        let mut moved = false;
+        for group in [empty & odd, empty & !odd] {
+            for sq in Bits(group) {
+                if NEIGHBOURS[sq] & o == 0 {
+                    continue;
                 }
-                // The stability cutoff pays here too (from 4 empties, where the
-                // threshold first lets it try): FFO #40-#49 visit 27% fewer nodes.
-                if let Some(v) = Self::stability_cut(p, o, alpha, n) {
-                    return v;
+                let f = cpu.flips(sq, p, o);
+                if f == 0 {
+                    continue;
                 }
-                // The empty squares themselves are tried (a move is legal when it
-                // flips something), so no move generation: with so few empties
-                // that is cheaper, as in Edax. A square next to no opponent disc
-                // flips nothing and is skipped at once. The order is the moves'
-                // order as before: odd quadrants first, then by square.
-                let mut best = -65;
-                let mut moved = false;
-                for group in [empty & odd, empty & !odd] {
-                    for sq in Bits(group) {
-                        if NEIGHBOURS[sq] & o == 0 {
-                            continue;
-                        }
-                        let f = cpu.flips(sq, p, o);
-                        if f == 0 {
-                            continue;
-                        }
-                        moved = true;
-                        let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
-                        let v = if n == 2 {
-                            // The child has one empty: counted here, without a call.
-                            self.nodes += 1;
-                            let last = (empty ^ (1u64 << sq)).trailing_zeros() as usize;
-                            -last_empty(cpu, np, no, last)
-                        } else {
-                            -self.small(cpu, np, no, -beta, -alpha, n - 1, odd ^ quadrant_of(sq))
-                        };
-                        if v > best {
-                            best = v;
-                            if v > alpha {
-                                alpha = v;
-                                if v >= beta {
-                                    return v;
-                                }
-                            }
+                moved = true;
+                let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                let v = if n == 2 {
+                    // The child has one empty: counted here, without a call.
+                    self.nodes += 1;
+                    let last = (empty ^ (1u64 << sq)).trailing_zeros() as usize;
+                    -last_empty(cpu, np, no, last)
+                } else {
+                    -self.small(cpu, np, no, -beta, -alpha, n - 1, odd ^ quadrant_of(sq))
+                };
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
                         }
                     }
                 }
-                if moved {
-                    return best;
-                }
-                if legal_moves(o, p) == 0 {
-                    return final_score(p, o);
-                }
-                -self.small(cpu, o, p, -beta, -alpha, n, odd)
-            },
-        )
+            }
+        }
+        if moved {
+            return best;
+        }
+        if cpu.legal_moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        -self.small(cpu, o, p, -beta, -alpha, n, odd)
     }
 }
 

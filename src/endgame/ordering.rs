@@ -7,7 +7,7 @@
 use super::nodes::final_score;
 use super::{Solver, INF_CENTI};
 use crate::game::cpu::Cpu;
-use crate::game::othello::bitboard::{legal_moves, neighbours, Bits};
+use crate::game::othello::bitboard::{neighbours, Bits};
 use crate::game::othello::Board;
 use crate::search::Evaluator;
 
@@ -112,7 +112,7 @@ impl Solver {
                     let f = cpu.flips(sq, p, o);
                     let bit = 1u64 << sq;
                     let (np, no) = (o ^ f, p ^ f ^ bit);
-                    let replies = legal_moves(np, no);
+                    let replies = cpu.legal_moves(np, no);
                     // Edax-like fast ordering: fewest opponent replies (corners
                     // count twice) first, then own corner stability, then fewest
                     // empties next to own discs (the opponent's potential
@@ -186,9 +186,9 @@ impl Solver {
             #[inline(always)]
             move || {
                 self.nodes += 1;
-                let moves = legal_moves(p, o);
+                let moves = cpu.legal_moves(p, o);
                 if moves == 0 {
-                    if legal_moves(o, p) == 0 {
+                    if cpu.legal_moves(o, p) == 0 {
                         return final_score(p, o) * 100;
                     }
                     return -self.shallow(cpu, o, p, depth, -beta, -alpha);

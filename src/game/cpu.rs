@@ -12,6 +12,12 @@
 //! [`Baseline`] the body is plain x86-64 (or any other target's) code. The
 //! entry points ([`detect`] and a `match`) choose once per call.
 //!
+//! The hottest recursions (perft, the solver's nodes) instead have an AVX2
+//! twin each, a `#[target_feature]` function that the generic one calls
+//! when [`Cpu::avx2`] gives a token (known at compile time): the recursion
+//! calls it straight, its arguments in registers, where through `run` they
+//! went behind a pointer to the closure's captures at every node.
+//!
 //! An [`Avx2`] token exists only after the processor was seen to have the
 //! features, so its safe methods cannot run the instructions where they
 //! are missing. `ARENA_SIMD=off` in the environment makes [`detect`] choose
@@ -38,6 +44,22 @@ pub trait Cpu: Copy + Send + Sync + 'static + private::Sealed {
     /// ([`crate::game::othello::bitboard::flips`]), by this level's fastest
     /// code.
     fn flips(self, square: usize, player: u64, opponent: u64) -> u64;
+
+    /// This token as an [`Avx2`], when it is one (known at compile time):
+    /// a hot recursive function branches on it to call its AVX2 twin, a
+    /// function of its own with the features of [`Cpu::run`]'s (see the
+    /// module's text).
+    fn avx2(self) -> Option<Avx2>;
+
+    /// [`crate::game::othello::bitboard::legal_moves`] by this level's
+    /// code. With AVX2 a function of its own, called, not inlined (as LLVM
+    /// chose in a `target-cpu=native` build): inlined at every use it made
+    /// the hot loops larger and slower.
+    fn legal_moves(self, player: u64, opponent: u64) -> u64;
+
+    /// [`crate::game::othello::bitboard::stable_discs`] by this level's
+    /// code, called as [`Cpu::legal_moves`] is.
+    fn stable_discs(self, player: u64, opponent: u64) -> u64;
 }
 
 /// Plain code for the target the binary was built for (x86-64: SSE2 only).
@@ -68,6 +90,21 @@ impl Cpu for Baseline {
     #[inline(always)]
     fn flips(self, square: usize, player: u64, opponent: u64) -> u64 {
         crate::game::othello::bitboard::flips_rays(square, player, opponent)
+    }
+
+    #[inline(always)]
+    fn avx2(self) -> Option<Avx2> {
+        None
+    }
+
+    #[inline(always)]
+    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
+        crate::game::othello::bitboard::legal_moves(player, opponent)
+    }
+
+    #[inline(always)]
+    fn stable_discs(self, player: u64, opponent: u64) -> u64 {
+        crate::game::othello::bitboard::stable_discs(player, opponent)
     }
 }
 
@@ -111,6 +148,23 @@ impl Cpu for Avx2 {
         // SAFETY: as above; the token proves AVX2.
         unsafe { crate::game::othello::bitboard::flips_avx2(square, player, opponent) }
     }
+
+    #[inline(always)]
+    fn avx2(self) -> Option<Avx2> {
+        Some(self)
+    }
+
+    #[inline(always)]
+    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
+        // SAFETY: as above.
+        unsafe { crate::game::othello::bitboard::legal_moves_avx2(player, opponent) }
+    }
+
+    #[inline(always)]
+    fn stable_discs(self, player: u64, opponent: u64) -> u64 {
+        // SAFETY: as above.
+        unsafe { crate::game::othello::bitboard::stable_discs_avx2(player, opponent) }
+    }
 }
 
 /// Without x86-64 no `Avx2` token can exist (`detect` gives `None`); the
@@ -127,6 +181,21 @@ impl Cpu for Avx2 {
     #[inline(always)]
     fn flips(self, square: usize, player: u64, opponent: u64) -> u64 {
         Baseline.flips(square, player, opponent)
+    }
+
+    #[inline(always)]
+    fn avx2(self) -> Option<Avx2> {
+        Some(self)
+    }
+
+    #[inline(always)]
+    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
+        Baseline.legal_moves(player, opponent)
+    }
+
+    #[inline(always)]
+    fn stable_discs(self, player: u64, opponent: u64) -> u64 {
+        Baseline.stable_discs(player, opponent)
     }
 }
 

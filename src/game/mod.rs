@@ -83,6 +83,21 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         self.generate_moves(&mut moves);
         moves.len()
     }
+
+    /// [`Game::generate_moves`] by the code of path `cpu`, as
+    /// [`Game::play_on`].
+    #[inline(always)]
+    fn generate_moves_on<C: Cpu>(&self, cpu: C, moves: &mut MoveList<Self::Move>) {
+        let _ = cpu;
+        self.generate_moves(moves)
+    }
+
+    /// [`Game::move_count`] by the code of path `cpu`, as [`Game::play_on`].
+    #[inline(always)]
+    fn move_count_on<C: Cpu>(&self, cpu: C) -> usize {
+        let _ = cpu;
+        self.move_count()
+    }
 }
 
 /// The games `arena` knows, as engine files and `--game` name them.

@@ -5,7 +5,7 @@
 //! a leaf at whatever depth it ends (it counts 1, even above the requested
 //! depth). Depth 0 counts the position itself.
 
-use crate::game::cpu::{dispatch, Cpu, OnCpu};
+use crate::game::cpu::{dispatch, Avx2, Cpu, OnCpu};
 use crate::game::{Game, MoveList};
 
 /// Deepest perft `arena perft` accepts: Othello's count at depth 20 is
@@ -51,46 +51,82 @@ impl<G: Game> OnCpu for Count<'_, G> {
 }
 
 /// [`perft`] by the code of path `cpu` (both paths count the same).
+#[inline]
 pub fn perft_on<C: Cpu, G: Game>(cpu: C, pos: &G, depth: u32) -> u64 {
-    cpu.run(
-        #[inline(always)]
-        || {
-            if depth == 0 {
-                return 1;
-            }
+    match cpu.avx2() {
+        // SAFETY: an `Avx2` token exists only where the processor has the
+        // features `count_avx2` is compiled for.
+        #[allow(unused_unsafe)]
+        Some(avx2) => unsafe { count_avx2(avx2, pos, depth) },
+        None => count(cpu, pos, depth),
+    }
+}
+
+/// [`perft_bulk`] by the code of path `cpu` (both paths count the same).
+#[inline]
+pub fn perft_bulk_on<C: Cpu, G: Game>(cpu: C, pos: &G, depth: u32) -> u64 {
+    match cpu.avx2() {
+        // SAFETY: as in `perft_on`.
+        #[allow(unused_unsafe)]
+        Some(avx2) => unsafe { count_bulk_avx2(avx2, pos, depth) },
+        None => count_bulk(cpu, pos, depth),
+    }
+}
+
+/// [`count`] compiled for AVX2: the recursion calls it straight, with its
+/// arguments in registers (see [`crate::game::cpu`]).
+#[cfg_attr(
+    target_arch = "x86_64",
+    target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")
+)]
+fn count_avx2<G: Game>(cpu: Avx2, pos: &G, depth: u32) -> u64 {
+    count(cpu, pos, depth)
+}
+
+/// [`count_bulk`] compiled for AVX2, as [`count_avx2`].
+#[cfg_attr(
+    target_arch = "x86_64",
+    target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")
+)]
+fn count_bulk_avx2<G: Game>(cpu: Avx2, pos: &G, depth: u32) -> u64 {
+    count_bulk(cpu, pos, depth)
+}
+
+/// The body of [`perft_on`], inlined into each path's function.
+#[inline(always)]
+fn count<C: Cpu, G: Game>(cpu: C, pos: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = MoveList::new();
+    pos.generate_moves_on(cpu, &mut moves);
+    if moves.is_empty() {
+        return 1;
+    }
+    moves
+        .iter()
+        .map(|mv| perft_on(cpu, &pos.play_on(cpu, mv), depth - 1))
+        .sum()
+}
+
+/// The body of [`perft_bulk_on`], inlined into each path's function.
+#[inline(always)]
+fn count_bulk<C: Cpu, G: Game>(cpu: C, pos: &G, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.move_count_on(cpu).max(1) as u64,
+        _ => {
             let mut moves = MoveList::new();
-            pos.generate_moves(&mut moves);
+            pos.generate_moves_on(cpu, &mut moves);
             if moves.is_empty() {
                 return 1;
             }
             moves
                 .iter()
-                .map(|mv| perft_on(cpu, &pos.play_on(cpu, mv), depth - 1))
+                .map(|mv| perft_bulk_on(cpu, &pos.play_on(cpu, mv), depth - 1))
                 .sum()
-        },
-    )
-}
-
-/// [`perft_bulk`] by the code of path `cpu` (both paths count the same).
-pub fn perft_bulk_on<C: Cpu, G: Game>(cpu: C, pos: &G, depth: u32) -> u64 {
-    cpu.run(
-        #[inline(always)]
-        || match depth {
-            0 => 1,
-            1 => pos.move_count().max(1) as u64,
-            _ => {
-                let mut moves = MoveList::new();
-                pos.generate_moves(&mut moves);
-                if moves.is_empty() {
-                    return 1;
-                }
-                moves
-                    .iter()
-                    .map(|mv| perft_bulk_on(cpu, &pos.play_on(cpu, mv), depth - 1))
-                    .sum()
-            }
-        },
-    )
+        }
+    }
 }
 
 /// As [`perft`] (or [`perft_bulk`] with `bulk`), counted in parts: the

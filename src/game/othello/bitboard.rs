@@ -46,6 +46,16 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
         & empty
 }
 
+/// [`legal_moves`] compiled for AVX2 and kept out of line (see
+/// [`Cpu::legal_moves`], through which hot code calls it); a call from
+/// elsewhere is `unsafe` and must know the processor has the features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+#[inline(never)]
+pub(crate) fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
+    legal_moves(player, opponent)
+}
+
 /// For each square and each of the 8 directions, the squares from (not
 /// including) that square to the board edge. Directions 0..4 go towards
 /// higher bit indexes (E, SW, S, SE), 4..8 towards lower (W, NE, N, NW).
@@ -262,6 +272,15 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
         }
         stable = next;
     }
+}
+
+/// [`stable_discs`] compiled for AVX2 and kept out of line, as
+/// [`legal_moves_avx2`] (see [`Cpu::stable_discs`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+#[inline(never)]
+pub(crate) fn stable_discs_avx2(player: u64, opponent: u64) -> u64 {
+    stable_discs(player, opponent)
 }
 
 /// Iterates over the set bits of a board, lowest first, as indexes.

@@ -224,14 +224,7 @@ impl Game for Board {
 
     #[inline(always)]
     fn generate_moves(&self, moves: &mut MoveList<Move>) {
-        let m = self.moves();
-        if m != 0 {
-            for i in Bits(m) {
-                moves.push(Move::square(Square::new(i as u8)));
-            }
-        } else if legal_moves(self.opponent, self.player) != 0 {
-            moves.push(Move::PASS);
-        }
+        self.generate_moves_on(Baseline, moves)
     }
 
     #[inline]
@@ -269,12 +262,29 @@ impl Game for Board {
     }
 
     #[inline(always)]
-    fn move_count(&self) -> usize {
-        let m = self.moves();
+    fn generate_moves_on<C: Cpu>(&self, cpu: C, moves: &mut MoveList<Move>) {
+        let m = cpu.legal_moves(self.player, self.opponent);
+        if m != 0 {
+            for i in Bits(m) {
+                moves.push(Move::square(Square::new(i as u8)));
+            }
+        } else if cpu.legal_moves(self.opponent, self.player) != 0 {
+            moves.push(Move::PASS);
+        }
+    }
+
+    #[inline(always)]
+    fn move_count_on<C: Cpu>(&self, cpu: C) -> usize {
+        let m = cpu.legal_moves(self.player, self.opponent);
         if m != 0 {
             m.count_ones() as usize
         } else {
-            usize::from(legal_moves(self.opponent, self.player) != 0)
+            usize::from(cpu.legal_moves(self.opponent, self.player) != 0)
         }
+    }
+
+    #[inline(always)]
+    fn move_count(&self) -> usize {
+        self.move_count_on(Baseline)
     }
 }
