@@ -139,6 +139,15 @@ fn journalled(out: &Path, id: &str) -> usize {
 
 const LIMIT: Duration = Duration::from_secs(120);
 
+/// Waits (bounded) until worker `id` has journalled `n` games.
+fn wait_for_games(out: &Path, id: &str, n: usize) {
+    let start = Instant::now();
+    while journalled(out, id) < n {
+        assert!(start.elapsed() < LIMIT, "worker {id} never got going");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 // Two workers, and one killed and started again with its ID:
 // tests/worker_processes.rs, with and without Slurm (tests/slurm.rs).
 
@@ -153,11 +162,7 @@ fn a_worker_killed_for_good_does_not_block_the_run() {
     let out = dir.join("abandoned");
     let a = worker(&config, &out, "1", &["--stale-after", "2s"]);
     let mut b = worker(&config, &out, "2", &["--stale-after", "2s"]);
-    let start = Instant::now();
-    while journalled(&out, "2") < 30 {
-        assert!(start.elapsed() < LIMIT, "worker 2 never got going");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_games(&out, "2", 30);
     b.kill().unwrap();
     b.wait().unwrap();
     let (code, err) = finish(a, LIMIT);
@@ -174,11 +179,7 @@ fn a_worker_started_late_joins_and_one_started_after_the_end_plays_nothing() {
     let one = one_machine(&config, &dir);
     let out = dir.join("shared");
     let a = worker(&config, &out, "early", &[]);
-    let start = Instant::now();
-    while journalled(&out, "early") < 100 {
-        assert!(start.elapsed() < LIMIT);
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_games(&out, "early", 100);
     let b = worker(&config, &out, "late", &[]);
     for w in [a, b] {
         let (code, err) = finish(w, LIMIT);
@@ -232,11 +233,7 @@ fn a_round_robin_is_complete_when_every_pair_is_played_even_with_a_worker_gone()
         .map(|id| worker(&config, &out, id, &stale))
         .collect();
     let mut gone = worker(&config, &out, "z", &stale);
-    let start = Instant::now();
-    while journalled(&out, "z") < 11 {
-        assert!(start.elapsed() < LIMIT, "worker z never got going");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for_games(&out, "z", 11);
     gone.kill().unwrap();
     gone.wait().unwrap();
     for w in ws.drain(..) {
@@ -394,11 +391,7 @@ fn a_live_worker_id_is_refused_naming_its_host_and_pid() {
     let config = sprt_config(&dir, 6);
     let out = dir.join("out");
     let a = worker(&config, &out, "1", &[]);
-    let start = Instant::now();
-    while journalled(&out, "1") < 2 {
-        assert!(start.elapsed() < LIMIT, "worker 1 never got going");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_games(&out, "1", 2);
     let r = run_worker(&config, &out, "1", &["--resume"]);
     let err = stderr(&r);
     assert_eq!(r.status.code(), Some(1), "{err}");
