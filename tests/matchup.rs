@@ -235,3 +235,77 @@ fn a_match_is_named_by_event_and_its_folder_by_its_settings() {
         "error: --event: a tournament needs a non-empty name"
     );
 }
+
+#[test]
+fn a_match_can_be_an_sprt_of_the_first_engine_that_stops_when_it_decides() {
+    let dir = tmp("match-sprt");
+    let (v1, v2) = (
+        repo("engines/features-v1.ron"),
+        repo("engines/features-v2.ron"),
+    );
+    let book = repo("openings/balanced-8ply.txt");
+    let out = dir.join("sprt");
+    let args = [
+        "match",
+        s(&v2),
+        s(&v1),
+        "--sprt",
+        "elo0=0",
+        "elo1=20",
+        "--depth",
+        "2",
+        "--book",
+        s(&book),
+        "--out",
+        s(&out),
+        "--fail-on-h0",
+        "--quiet",
+    ];
+    let r = arena(&args);
+    assert_eq!(r.status.code(), Some(3), "{}", stderr(&r));
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["verdict"], "H0");
+    // Stopped at the decision, long before the 5000 pairs it may play.
+    let games = results["games"].as_u64().unwrap();
+    assert!(games < 2000 && results["complete"] == true, "{results}");
+    // The statistics are the first engine's (v2 is the weaker at depth 2).
+    assert!(
+        results["head_to_head"]["elo"].as_f64().unwrap() < 0.0,
+        "{results}"
+    );
+    let report = arena(&["report", s(&out)]);
+    assert!(
+        stdout(&report).contains("Final results of features-v2 vs features-v1"),
+        "{}",
+        stdout(&report)
+    );
+    // Without --fail-on-h0 the same verdict exits 0; bad values exit 2.
+    let r = arena(&[
+        "match",
+        s(&v2),
+        s(&v1),
+        "--sprt",
+        "elo0=0",
+        "elo1=20",
+        "--depth",
+        "2",
+        "--book",
+        s(&book),
+        "--out",
+        s(&dir.join("plain")),
+        "--quiet",
+    ]);
+    assert_eq!(r.status.code(), Some(0), "{}", stderr(&r));
+    for bad in [
+        &["elo0=0", "elo1=x"][..],
+        &["elo0=0", "gamma=1"],
+        &["elo0=5", "elo1=0"],
+    ] {
+        let mut a = vec!["match", s(&v2), s(&v1), "--book", s(&book), "--sprt"];
+        a.extend_from_slice(bad);
+        let r = arena(&a);
+        assert_eq!(r.status.code(), Some(2), "{bad:?}: {}", stderr(&r));
+        assert!(stderr(&r).trim().lines().count() == 1, "{}", stderr(&r));
+    }
+}

@@ -4,7 +4,7 @@
 use super::run::{code, reaping, FolderArgs};
 use crate::search::Limit;
 use crate::tournament;
-use crate::tournament::matchup::{match_tournament, MatchOptions};
+use crate::tournament::matchup::{match_tournament, MatchOptions, SprtOptions};
 use crate::Error;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -69,6 +69,17 @@ pub struct MatchArgs {
     /// The run's name, shown in its results (default match)
     #[arg(long, value_name = "NAME")]
     pub event: Option<String>,
+    /// An SPRT of the first engine against the second, stopped when it
+    /// decides: elo0=E elo1=E [alpha=0.05] [beta=0.05] [model=normalized|logistic];
+    /// --pairs (or --max-pairs) is then the most pairs, default 5000
+    #[arg(long, value_name = "KEY=VALUE", num_args = 2..=5, value_delimiter = ' ')]
+    pub sprt: Option<Vec<String>>,
+    /// With --sprt: the most pairs to play (as --pairs)
+    #[arg(long, value_name = "N", requires = "sprt", conflicts_with_all = ["pairs", "games"], value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub max_pairs: Option<u64>,
+    /// With --sprt: exit 3 when H0 is accepted (a CI step goes red)
+    #[arg(long, requires = "sprt")]
+    pub fail_on_h0: bool,
     /// Resume, overwrite, quiet, events.
     #[command(flatten)]
     pub folder: FolderArgs,
@@ -94,6 +105,54 @@ pub(super) fn parse_tc(text: &str) -> Result<Limit, String> {
     Ok(Limit::Clock(base, inc))
 }
 
+/// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized`, as
+/// fastchess and cutechess-cli write it: elo0 and elo1 required, alpha and
+/// beta 0.05 and the normalized model by default.
+fn parse_sprt(words: &[String], fail_on_h0: bool) -> Result<SprtOptions, String> {
+    let mut s = SprtOptions {
+        elo0: f64::NAN,
+        elo1: f64::NAN,
+        alpha: 0.05,
+        beta: 0.05,
+        model: "Normalized",
+        fail_on_h0,
+    };
+    for word in words {
+        let (key, value) = word.split_once('=').ok_or_else(|| {
+            format!("{word:?}: give KEY=VALUE, e.g. elo0=0 elo1=5 alpha=0.05 beta=0.05")
+        })?;
+        let number = || {
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("{key}={value:?}: not a number"))
+        };
+        match key {
+            "elo0" => s.elo0 = number()?,
+            "elo1" => s.elo1 = number()?,
+            "alpha" => s.alpha = number()?,
+            "beta" => s.beta = number()?,
+            "model" => {
+                s.model = match value {
+                    "normalized" => "Normalized",
+                    "logistic" => "Logistic",
+                    _ => return Err(format!("model={value:?}: normalized or logistic")),
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "{key:?} is not one of elo0, elo1, alpha, beta, model"
+                ))
+            }
+        }
+    }
+    if s.elo0.is_nan() || s.elo1.is_nan() {
+        return Err("give both elo0= and elo1=, e.g. --sprt elo0=0 elo1=5".into());
+    }
+    Ok(s)
+}
+
 /// The match's options from the arguments.
 ///
 /// # Errors
@@ -110,8 +169,18 @@ fn options(args: &MatchArgs) -> crate::Result<(MatchOptions, Option<String>)> {
         }
         (Some(g), _) => g / 2,
         (None, Some(p)) => p,
+        (None, None) if args.sprt.is_some() => args.max_pairs.unwrap_or(5000),
         (None, None) => 50,
     };
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(|words| parse_sprt(words, args.fail_on_h0))
+        .transpose()
+        .map_err(|message| Error::Usage {
+            argument: "--sprt".into(),
+            message,
+        })?;
     let (book, note) = match &args.book {
         Some(b) => (b.clone(), None),
         None if Path::new(DEFAULT_BOOK).is_file() => (PathBuf::from(DEFAULT_BOOK), None),
@@ -137,6 +206,7 @@ fn options(args: &MatchArgs) -> crate::Result<(MatchOptions, Option<String>)> {
         seed: args.seed,
         out: args.out.clone(),
         event: args.event.clone(),
+        sprt,
     };
     Ok((options, note))
 }
@@ -161,6 +231,34 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sprt_options_read_as_fastchess_writes_them() {
+        let words = |t: &str| t.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let s = parse_sprt(&words("elo0=0 elo1=5"), false).unwrap();
+        assert_eq!(
+            (s.elo0, s.elo1, s.alpha, s.beta, s.model),
+            (0.0, 5.0, 0.05, 0.05, "Normalized")
+        );
+        let s = parse_sprt(
+            &words("elo1=10 elo0=-2 alpha=0.1 beta=0.2 model=logistic"),
+            true,
+        )
+        .unwrap();
+        assert_eq!(
+            (s.elo0, s.elo1, s.alpha, s.beta, s.model, s.fail_on_h0),
+            (-2.0, 10.0, 0.1, 0.2, "Logistic", true)
+        );
+        for bad in [
+            "elo0=0",
+            "elo0=x elo1=5",
+            "elo0=0 elo1=5 gamma=1",
+            "elo0=0 elo1",
+            "elo0=0 elo1=5 model=x",
+        ] {
+            assert!(parse_sprt(&words(bad), false).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn time_controls_read_as_cutechess_writes_them() {

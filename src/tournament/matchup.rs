@@ -26,7 +26,30 @@ pub struct MatchOptions {
     pub out: Option<PathBuf>,
     /// The run's name (default `match`).
     pub event: Option<String>,
+    /// An SPRT of the first engine (the candidate) against the second, up
+    /// to `pairs` pairs, instead of a fixed number of pairs.
+    pub sprt: Option<SprtOptions>,
 }
+
+/// `arena match --sprt`: the hypotheses and error rates, as fastchess and
+/// cutechess-cli take them (`elo0=0 elo1=5 alpha=0.05 beta=0.05`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtOptions {
+    /// H0's Elo.
+    pub elo0: f64,
+    /// H1's Elo.
+    pub elo1: f64,
+    /// The false-positive rate.
+    pub alpha: f64,
+    /// The false-negative rate.
+    pub beta: f64,
+    /// `Normalized` (fishtest's) or `Logistic`.
+    pub model: &'static str,
+    /// Exit 3 when H0 is accepted.
+    pub fail_on_h0: bool,
+}
+
+impl Eq for SprtOptions {}
 
 /// A file's name without its extension, for display.
 fn stem(path: &Path) -> String {
@@ -57,14 +80,30 @@ pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
         Some(l) => format!("Some({})", ron::to_string(&l).expect("limits serialize")),
         None => "None".into(),
     };
+    // An SPRT's candidate is a config's second engine: the first file.
+    let (first, second, format, fail_on_h0) = match &o.sprt {
+        None => (a, b, format!("RoundRobin(rounds: {})", o.pairs), ""),
+        Some(s) => (
+            b,
+            a,
+            format!(
+                "Sprt(elo0: {:?}, elo1: {:?}, alpha: {:?}, beta: {:?}, model: {}, max_pairs: {})",
+                s.elo0, s.elo1, s.alpha, s.beta, s.model, o.pairs
+            ),
+            if s.fail_on_h0 {
+                "    fail_on_h0: true,\n"
+            } else {
+                ""
+            },
+        ),
+    };
     Ok(format!(
-        "// arena match {} {}\nTournament(\n    name: {:?},\n    engines: [Path({:?}), Path({:?})],\n    format: RoundRobin(rounds: {}),\n    book: (file: {:?}, order: Random, start: 0),\n    concurrency: {},\n    seed: {},\n    out: {:?},\n    limit: {limit},\n)\n",
+        "// arena match {} {}\nTournament(\n    name: {:?},\n    engines: [Path({:?}), Path({:?})],\n    format: {format},\n    book: (file: {:?}, order: Random, start: 0),\n    concurrency: {},\n    seed: {},\n    out: {:?},\n    limit: {limit},\n{fail_on_h0})\n",
         a.display(),
         b.display(),
         o.event.as_deref().unwrap_or("match"),
-        absolute(a)?.display().to_string(),
-        absolute(b)?.display().to_string(),
-        o.pairs,
+        absolute(first)?.display().to_string(),
+        absolute(second)?.display().to_string(),
         absolute(&o.book)?.display().to_string(),
         o.concurrency,
         o.seed,
@@ -136,6 +175,7 @@ mod tests {
             seed: 3,
             out: None,
             event: Some("ev".into()),
+            sprt: None,
         };
         let text = match_config(Path::new("/e/a.ron"), Path::new("/e/b.ron"), &o).unwrap();
         for part in [
