@@ -14,7 +14,7 @@
 use super::heartbeat;
 use crate::error::{Error, Result};
 use crate::tournament::schedule::{Finished, Next, Schedule, Scheduler};
-use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -109,32 +109,6 @@ impl Claims {
             }
         }
         found
-    }
-
-    /// Every claim in the folder: pair to (newest generation, its owner).
-    ///
-    /// # Errors
-    /// The folder cannot be read.
-    pub fn all(&self) -> Result<BTreeMap<u64, (u32, String)>> {
-        let mut owners = BTreeMap::new();
-        let entries = match std::fs::read_dir(&self.dir) {
-            Ok(e) => e,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(owners),
-            Err(e) => return Err(Error::io(&self.dir, e)),
-        };
-        for entry in entries {
-            let entry = entry.map_err(|e| Error::io(&self.dir, e))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Some((pair, gen)) = parse_claim_name(&name) else {
-                continue;
-            };
-            let owner = std::fs::read_to_string(entry.path()).unwrap_or_default();
-            let slot = owners.entry(pair).or_insert((gen, String::new()));
-            if gen >= slot.0 {
-                *slot = (gen, owner.trim().to_string());
-            }
-        }
-        Ok(owners)
     }
 
     /// The workers whose heartbeat is live (this one included): a beat
@@ -449,8 +423,8 @@ mod tests {
         assert!(!a.claim(3, 1).unwrap());
         assert_eq!(a.owner(3), Some((1, "b".to_string())));
         assert_eq!(a.owner(4), None);
-        let all = a.all().unwrap();
-        assert_eq!(all.get(&3), Some(&(1, "b".to_string())));
+        let all = super::super::report::claim_owners(&dir).unwrap();
+        assert_eq!(all.get(&3), Some(&vec!["a".to_string(), "b".to_string()]));
         // No heartbeat: gone; this worker's own claims never are.
         assert!(a.owner_is_stale("b", Duration::from_secs(60)));
         assert!(!a.owner_is_stale("a", Duration::from_secs(60)));

@@ -92,6 +92,12 @@ pub fn age(modified: SystemTime) -> Duration {
         .unwrap_or(Duration::ZERO)
 }
 
+/// True when the heartbeat at `path` was written within [`LIVE`] and does
+/// not say its worker ended.
+pub fn is_live(path: &Path) -> bool {
+    Beat::read(path).is_some_and(|(b, t)| b.count.is_some() && age(t) <= LIVE)
+}
+
 /// True when the worker whose heartbeat is at `path` may be gone for good:
 /// its heartbeat says it ended, or is older than `stale_after`, or there is
 /// none.

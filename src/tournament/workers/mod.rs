@@ -253,14 +253,15 @@ pub fn open(
             Vec::new(),
         )
     };
-    let claims = claims::Claims::new(out, id).all()?;
+    // The pairs whose newest claim is this worker's, not finished.
     let played: BTreeSet<u64> = games.iter().map(|g| g.game_id).collect();
-    let mine = claims
-        .iter()
-        .filter(|(p, (_, owner))| {
-            owner == id && !(played.contains(&(2 * **p)) && played.contains(&(2 * **p + 1)))
+    let mine = report::claim_owners(out)?
+        .into_iter()
+        .filter(|(p, owners)| {
+            owners.last().is_some_and(|o| o == id)
+                && !(played.contains(&(2 * p)) && played.contains(&(2 * p + 1)))
         })
-        .map(|(p, _)| *p)
+        .map(|(p, _)| p)
         .collect();
     Ok(WorkerFolder {
         heartbeat,

@@ -89,10 +89,11 @@ pub fn status(dir: &Path) -> Result<Status> {
             }
             Err(_) => (Vec::new(), None),
         };
-        let heartbeat = match heartbeat::Beat::read(&folder.join("heartbeat")) {
+        let beat = folder.join("heartbeat");
+        let heartbeat = match heartbeat::Beat::read(&beat) {
             None => "none".to_string(),
             Some((b, _)) if b.count.is_none() => "ended".to_string(),
-            Some((_, t)) if heartbeat::age(t) <= heartbeat::LIVE => "live".to_string(),
+            Some(_) if heartbeat::is_live(&beat) => "live".to_string(),
             Some((_, t)) => format!("silent {}s", heartbeat::age(t).as_secs()),
         };
         rows.push((id.clone(), games.len() as u64, last_write, heartbeat));
