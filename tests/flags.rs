@@ -194,3 +194,28 @@ fn run_folder_hints_name_the_flags_that_help() {
         "shard 2/2 is missing; merge every shard, finished (resume the unfinished ones), or pass --allow-partial".into(),
     );
 }
+
+#[test]
+fn every_command_s_help_says_what_it_writes_and_how_it_exits() {
+    let commands = [
+        "run", "match", "report", "merge", "status", "perft", "search", "bench", "solve", "eval",
+        "tree", "stats", "serve", "train", "book", "probcut", "history",
+    ];
+    for c in commands {
+        let out = crate::util::arena(&[c, "--help"]);
+        assert!(out.status.success(), "{c}");
+        let text = crate::util::stdout(&out);
+        assert!(
+            text.contains("Exit codes:")
+                && text.contains("2 a bad command-line value")
+                && text.contains("Writes"),
+            "arena {c} --help:\n{text}"
+        );
+    }
+    // The run's outputs, report.html among them, are named.
+    let run = crate::util::stdout(&crate::util::arena(&["run", "--help"]));
+    assert!(
+        run.contains("report.html") && run.contains("130 stopped"),
+        "{run}"
+    );
+}

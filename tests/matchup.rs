@@ -309,3 +309,117 @@ fn a_match_can_be_an_sprt_of_the_first_engine_that_stops_when_it_decides() {
         assert!(stderr(&r).trim().lines().count() == 1, "{}", stderr(&r));
     }
 }
+
+/// The games of a folder without their timings and nodes (which no two
+/// runs share), as comparable values.
+fn moves_of(out: &std::path::Path) -> Vec<(u64, String, String, String)> {
+    games(out)
+        .into_iter()
+        .map(|g| (g.game_id, g.black, g.white, g.moves))
+        .collect()
+}
+
+#[test]
+fn resume_extends_a_finished_match_and_its_games_so_far_come_first() {
+    let dir = tmp("match-extend");
+    let (a, b) = (
+        repo("engines/squares-classic.ron"),
+        repo("engines/random.ron"),
+    );
+    let book = repo("openings/all-4ply.txt");
+    let run = |games: &str, more: &[&str]| {
+        let mut args = vec!["match", s(&a), s(&b), "--depth", "1", "--book", s(&book)];
+        args.extend_from_slice(&["--games", games, "--quiet"]);
+        args.extend_from_slice(more);
+        arena_in(&dir, &args)
+    };
+    let folder = |r: &std::process::Output| -> std::path::PathBuf {
+        let found: Vec<_> = std::fs::read_dir(dir.join("results"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(found.len(), 1, "one folder: {found:?} {}", stderr(r));
+        found[0].clone()
+    };
+    let r = run("4", &[]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let out = folder(&r);
+    let short = moves_of(&out);
+    assert_eq!(short.len(), 4);
+    // Longer without --resume: one line that says how to extend it.
+    let r = run("8", &[]);
+    assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+    let e = stderr(&r);
+    assert!(
+        e.lines().count() == 1
+            && e.contains("holds this run with 2 pairs (this one has 4)")
+            && e.contains("--resume"),
+        "{e}"
+    );
+    assert_eq!(moves_of(&out), short, "the refused run wrote nothing");
+    // With --resume: the same folder, the old games first, then the rest;
+    // the same games as a longer run from scratch.
+    let r = run("8", &["--resume"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(folder(&r), out);
+    let long = moves_of(&out);
+    assert_eq!(long.len(), 8);
+    assert_eq!(long[..4], short[..]);
+    let fresh = dir.join("fresh");
+    let r = run("8", &["--out", s(&fresh)]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(moves_of(&fresh), long);
+    // A report of the extended folder agrees with the fresh one.
+    let report = |d: &std::path::Path| {
+        let r = arena(&["report", s(d), "--json"]);
+        assert!(r.status.success(), "{}", stderr(&r));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&r)).unwrap();
+        (v["games"].clone(), v["config_hash"].clone())
+    };
+    assert_eq!(report(&out), report(&fresh));
+    // Shorter is never a continuation.
+    let r = run("4", &["--resume"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        stderr(&r).contains("holds a longer run of this config (4 pairs; this one has 2)"),
+        "{}",
+        stderr(&r)
+    );
+}
+
+#[test]
+fn resume_extends_a_finished_config_run_by_more_rounds() {
+    let dir = tmp("run-extend");
+    let out = dir.join("q");
+    let config = repo("configs/quick.ron");
+    let run = |rounds: &str, more: &[&str]| {
+        let mut args = vec![
+            "run",
+            s(&config),
+            "--out",
+            s(&out),
+            "--rounds",
+            rounds,
+            "--quiet",
+        ];
+        args.extend_from_slice(more);
+        arena(&args)
+    };
+    let r = run("1", &[]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let r = run("2", &["--resume"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let fresh = dir.join("fresh");
+    let r = arena(&[
+        "run",
+        s(&config),
+        "--out",
+        s(&fresh),
+        "--rounds",
+        "2",
+        "--quiet",
+    ]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(moves_of(&out).len(), 12);
+    assert_eq!(moves_of(&out), moves_of(&fresh));
+}

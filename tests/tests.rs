@@ -9,6 +9,7 @@ mod book_files;
 mod book_generate;
 mod build;
 mod display;
+mod doc_examples;
 mod docs;
 mod engine_fields;
 mod eval;

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod events;
+pub mod help;
 pub mod history;
 pub mod matchup;
 pub mod observe;
@@ -36,41 +37,58 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a tournament from a config: games on worker threads, journal, results, SPRT verdict
+    #[command(after_help = help::RUN)]
     Run(run::RunArgs),
     /// A quick match of two engine files, without a config (cutechess-cli style)
+    #[command(after_help = help::MATCH)]
     Match(matchup::MatchArgs),
-    /// Recompute results.json, summary.md and games.ggf of a results folder from its journal
+    /// Recompute results.json, summary.md, games.ggf and report.html of a results folder from its journal
+    #[command(after_help = help::REPORT)]
     Report(run::ReportArgs),
     /// Combine the results folders of shards into one
+    #[command(after_help = help::MERGE)]
     Merge(run::MergeArgs),
     /// A live view of a run that workers play (`run --worker`): the counted games, the workers, the pairs left
+    #[command(after_help = help::STATUS)]
     Status(run::StatusArgs),
     /// Count the leaves of the game tree to a depth (checks and times move generation)
+    #[command(after_help = help::PRINTS)]
     Perft(perft::PerftArgs),
     /// Search one position with an engine file or an engine described by flags
+    #[command(after_help = help::PRINTS)]
     Search(search::SearchArgs),
     /// Search fixed positions at a fixed depth: total nodes (a signature) and nodes per second
+    #[command(after_help = help::PRINTS)]
     Bench(bench::BenchArgs),
     /// Solve the positions of an OBF file exactly and check them
+    #[command(after_help = help::SOLVE)]
     Solve(solve::SolveArgs),
     /// An engine's static evaluation of a position, term by term
+    #[command(after_help = help::WRITES)]
     Eval(eval::EvalArgs),
     /// Search an explicit game tree to its leaves: root value and nodes visited
+    #[command(after_help = help::PRINTS)]
     Tree(tree::TreeArgs),
     /// Elo, error bars, LOS and SPRT from match results
+    #[command(after_help = help::PRINTS)]
     Stats(stats::StatsArgs),
     /// Serve an engine over the NBoard protocol or GTP on standard input and output
+    #[command(after_help = help::SERVE)]
     Serve(serve::ServeArgs),
     /// Train the pattern evaluation from a training file: self-play, labels from the end backwards, fits
+    #[command(after_help = help::WRITES)]
     Train(train::TrainArgs),
     /// Opening books: check, generate, import
     #[command(subcommand)]
+    #[command(after_help = help::WRITES)]
     Book(book::BookArgs),
     /// ProbCut: fit an engine's parameters, check what they save and cost
     #[command(subcommand)]
+    #[command(after_help = help::WRITES)]
     Probcut(probcut::ProbCutArgs),
     /// Runs across nights: store results in a database, list them, plot them over time
     #[command(subcommand)]
+    #[command(after_help = help::WRITES)]
     History(history::HistoryArgs),
     /// Panics on purpose: tests that a panic prints one line and exits 101
     #[command(name = "internal-panic-check", hide = true)]

@@ -270,8 +270,16 @@ fn final_block(end: &End<'_>) {
                 end.out.display()
             ));
         }
-        None => say(&format!("Results written to {}", end.out.display())),
+        None => {
+            say(&format!("Results written to {}", end.out.display()));
+            say(&report_line(end.out));
+        }
     }
+}
+
+/// Where a run's HTML report is: `Report: DIR/report.html`.
+pub fn report_line(dir: &std::path::Path) -> String {
+    format!("Report: {}", dir.join("report.html").display())
 }
 
 /// Prints `text` and a newline on stdout; a closed pipe (`arena run … |

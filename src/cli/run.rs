@@ -336,6 +336,7 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         print(&serde_json::to_string_pretty(&results)?)?;
     } else {
         print(&results.final_text(Paint::for_stdout()))?;
+        print(&super::observe::report_line(&args.dir))?;
     }
     Ok(code(tournament::exit_code(&info, &results)))
 }
@@ -349,6 +350,7 @@ fn report_workers(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         print(&serde_json::to_string_pretty(&r.results)?)?;
     } else {
         print(&r.results.final_text(Paint::for_stdout()))?;
+        print(&super::observe::report_line(&args.dir))?;
     }
     match &r.missing {
         Some(what) if !args.allow_partial => Err(Error::Run(
@@ -389,6 +391,7 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         results.games_played,
         args.out.display()
     ))?;
+    print(&super::observe::report_line(&args.out))?;
     Ok(code(tournament::exit_code(&info, &results)))
 }
 

@@ -94,13 +94,47 @@ fn move_data(rec: &GameRecord, i: usize) -> Option<(f64, f64)> {
     Some((f64::from(cd) / 100.0, ms / 1000.0))
 }
 
+/// What a run's games share in their GGF headers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GgfRun<'a> {
+    /// The run's name (`EV`).
+    pub event: &'a str,
+    /// When it was played (`DT`), e.g. `2026-11-27 22:41:07 GMT` as NBoard
+    /// writes it; none when unknown.
+    pub date: Option<&'a str>,
+    /// The clock both sides played on (`TI`), as GGS writes it: `05:00`,
+    /// `00:10/00:00.1` (main time, then the increment); none when the
+    /// engines play without one clock (depth or per-move limits).
+    pub time: Option<&'a str>,
+}
+
+/// A clock in GGS's form: `mm:ss` (with the seconds' fraction when there is
+/// one), then `/` and the increment when there is one: `05:00`,
+/// `00:10/00:00.1`.
+pub fn ggs_clock(base_ms: u64, inc_ms: u64) -> String {
+    let part = |ms: u64| {
+        let (m, s, frac) = (ms / 60_000, ms / 1000 % 60, ms % 1000);
+        if frac == 0 {
+            format!("{m:02}:{s:02}")
+        } else {
+            let f = format!("{frac:03}");
+            format!("{m:02}:{s:02}.{}", f.trim_end_matches('0'))
+        }
+    };
+    if inc_ms == 0 {
+        part(base_ms)
+    } else {
+        format!("{}/{}", part(base_ms), part(inc_ms))
+    }
+}
+
 /// The game in GGF (Generic Game Format, as used by GGS and Edax):
-/// `(;GM[Othello]PC[arena]PB[..]PW[..]RE[..]TY[8]BO[..]B[F5]W[D6]...;)`.
+/// `(;GM[Othello]PC[arena]DT[..]EV[..]PB[..]PW[..]RE[..]TI[..]TY[8]BO[..]B[F5]W[D6]...;)`.
 /// `RE` is black's disc difference, with `:t` for a loss on time and `:r`
 /// for a forfeit by crash or illegal move. Each move played after the
 /// opening carries GGF's evaluation (discs, mover's view) and time
 /// (seconds): `B[F5/-1.50/0.012]`, as NBoard shows them.
-pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
+pub fn ggf(rec: &GameRecord, run: &GgfRun<'_>) -> String {
     let start = match &rec.start {
         Some(p) => crate::game::othello::parse_position(p).unwrap_or_default(),
         None => Board::start(),
@@ -113,15 +147,22 @@ pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
     } else {
         ":r"
     };
+    let tag = |name: &str, value: Option<&str>| {
+        value.map_or(String::new(), |v| {
+            format!("{name}[{}]", v.replace(']', ")"))
+        })
+    };
     let _ = write!(
         out,
-        "(;GM[Othello]PC[arena]EV[{}]GN[{}]PB[{}]PW[{}]RE[{:+}{}]TY[8]BO[{}]",
-        tournament.replace(']', ")"),
+        "(;GM[Othello]PC[arena]{}EV[{}]GN[{}]PB[{}]PW[{}]RE[{:+}{}]{}TY[8]BO[{}]",
+        tag("DT", run.date),
+        run.event.replace(']', ")"),
         rec.game_id,
         rec.black.replace(']', ")"),
         rec.white.replace(']', ")"),
         rec.disc_diff,
         suffix,
+        tag("TI", run.time),
         ggf_board(&start)
     );
     let moves = rec
@@ -162,8 +203,12 @@ mod tests {
             depths: vec![],
             scores: vec![],
         };
-        let g = ggf(&rec, "t");
-        assert!(g.starts_with("(;GM[Othello]"), "{g}");
+        let run = GgfRun {
+            event: "t",
+            ..GgfRun::default()
+        };
+        let g = ggf(&rec, &run);
+        assert!(g.starts_with("(;GM[Othello]PC[arena]EV[t]GN[1]"), "{g}");
         assert!(g.contains("PB[a]PW[b]RE[+12]"), "{g}");
         assert!(
             g.contains("BO[8 ---------------------------O*------*O--------------------------- *]"),
@@ -177,7 +222,28 @@ mod tests {
             scores: vec![Some(-150)],
             ..rec
         };
-        let g = ggf(&played, "t");
+        let g = ggf(&played, &run);
         assert!(g.ends_with("B[F5]W[D6/-1.50/0.012];)"), "{g}");
+        // The run's date and clock, when known, in GGS's places.
+        let dated = GgfRun {
+            event: "t",
+            date: Some("2026-11-27 22:41:07 GMT"),
+            time: Some("00:10/00:00.1"),
+        };
+        let g = ggf(&played, &dated);
+        assert!(
+            g.starts_with("(;GM[Othello]PC[arena]DT[2026-11-27 22:41:07 GMT]EV[t]GN[1]PB[a]PW[b]RE[+12]TI[00:10/00:00.1]TY[8]"),
+            "{g}"
+        );
+        // What GGF readers (ours, NBoard's) take back.
+        assert!(crate::records::ggf::parse_ggf(&g).is_ok());
+    }
+
+    #[test]
+    fn clocks_are_written_as_ggs_writes_them() {
+        assert_eq!(ggs_clock(300_000, 0), "05:00");
+        assert_eq!(ggs_clock(10_000, 100), "00:10/00:00.1");
+        assert_eq!(ggs_clock(90_500, 2_000), "01:30.5/00:02");
+        assert_eq!(ggs_clock(3_600_000, 0), "60:00");
     }
 }

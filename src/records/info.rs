@@ -44,6 +44,36 @@ pub enum Format {
     },
 }
 
+impl Format {
+    /// The same format with another length: `rounds` of a round-robin or
+    /// gauntlet, `max_pairs` of an SPRT.
+    #[must_use]
+    pub fn with_length(self, length: u64) -> Format {
+        match self {
+            Format::RoundRobin { .. } => Format::RoundRobin { rounds: length },
+            Format::Gauntlet { challengers, .. } => Format::Gauntlet {
+                challengers,
+                rounds: length,
+            },
+            Format::Sprt {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+                model,
+                ..
+            } => Format::Sprt {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+                model,
+                max_pairs: length,
+            },
+        }
+    }
+}
+
 /// A slice of a tournament for one machine: `index` of `count` (1-based
 /// index, as `--shard K/N` spells it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,6 +185,17 @@ pub struct TournamentInfo {
     /// which folders differed and how; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mixed_builds: Option<String>,
+    /// The config's hash without the run's length (rounds or an SPRT's
+    /// most pairs): `--resume` extends a run to a longer one of the same
+    /// family (absent in folders written before it was recorded: those
+    /// are not extended).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
+    /// The one clock every engine played on, as GGS writes it (`05:00`,
+    /// `00:10/00:00.1`): games.ggf's `TI`. Absent when the engines play
+    /// to a depth, a time per move or clocks of their own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<String>,
 }
 
 /// A run's adjudication, as recorded.

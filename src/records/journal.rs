@@ -316,6 +316,26 @@ impl Journal {
         )
     }
 
+    /// Replaces the header of the journal at `path` (its first line), keeping
+    /// its first `valid_len` bytes of games: how a run is extended to a
+    /// longer one of its family. The new file is written whole, synced and
+    /// renamed into place, so a kill leaves the old journal or the new.
+    ///
+    /// # Errors
+    /// [`Error::Io`].
+    pub fn rewrite_header(path: &Path, header: &Header, valid_len: u64) -> Result<()> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let end = usize::try_from(valid_len).map_or(bytes.len(), |n| n.min(bytes.len()));
+        let kept = &bytes[..end];
+        let games = kept
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(&kept[kept.len()..], |i| &kept[i + 1..]);
+        let line = serde_json::to_string(header).expect("headers serialize");
+        let text = format!("{line}\n{}", String::from_utf8_lossy(games));
+        crate::util::write_durable(path, &text)
+    }
+
     /// Opens an existing journal for appending after its last complete line
     /// (a torn last line is cut off). Writes go to the end of the file
     /// (append mode), whatever else has the file open.

@@ -18,7 +18,7 @@ pub mod journal;
 pub mod tail;
 
 pub use build::BuildInfo;
-pub use game::{ggf, GameRecord};
+pub use game::{ggf, ggs_clock, GameRecord, GgfRun};
 pub use ggf::{ggf_of, parse_ggf, GgfError};
 pub use info::{AdjudicateInfo, BookInfo, Format, Shard, TournamentInfo};
 pub use journal::{Header, Journal};

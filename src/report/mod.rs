@@ -25,7 +25,7 @@ pub use results::{analyse, EngineResult, MeetingResult, Results, Status};
 
 use crate::error::Result;
 use crate::game::GameKind;
-use crate::records::{ggf, GameRecord, TournamentInfo};
+use crate::records::{ggf, GameRecord, GgfRun, TournamentInfo};
 use crate::util::write_atomic;
 use std::path::Path;
 
@@ -45,8 +45,9 @@ pub fn write_outputs(
     let json = serde_json::to_string_pretty(results).expect("results serialize");
     write_atomic(&dir.join("results.json"), &(json + "\n"))?;
     write_atomic(&dir.join("summary.md"), &results.markdown())?;
-    let date = history::file_date(&dir.join("journal.jsonl")).map_or_else(
-        |_| "date unknown".to_string(),
+    let written = journal_date(dir);
+    let date = written.as_deref().map_or_else(
+        || "date unknown".to_string(),
         |d| d.replace('T', " ").replace('Z', " UTC"),
     );
     write_atomic(
@@ -60,10 +61,30 @@ pub fn write_outputs(
     let mut sorted: Vec<&GameRecord> = games.iter().collect();
     sorted.sort_by_key(|g| g.game_id);
     sorted.dedup_by_key(|g| g.game_id);
+    let ggf_date = written.map(|d| d.replace('T', " ").replace('Z', " GMT"));
+    let run = GgfRun {
+        event: &results.name,
+        date: ggf_date.as_deref(),
+        time: info.time_control.as_deref(),
+    };
     let mut ggf_text = String::new();
     for g in sorted {
-        ggf_text.push_str(&ggf(g, &results.name));
+        ggf_text.push_str(&ggf(g, &run));
         ggf_text.push('\n');
     }
     write_atomic(&dir.join("games.ggf"), &ggf_text)
+}
+
+/// When the run's games were last written: its journal's last change, or
+/// for a run of workers the latest of their journals'. `arena report`
+/// rewrites the outputs with the same date, and two runs' games.ggf differ
+/// in it alone.
+fn journal_date(dir: &Path) -> Option<String> {
+    if let Ok(d) = history::file_date(&dir.join("journal.jsonl")) {
+        return Some(d);
+    }
+    let workers = std::fs::read_dir(dir.join("workers")).ok()?;
+    workers
+        .filter_map(|e| history::file_date(&e.ok()?.path().join("journal.jsonl")).ok())
+        .max()
 }

@@ -160,6 +160,8 @@ mod tests {
             adjudicate: None,
             build: None,
             mixed_builds: None,
+            family: None,
+            time_control: None,
         }
     }
 

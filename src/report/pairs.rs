@@ -167,6 +167,8 @@ mod tests {
             adjudicate: None,
             build: None,
             mixed_builds: None,
+            family: None,
+            time_control: None,
         }
     }
 

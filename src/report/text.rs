@@ -163,6 +163,7 @@ impl Results {
         for n in &self.notes {
             let _ = writeln!(md, "\nNote: {n}");
         }
+        md.push_str("\nEvery game, with plots of the run: report.html in this folder.\n");
         md
     }
 }

@@ -125,6 +125,11 @@ pub struct Tournament {
     /// Hash of everything that decides the games (not concurrency, output
     /// folder or exit policy), as 16 hex digits.
     pub hash: String,
+    /// The same hash with the run's length (rounds, or an SPRT's most
+    /// pairs) left out: runs of one family differ only in length, and the
+    /// games of the shorter are the first games of the longer, so
+    /// `--resume` may extend a run to a longer one of its family.
+    pub family: String,
 }
 
 impl Tournament {
@@ -229,6 +234,11 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             (None, _) => start_only(raw.seed),
         };
         let hash = config_hash(&raw, &fingerprints, &book_hash, game);
+        let family = {
+            let mut r = raw.clone();
+            r.format = r.format.with_length(0);
+            config_hash(&r, &fingerprints, &book_hash, game)
+        };
         Ok(Tournament {
             name: raw.name,
             engines,
@@ -245,6 +255,7 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             out: raw.out,
             fail_on_h0: raw.fail_on_h0,
             hash,
+            family,
         })
     }
 }

@@ -68,7 +68,11 @@ pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result
     let path = out.join("journal.jsonl");
     let folder = crate::error::path_text(out);
     let old = if path.exists() && existing != Existing::Overwrite {
-        let c = journal::read(&path)?;
+        let mut c = journal::read(&path)?;
+        if extends(out, &folder, &c.header, info, existing)? {
+            Journal::rewrite_header(&path, &header(info), c.valid_len)?;
+            c = journal::read(&path)?;
+        }
         refuse_foreign(&folder, &c.header, info)?;
         Some(c)
     } else {
@@ -249,6 +253,59 @@ fn starts_as_journal(path: &Path) -> bool {
             Ok(_) => return serde_json::from_str::<Header>(line.trim()).is_ok(),
             Err(_) => return false,
         }
+    }
+}
+
+/// Whether `--resume` extends the folder's run to `info`, a longer run of
+/// the same family (the same config but for its rounds or most pairs,
+/// the same shard, one machine): its games so far are then the first
+/// games of the longer run. A shorter run, or a longer one without
+/// `--resume`, is refused saying what would continue it; any other
+/// difference is left to [`refuse_foreign`].
+///
+/// # Errors
+/// A shorter run; a longer one without `--resume`.
+fn extends(
+    out: &Path,
+    folder: &str,
+    h: &Header,
+    info: &TournamentInfo,
+    existing: Existing,
+) -> Result<bool> {
+    if h.config_hash == info.config_hash {
+        return Ok(false);
+    }
+    let Ok(old) = read_info(out) else {
+        return Ok(false);
+    };
+    let same_family = old.config_hash == h.config_hash
+        && old.family.is_some()
+        && old.family == info.family
+        && old.shard == info.shard
+        && !old.workers
+        && !info.workers;
+    if !same_family {
+        return Ok(false);
+    }
+    let (was, now) = (old.total_pairs, info.total_pairs);
+    if now < was {
+        return Err(Error::Run(
+            Wording::text(format!(
+                "{folder} holds a longer run of this config ({was} pairs; this one has {now}): choose another output folder, or replace it with "
+            ))
+            .setting("overwrite"),
+        ));
+    }
+    match existing {
+        Existing::Resume => Ok(true),
+        Existing::Show | Existing::Overwrite => Err(Error::Run(
+            Wording::text(format!(
+                "{folder} holds this run with {was} pairs (this one has {now}): extend it with "
+            ))
+            .setting("resume")
+            .then(", or replace it with ")
+            .setting("overwrite"),
+        )),
     }
 }
 

@@ -114,7 +114,9 @@ pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
 /// The tournament of a match: its config (see [`match_config`]) loaded as
 /// if it were a file named `arena-match.ron` in the current folder. Without
 /// `out`, the folder is `results/match-A-vs-B-` and the first 8 digits of
-/// the config's hash, so runs with other settings get folders of their own.
+/// the config's hash without its length (the family hash), so runs with
+/// other settings get folders of their own, and a longer match of the same
+/// settings finds the shorter one's folder, which `--resume` extends.
 ///
 /// # Errors
 /// Bad engine files (naming their own file, line and field), a bad book.
@@ -124,7 +126,7 @@ pub fn match_tournament(a: &Path, b: &Path, o: &MatchOptions) -> Result<Tourname
     let mut t = Tournament::parse(&text, generated).map_err(|e| usage_error(e, a, b, generated))?;
     if o.out.is_none() {
         let mut name = default_out(a, b).into_os_string();
-        name.push(format!("-{}", &t.hash[..8]));
+        name.push(format!("-{}", &t.family[..8]));
         t.out = PathBuf::from(name);
     }
     Ok(t)

@@ -36,6 +36,7 @@ use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::{BookInfo, TournamentInfo};
 use crate::report::{Results, Status};
+use crate::search::Limit;
 use crate::stats::Verdict;
 use collector::Collector;
 use folder::{open_run, Existing};
@@ -112,6 +113,22 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         }),
         build: None,
         mixed_builds: None,
+        family: Some(t.family.clone()),
+        time_control: one_clock(t),
+    }
+}
+
+/// The clock every engine of `t` plays on (random movers aside), in GGS's
+/// form; none when they play to depths, per-move times or clocks of their
+/// own.
+fn one_clock(t: &Tournament) -> Option<String> {
+    let mut clocks = t.engines.iter().filter_map(EngineSpec::limit);
+    let first = clocks.next()?;
+    match first {
+        Limit::Clock(base, inc) if clocks.all(|l| l == first) => {
+            Some(crate::records::ggs_clock(base, inc))
+        }
+        _ => None,
     }
 }
 
