@@ -85,11 +85,14 @@ pub fn results(out: &Path) -> serde_json::Value {
 }
 
 /// games.ggf without each move's time (`B[F5/-1.50/0.012]` becomes
-/// `B[F5/-1.50]`), which no two runs share.
+/// `B[F5/-1.50]`) and the date (`DT[...]`, the journal's last write),
+/// which no two runs share.
 fn untimed_ggf(out: &Path) -> String {
     let text = std::fs::read_to_string(out.join("games.ggf")).unwrap();
+    assert!(text.contains("DT["), "games.ggf is dated");
     let pieces: Vec<&str> = text
         .split(']')
+        .filter(|piece| !piece.starts_with("DT["))
         .map(|piece| match (piece.rfind('['), piece.rfind('/')) {
             (Some(open), Some(slash)) if piece[open..].matches('/').count() == 2 => &piece[..slash],
             _ => piece,

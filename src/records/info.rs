@@ -48,29 +48,12 @@ impl Format {
     /// The same format with another length: `rounds` of a round-robin or
     /// gauntlet, `max_pairs` of an SPRT.
     #[must_use]
-    pub fn with_length(self, length: u64) -> Format {
-        match self {
-            Format::RoundRobin { .. } => Format::RoundRobin { rounds: length },
-            Format::Gauntlet { challengers, .. } => Format::Gauntlet {
-                challengers,
-                rounds: length,
-            },
-            Format::Sprt {
-                elo0,
-                elo1,
-                alpha,
-                beta,
-                model,
-                ..
-            } => Format::Sprt {
-                elo0,
-                elo1,
-                alpha,
-                beta,
-                model,
-                max_pairs: length,
-            },
+    pub fn with_length(mut self, length: u64) -> Format {
+        match &mut self {
+            Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => *rounds = length,
+            Format::Sprt { max_pairs, .. } => *max_pairs = length,
         }
+        self
     }
 }
 
