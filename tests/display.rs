@@ -47,10 +47,16 @@ fn run(dir: &Path, name: &str, engines: &[String], format: &str) -> PathBuf {
 }
 
 /// `arena report DIR`'s text.
+/// `arena report DIR`'s block, without its last line, which says where
+/// report.html is (checked here).
 fn report(dir: &Path) -> String {
     let r = arena(&["report", dir.to_str().unwrap()]);
     assert!(r.status.success(), "{}", stderr(&r));
-    stdout(&r)
+    let text = stdout(&r);
+    let last = format!("Report: {}\n", dir.join("report.html").display());
+    text.strip_suffix(&last)
+        .unwrap_or_else(|| panic!("no {last:?} at the end of:\n{text}"))
+        .to_string()
 }
 
 fn assert_no_nan_or_inf(text: &str) {

@@ -201,8 +201,15 @@ fn every_command_s_help_says_what_it_writes_and_how_it_exits() {
         "run", "match", "report", "merge", "status", "perft", "search", "bench", "solve", "eval",
         "tree", "stats", "serve", "train", "book", "probcut", "history",
     ];
-    for c in commands {
-        let out = crate::util::arena(&[c, "--help"]);
+    let subcommands = [
+        "book check", "book generate", "book import", "probcut fit", "probcut check",
+        "probcut fit-endgame", "history add", "history show", "history report", "eval fit",
+        "eval convert", "stats wdl", "stats penta", "stats ratings",
+    ];
+    for c in commands.iter().chain(&subcommands) {
+        let mut args: Vec<&str> = c.split(' ').collect();
+        args.push("--help");
+        let out = crate::util::arena(&args);
         assert!(out.status.success(), "{c}");
         let text = crate::util::stdout(&out);
         assert!(

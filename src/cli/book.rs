@@ -18,10 +18,13 @@ use std::sync::OnceLock;
 #[derive(Debug, clap::Subcommand)]
 pub enum BookArgs {
     /// Read a book, count its openings and report duplicates (exact and up to the 8 board symmetries)
+    #[command(after_help = super::help::PRINTS)]
     Check(CheckArgs),
     /// Write a book of every position reachable in exactly N plies (optionally balanced: scored near 0 by an engine)
+    #[command(after_help = super::help::WRITES)]
     Generate(GenerateArgs),
     /// Convert a public list of move lists (XOT: one 16-character move list per line) into a book
+    #[command(after_help = super::help::WRITES)]
     Import(ImportArgs),
 }
 

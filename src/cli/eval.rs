@@ -33,8 +33,10 @@ pub struct EvalArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum EvalCommand {
     /// Fit feature weights or pattern tables by least squares on self-play positions labelled by exact endgame solves
+    #[command(after_help = super::help::WRITES)]
     Fit(FitArgs),
     /// Convert pattern weights between the RON form and the binary form (by OUT's extension: .bin is binary), without loss
+    #[command(after_help = super::help::WRITES)]
     Convert(ConvertArgs),
 }
 

@@ -17,10 +17,13 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Subcommand)]
 pub enum HistoryArgs {
     /// Store the results of runs in the database (a run stored already is left as it is)
+    #[command(after_help = super::help::WRITES)]
     Add(AddArgs),
     /// List the stored runs, oldest first
+    #[command(after_help = super::help::PRINTS)]
     Show(ShowArgs),
     /// Write an HTML page of each test's Elo and verdicts over time
+    #[command(after_help = super::help::WRITES)]
     Report(ReportArgs),
 }
 

@@ -13,10 +13,13 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Subcommand)]
 pub enum ProbCutArgs {
     /// Fit v_deep ≈ a·v_shallow + b (and sigma) per stage and depth pair on self-play positions; write a ProbCut file
+    #[command(after_help = super::help::WRITES)]
     Fit(FitArgs),
     /// Search positions with and without an engine's ProbCut: nodes, best-move agreement, score difference
+    #[command(after_help = super::help::PRINTS)]
     Check(CheckArgs),
     /// Fit the exact solver's cut model (exact score ≈ a·v_shallow + b, and sigma, per stage of empties) for `arena solve --endcut`
+    #[command(after_help = super::help::WRITES)]
     FitEndgame(FitEndgameArgs),
 }
 

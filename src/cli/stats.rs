@@ -28,10 +28,13 @@ pub struct StatsArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum StatsCommand {
     /// Elo, LOS and SPRT from win/draw/loss counts (each game a sample)
+    #[command(after_help = super::help::PRINTS)]
     Wdl(WdlArgs),
     /// Elo, LOS and SPRT from pentanomial counts of game pairs (each pair a sample)
+    #[command(after_help = super::help::PRINTS)]
     Penta(PentaArgs),
     /// Maximum-likelihood ratings of several engines from a file of `A B result` lines
+    #[command(after_help = super::help::PRINTS)]
     Ratings(RatingsArgs),
 }
 
