@@ -326,7 +326,7 @@ fn a_journal_of_another_config_is_refused() {
         ..opts(&out, 2, Shard::ALL, false)
     };
     tournament::run(&t2, &o, &mut tournament::Silent).unwrap();
-    assert_eq!(games(&out).len(), 12);
+    assert_eq!(games(&out).len(), 4);
 }
 
 #[test]
