@@ -109,6 +109,21 @@ impl Cpu for Baseline {
 }
 
 impl Avx2 {
+    /// [`Cpu::legal_moves`] inlined into its caller, for the few loops
+    /// where a call per position costs more than the larger code (perft's
+    /// last plies); the caller must be compiled for AVX2 (its body run on
+    /// this path) for the code to be inlined.
+    #[inline(always)]
+    pub fn legal_moves_inlined(self, player: u64, opponent: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves the features.
+        unsafe {
+            crate::game::othello::avx2::legal_moves(player, opponent)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Baseline.legal_moves(player, opponent)
+    }
+
     /// The token, when this processor has every feature of the level.
     pub fn detect() -> Option<Avx2> {
         #[cfg(target_arch = "x86_64")]
