@@ -42,6 +42,22 @@ fn moves<C: Cpu>(cpu: C, player: u64, opponent: u64) -> u64 {
     }
 }
 
+/// The leaves two plies below: for each move of `legal` (not none), the
+/// number of replies, or 1 when there is none (a pass or the end of the
+/// game: one leaf).
+#[inline(always)]
+fn reply_counts<C: Cpu>(cpu: C, legal: u64, player: u64, opponent: u64) -> u64 {
+    match cpu.avx2() {
+        Some(avx2) => avx2.reply_counts(legal, player, opponent),
+        None => Bits(legal)
+            .map(|sq| {
+                let (p, o) = play(cpu, sq, player, opponent);
+                u64::from(cpu.legal_moves(p, o).count_ones().max(1))
+            })
+            .sum(),
+    }
+}
+
 /// The position after `player` plays on `square` (a legal move), still
 /// from the mover's side: (the new side to move's discs, the other's).
 #[inline(always)]
@@ -68,12 +84,7 @@ fn leaves<C: Cpu>(cpu: C, player: u64, opponent: u64, depth: u32) -> u64 {
     match depth {
         1 => u64::from(legal.count_ones()),
         // Each child counts its moves, or 1 for its pass or its end.
-        2 => Bits(legal)
-            .map(|sq| {
-                let (p, o) = play(cpu, sq, player, opponent);
-                u64::from(moves(cpu, p, o).count_ones().max(1))
-            })
-            .sum(),
+        2 => reply_counts(cpu, legal, player, opponent),
         _ => Bits(legal)
             .map(|sq| {
                 let (p, o) = play(cpu, sq, player, opponent);
