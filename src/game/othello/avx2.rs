@@ -12,10 +12,10 @@ use super::bitboard::{build_rays, NOT_EDGE_COLUMNS};
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_add_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_andnot_si256,
     _mm256_castsi256_si128, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, _mm256_extracti128_si256,
-    _mm256_load_si256, _mm256_or_si256, _mm256_permute2x128_si256, 
-    _mm256_sad_epu8, _mm256_set1_epi64x, _mm256_set1_epi8, _mm256_set_epi64x, _mm256_setr_epi8,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64,
-    _mm256_sllv_epi64, _mm256_srli_epi16, _mm256_srli_epi64, _mm256_srlv_epi64, _mm256_sub_epi64,
+    _mm256_load_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_sad_epu8,
+    _mm256_set1_epi64x, _mm256_set1_epi8, _mm256_set_epi64x, _mm256_setr_epi8,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_sllv_epi64,
+    _mm256_srli_epi16, _mm256_srli_epi64, _mm256_srlv_epi64, _mm256_sub_epi64,
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256, _mm_add_epi64,
     _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64,
 };
