@@ -109,6 +109,43 @@ impl Cpu for Baseline {
 }
 
 impl Avx2 {
+    /// [`Cpu::legal_moves`] inlined into its caller, for the few loops
+    /// where a call per position costs more than the larger code (perft's
+    /// last plies); the caller must be compiled for AVX2 (its body run on
+    /// this path) for the code to be inlined.
+    #[inline(always)]
+    pub fn legal_moves_inlined(self, player: u64, opponent: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves the features.
+        unsafe {
+            crate::game::othello::avx2::legal_moves(player, opponent)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Baseline.legal_moves(player, opponent)
+    }
+
+    /// The leaves two plies below a position whose side to move
+    /// (`player`) has the moves `moves` (not none): for each move, the
+    /// number of replies, or 1 when there is none (a pass or the end of
+    /// the game). Perft's last two plies, four children at a time in
+    /// vector registers; inlined as [`Avx2::legal_moves_inlined`].
+    #[inline(always)]
+    pub fn reply_counts(self, moves: u64, player: u64, opponent: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves the features.
+        unsafe {
+            crate::game::othello::avx2::reply_counts(moves, player, opponent)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        crate::game::othello::bitboard::Bits(moves)
+            .map(|sq| {
+                let f = Baseline.flips(sq, player, opponent);
+                let (p, o) = (opponent ^ f, player ^ f ^ (1 << sq));
+                u64::from(Baseline.legal_moves(p, o).count_ones().max(1))
+            })
+            .sum()
+    }
+
     /// The token, when this processor has every feature of the level.
     pub fn detect() -> Option<Avx2> {
         #[cfg(target_arch = "x86_64")]

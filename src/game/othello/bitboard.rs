@@ -7,7 +7,7 @@ use crate::game::cpu::Cpu;
 
 /// Every square except columns a and h: the mask for east/west shifts, so
 /// that a run of discs cannot wrap from one row to the next.
-const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+pub(super) const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 /// Every square except rows 1 and 8.
 const NOT_EDGE_ROWS: u64 = 0x00FF_FFFF_FFFF_FF00;
 /// Every square except the outer ring.
@@ -53,7 +53,7 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 #[inline(never)]
 pub(crate) fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
-    legal_moves(player, opponent)
+    super::avx2::legal_moves(player, opponent)
 }
 
 /// For each square and each of the 8 directions, the squares from (not
@@ -61,7 +61,7 @@ pub(crate) fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
 /// higher bit indexes (E, SW, S, SE), 4..8 towards lower (W, NE, N, NW).
 static RAYS: [[u64; 8]; 64] = build_rays();
 
-const fn build_rays() -> [[u64; 8]; 64] {
+pub(super) const fn build_rays() -> [[u64; 8]; 64] {
     // (column step, row step) per direction; the first four increase the index.
     const STEPS: [(i32, i32); 8] = [
         (1, 0),
@@ -110,12 +110,7 @@ pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
     }
 }
 
-/// [`flips`] with the four line directions in the four lanes of one AVX2
-/// register, each way along them at once: from the move's square, a
-/// parallel-prefix fill (three doubling steps) of the opponent's discs,
-/// kept when the square past the run holds a player disc. Columns a and h
-/// are masked out of the opponent's discs for the directions that change
-/// column, so no run wraps from one row to the next.
+/// [`flips`] compiled for AVX2 ([`super::avx2::flips`]).
 ///
 /// Hot code calls it through [`Cpu::flips`] of an [`crate::game::cpu::Avx2`]
 /// token, inside code compiled for AVX2 where it is inlined; a call from
@@ -124,51 +119,7 @@ pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(crate) fn flips_avx2(square: usize, player: u64, opponent: u64) -> u64 {
-    use std::arch::x86_64::{
-        _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
-        _mm256_extracti128_si256, _mm256_or_si256, _mm256_set1_epi64x, _mm256_set_epi64x,
-        _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64, _mm_cvtsi128_si64,
-        _mm_or_si128, _mm_unpackhi_epi64,
-    };
-    const COLS: i64 = NOT_EDGE_COLUMNS as i64;
-    // The intrinsics touch registers only (no memory).
-    {
-        // Lanes, lowest first: east-west (1), north-south (8), the a1-h8
-        // diagonal (9), the h1-a8 diagonal (7).
-        let s1 = _mm256_set_epi64x(7, 9, 8, 1);
-        let s2 = _mm256_set_epi64x(14, 18, 16, 2);
-        let s4 = _mm256_set_epi64x(28, 36, 32, 4);
-        let x = _mm256_set1_epi64x((1u64 << square) as i64);
-        let p = _mm256_set1_epi64x(player as i64);
-        let o = _mm256_and_si256(
-            _mm256_set1_epi64x(opponent as i64),
-            _mm256_set_epi64x(COLS, COLS, -1, COLS),
-        );
-        let zero = _mm256_setzero_si256();
-        // One way along every line: `$shift` moves a square one step.
-        macro_rules! way {
-            ($shift:ident) => {{
-                let mut g = x;
-                let mut q = o;
-                g = _mm256_or_si256(g, _mm256_and_si256(q, $shift(g, s1)));
-                q = _mm256_and_si256(q, $shift(q, s1));
-                g = _mm256_or_si256(g, _mm256_and_si256(q, $shift(g, s2)));
-                q = _mm256_and_si256(q, $shift(q, s2));
-                g = _mm256_or_si256(g, _mm256_and_si256(q, $shift(g, s4)));
-                let run = _mm256_andnot_si256(x, g);
-                let outflank = _mm256_and_si256($shift(g, s1), p);
-                _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), run)
-            }};
-        }
-        let up = way!(_mm256_sllv_epi64);
-        let down = way!(_mm256_srlv_epi64);
-        let both = _mm256_or_si256(up, down);
-        let half = _mm_or_si128(
-            _mm256_castsi256_si128(both),
-            _mm256_extracti128_si256::<1>(both),
-        );
-        _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
-    }
+    super::avx2::flips(square, player, opponent)
 }
 
 /// [`flips`] one ray at a time, on any target (and the reference the
@@ -368,6 +319,10 @@ mod tests {
                 }
             }
             assert_eq!(legal_moves(player, opponent), expected_moves);
+            if let Some(avx2) = crate::game::cpu::Avx2::detect() {
+                assert_eq!(avx2.legal_moves(player, opponent), expected_moves);
+                assert_eq!(avx2.legal_moves_inlined(player, opponent), expected_moves);
+            }
         }
     }
 }

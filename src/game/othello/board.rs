@@ -284,6 +284,11 @@ impl Game for Board {
     }
 
     #[inline(always)]
+    fn perft_bulk_on<C: Cpu>(&self, cpu: C, depth: u32) -> u64 {
+        super::perft::leaves_on(cpu, self.player, self.opponent, depth)
+    }
+
+    #[inline(always)]
     fn move_count(&self) -> usize {
         self.move_count_on(Baseline)
     }

@@ -4,10 +4,13 @@
 //! generation works on whole boards with shifts ([`bitboard`]); notation,
 //! symmetry and hashing each have their own file.
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
 pub mod bitboard;
 mod board;
 pub mod hash;
 pub mod notation;
+mod perft;
 mod square;
 pub mod symmetry;
 
