@@ -1,7 +1,7 @@
 //! Finished games: the record a worker sends back and the journal stores
 //! (one JSON line each), and their GGF form (`games.ggf`).
 
-use super::ggf::{ggf_board, write_moves};
+use super::ggf::{push_ggf_board, write_moves};
 use crate::game::othello::{Board, Move};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -101,11 +101,18 @@ fn move_data(rec: &GameRecord, i: usize) -> Option<(f64, f64)> {
 /// opening carries GGF's evaluation (discs, mover's view) and time
 /// (seconds): `B[F5/-1.50/0.012]`, as NBoard shows them.
 pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
+    let mut out = String::new();
+    push_ggf(&mut out, rec, tournament);
+    out
+}
+
+/// Appends [`ggf`]'s text to `out`: `games.ggf` is one game a line, written
+/// without a string of its own per game or per move.
+pub fn push_ggf(out: &mut String, rec: &GameRecord, tournament: &str) {
     let start = match &rec.start {
         Some(p) => crate::game::othello::parse_position(p).unwrap_or_default(),
         None => Board::start(),
     };
-    let mut out = String::new();
     let suffix = if rec.reason.starts_with("time") {
         ":t"
     } else if rec.reason == "game over" || rec.reason.starts_with("adjudicated") {
@@ -113,29 +120,36 @@ pub fn ggf(rec: &GameRecord, tournament: &str) -> String {
     } else {
         ":r"
     };
-    let _ = write!(
-        out,
-        "(;GM[Othello]PC[arena]EV[{}]GN[{}]PB[{}]PW[{}]RE[{:+}{}]TY[8]BO[{}]",
-        tournament.replace(']', ")"),
-        rec.game_id,
-        rec.black.replace(']', ")"),
-        rec.white.replace(']', ")"),
-        rec.disc_diff,
-        suffix,
-        ggf_board(&start)
-    );
+    out.push_str("(;GM[Othello]PC[arena]EV[");
+    push_escaped(out, tournament);
+    let _ = write!(out, "]GN[{}]PB[", rec.game_id);
+    push_escaped(out, &rec.black);
+    out.push_str("]PW[");
+    push_escaped(out, &rec.white);
+    let _ = write!(out, "]RE[{:+}{suffix}]TY[8]BO[", rec.disc_diff);
+    push_ggf_board(out, &start);
+    out.push(']');
     let moves = rec
         .moves
         .as_bytes()
         .chunks_exact(2)
         .map_while(|pair| std::str::from_utf8(pair).ok().and_then(Move::parse));
-    write_moves(&mut out, &start, moves, |i| {
-        move_data(rec, i).map_or(String::new(), |(eval, secs)| {
-            format!("/{eval:.2}/{secs:.3}")
-        })
+    write_moves(out, &start, moves, |i, out| {
+        if let Some((eval, secs)) = move_data(rec, i) {
+            let _ = write!(out, "/{eval:.2}/{secs:.3}");
+        }
     });
     out.push_str(";)");
-    out
+}
+
+/// Appends a GGF value with `]` (which would end it) written as `)`.
+fn push_escaped(out: &mut String, text: &str) {
+    for part in text.split(']').enumerate() {
+        if part.0 > 0 {
+            out.push(')');
+        }
+        out.push_str(part.1);
+    }
 }
 
 #[cfg(test)]

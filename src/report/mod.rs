@@ -21,11 +21,11 @@ mod text;
 
 pub use html::report_html;
 pub use pairs::{PairCounter, PairTrace};
-pub use results::{analyse, EngineResult, MeetingResult, Results, Status};
+pub use results::{analyse, analyse_counted, EngineResult, MeetingResult, Results, Status};
 
 use crate::error::Result;
 use crate::game::GameKind;
-use crate::records::{ggf, GameRecord, TournamentInfo};
+use crate::records::{game::push_ggf, GameRecord, TournamentInfo};
 use crate::util::write_atomic;
 use std::path::Path;
 
@@ -60,9 +60,10 @@ pub fn write_outputs(
     let mut sorted: Vec<&GameRecord> = games.iter().collect();
     sorted.sort_by_key(|g| g.game_id);
     sorted.dedup_by_key(|g| g.game_id);
-    let mut ggf_text = String::new();
+    // About 450 bytes a game of 60 moves.
+    let mut ggf_text = String::with_capacity(512 * sorted.len());
     for g in sorted {
-        ggf_text.push_str(&ggf(g, &results.name));
+        push_ggf(&mut ggf_text, g, &results.name);
         ggf_text.push('\n');
     }
     write_atomic(&dir.join("games.ggf"), &ggf_text)
