@@ -12,7 +12,9 @@ use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
-use crate::report::{analyse_counted, write_outputs, PairCounter, Results, Status};
+use crate::report::{
+    analyse_counted, games_ggf, write_outputs, write_outputs_with, PairCounter, Results, Status,
+};
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -341,7 +343,15 @@ impl<'a> Collector<'a> {
     /// written.
     pub fn finish(mut self, stopped: bool) -> Result<(Results, Vec<GameRecord>)> {
         self.sync();
-        self.results = analyse_counted(self.info, &self.games, self.counter.as_ref());
+        // games.ggf is made on a thread of its own while the statistics are.
+        let writes = self.failure.is_none() && self.peers.is_none();
+        let (results, ggf) = std::thread::scope(|s| {
+            let ggf = writes.then(|| s.spawn(|| games_ggf(self.info, &self.games)));
+            let results = analyse_counted(self.info, &self.games, self.counter.as_ref());
+            let ggf = ggf.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            (results, ggf.flatten())
+        });
+        self.results = results;
         if (stopped || self.broken.is_some()) && !self.results.complete {
             self.results.status = Status::Stopped;
             self.results.status_note = Some(format!(
@@ -355,7 +365,7 @@ impl<'a> Collector<'a> {
             return Err(e);
         }
         if self.peers.is_none() {
-            write_outputs(self.out, self.info, &self.results, &self.games)?;
+            write_outputs_with(self.out, self.info, &self.results, &self.games, ggf)?;
         }
         if let Some(e) = self.broken {
             return Err(e);
