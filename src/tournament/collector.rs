@@ -269,6 +269,8 @@ impl<'a> Collector<'a> {
                 self.failure.get_or_insert(e);
             }
         }
+        // Each game as if it had come alone: the statistics the observer
+        // asks for are of the games up to it.
         for i in from..self.games.len() {
             if let Some(c) = self.counter.as_mut() {
                 c.add(&self.games[i]);
@@ -276,12 +278,15 @@ impl<'a> Collector<'a> {
             self.played += 1;
             self.watch_starts(i);
             self.observer.game_finished(&self.games[i], i as u64 + 1);
+            self.refresh(i + 1);
         }
         self.poll();
         if self.last_sync.elapsed() >= SYNC_EVERY {
             self.sync();
         }
-        self.refresh();
+        if from == self.games.len() {
+            self.refresh(from);
+        }
     }
 
     /// How long until the journal's unsynced games must reach the disk
@@ -300,11 +305,12 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Statistics when the observer's [`Cadence`] asks for them (plain
-    /// lines every so many pairs, the bar twice a second, nothing quiet); files
-    /// every 2 seconds.
-    fn refresh(&mut self) {
-        let pairs_now = self.games.len() as u64 / 2;
+    /// Statistics of the first `upto` games when the observer's [`Cadence`]
+    /// asks for them (plain lines every so many pairs, the bar twice a
+    /// second, nothing quiet); files every 2 seconds.
+    fn refresh(&mut self, upto: usize) {
+        let games = &self.games[..upto];
+        let pairs_now = upto as u64 / 2;
         let for_observer = self
             .cadence
             .pairs
@@ -315,14 +321,14 @@ impl<'a> Collector<'a> {
                 .is_some_and(|d| self.last_analysis.elapsed() > d);
         let for_files = self.last_write.elapsed() > WRITE_EVERY;
         if for_observer || for_files {
-            self.results = analyse_counted(self.info, &self.games, self.counter.as_ref());
+            self.results = analyse_counted(self.info, games, self.counter.as_ref());
             self.analysed_pairs = pairs_now;
             self.last_analysis = Instant::now();
             self.fresh = true;
         }
         if for_files && self.failure.is_none() && self.peers.is_none() {
             self.last_write = Instant::now();
-            if let Err(e) = write_outputs(self.out, self.info, &self.results, &self.games) {
+            if let Err(e) = write_outputs(self.out, self.info, &self.results, games) {
                 self.failure = Some(e);
             }
         }
