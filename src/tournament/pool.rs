@@ -109,7 +109,6 @@ impl Pool<'_> {
         let mut ask_at: Option<Instant> = None;
         // A message read while taking the answers that were waiting.
         let mut next: Option<Message> = None;
-        let mut answers = Vec::new();
         loop {
             while in_flight < ahead
                 && !done
@@ -139,47 +138,28 @@ impl Pool<'_> {
             if in_flight == 0 && !waiting {
                 break;
             }
-            let message = match next.take() {
-                Some(m) => m,
-                None => match next_message(&res_rx, collector, abandon_at, ask_at.take()) {
-                    Some(m) => m,
-                    None => return Ok(abandon(&job_rx)),
-                },
-            };
+            let message = next
+                .take()
+                .or_else(|| next_message(&res_rx, collector, abandon_at, ask_at.take()));
             match message {
-                Message::Ask => collector.poll(),
-                Message::Game(answer) => {
-                    answers.push(answer);
-                    // The answers already waiting are taken with it: one
-                    // write to the journal for them all.
-                    next = take_waiting(&res_rx, &mut answers);
-                    in_flight -= answers.len();
-                    collector.take_all(answers.drain(..));
-                    if collector.failed() || collector.decided() {
-                        in_flight -= withdraw(&job_rx);
-                    }
+                None => return Ok(abandon(&job_rx)),
+                Some(Message::Ask) => collector.poll(),
+                Some(Message::Game(answer)) => {
+                    let ended;
+                    (ended, next) = take_answers(answer, &res_rx, &job_rx, collector);
+                    in_flight -= ended;
                 }
-                Message::Stop(_) if stopping => return Ok(abandon(&job_rx)),
-                Message::Stop(request) => {
+                Some(Message::Stop(_)) if stopping => return Ok(abandon(&job_rx)),
+                Some(Message::Stop(request)) => {
                     stopping = true;
                     in_flight -= withdraw(&job_rx);
                     let terminate = request == StopRequest::Terminate;
-                    if terminate {
-                        abandon_at = Some(Instant::now() + grace);
-                    }
+                    abandon_at = terminate.then(|| Instant::now() + grace);
                     collector.stop_requested(in_flight, terminate.then_some(grace));
                 }
             }
         }
-        if stopping {
-            Ok(Ended::Stopped)
-        } else if done || collector.failed() || collector.decided() {
-            Ok(Ended::Done)
-        } else {
-            Err(Error::Internal(
-                "the scheduler waits for results but no game is in flight".into(),
-            ))
-        }
+        how_ended(stopping, done, collector)
     }
 
     /// Starts worker thread `index`, which takes its jobs from `jobs` and
@@ -281,6 +261,40 @@ fn take_waiting(messages: &Receiver<Message>, answers: &mut Vec<WorkerAnswer>) -
         }
     }
     None
+}
+
+/// How play ended, once no game is in flight: stopped, done, or a
+/// scheduler that waits for results that cannot come.
+fn how_ended(stopping: bool, done: bool, collector: &Collector<'_>) -> Result<Ended> {
+    if stopping {
+        Ok(Ended::Stopped)
+    } else if done || collector.failed() || collector.decided() {
+        Ok(Ended::Done)
+    } else {
+        Err(Error::Internal(
+            "the scheduler waits for results but no game is in flight".into(),
+        ))
+    }
+}
+
+/// Takes `answer`, and the answers waiting after it, to the collector (one
+/// journal write for them all); after a failure or an SPRT decision, takes
+/// back the games no worker has started. Returns how many games are no
+/// longer in flight, and the first other message read meanwhile.
+fn take_answers(
+    answer: WorkerAnswer,
+    messages: &Receiver<Message>,
+    jobs: &Receiver<Pairing>,
+    collector: &mut Collector<'_>,
+) -> (usize, Option<Message>) {
+    let mut answers = vec![answer];
+    let next = take_waiting(messages, &mut answers);
+    let mut ended = answers.len();
+    collector.take_all(answers);
+    if collector.failed() || collector.decided() {
+        ended += withdraw(jobs);
+    }
+    (ended, next)
 }
 
 /// Takes back the games handed out that no worker has started; how many.
