@@ -1,7 +1,7 @@
 //! Finished games: the record a worker sends back and the journal stores
 //! (one JSON line each), and their GGF form (`games.ggf`).
 
-use super::ggf::{ggf_board, write_moves};
+use super::ggf::{push_ggf_board, write_moves};
 use crate::game::othello::{Board, Move};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -135,11 +135,18 @@ pub fn ggs_clock(base_ms: u64, inc_ms: u64) -> String {
 /// opening carries GGF's evaluation (discs, mover's view) and time
 /// (seconds): `B[F5/-1.50/0.012]`, as NBoard shows them.
 pub fn ggf(rec: &GameRecord, run: &GgfRun<'_>) -> String {
+    let mut out = String::new();
+    push_ggf(&mut out, rec, run);
+    out
+}
+
+/// Appends [`ggf`]'s text to `out`: `games.ggf` is one game a line, written
+/// without a string of its own per game or per move.
+pub fn push_ggf(out: &mut String, rec: &GameRecord, run: &GgfRun<'_>) {
     let start = match &rec.start {
         Some(p) => crate::game::othello::parse_position(p).unwrap_or_default(),
         None => Board::start(),
     };
-    let mut out = String::new();
     let suffix = if rec.reason.starts_with("time") {
         ":t"
     } else if rec.reason == "game over" || rec.reason.starts_with("adjudicated") {
@@ -147,36 +154,48 @@ pub fn ggf(rec: &GameRecord, run: &GgfRun<'_>) -> String {
     } else {
         ":r"
     };
-    let tag = |name: &str, value: Option<&str>| {
-        value.map_or(String::new(), |v| {
-            format!("{name}[{}]", v.replace(']', ")"))
-        })
-    };
-    let _ = write!(
-        out,
-        "(;GM[Othello]PC[arena]{}EV[{}]GN[{}]PB[{}]PW[{}]RE[{:+}{}]{}TY[8]BO[{}]",
-        tag("DT", run.date),
-        run.event.replace(']', ")"),
-        rec.game_id,
-        rec.black.replace(']', ")"),
-        rec.white.replace(']', ")"),
-        rec.disc_diff,
-        suffix,
-        tag("TI", run.time),
-        ggf_board(&start)
-    );
+    out.push_str("(;GM[Othello]PC[arena]");
+    if let Some(date) = run.date {
+        out.push_str("DT[");
+        push_escaped(out, date);
+        out.push(']');
+    }
+    out.push_str("EV[");
+    push_escaped(out, run.event);
+    let _ = write!(out, "]GN[{}]PB[", rec.game_id);
+    push_escaped(out, &rec.black);
+    out.push_str("]PW[");
+    push_escaped(out, &rec.white);
+    let _ = write!(out, "]RE[{:+}{suffix}]", rec.disc_diff);
+    if let Some(time) = run.time {
+        out.push_str("TI[");
+        push_escaped(out, time);
+        out.push(']');
+    }
+    out.push_str("TY[8]BO[");
+    push_ggf_board(out, &start);
+    out.push(']');
     let moves = rec
         .moves
         .as_bytes()
         .chunks_exact(2)
         .map_while(|pair| std::str::from_utf8(pair).ok().and_then(Move::parse));
-    write_moves(&mut out, &start, moves, |i| {
-        move_data(rec, i).map_or(String::new(), |(eval, secs)| {
-            format!("/{eval:.2}/{secs:.3}")
-        })
+    write_moves(out, &start, moves, |i, out| {
+        if let Some((eval, secs)) = move_data(rec, i) {
+            let _ = write!(out, "/{eval:.2}/{secs:.3}");
+        }
     });
     out.push_str(";)");
-    out
+}
+
+/// Appends a GGF value with `]` (which would end it) written as `)`.
+fn push_escaped(out: &mut String, text: &str) {
+    for part in text.split(']').enumerate() {
+        if part.0 > 0 {
+            out.push(')');
+        }
+        out.push_str(part.1);
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,7 @@
 //! results are written by [`crate::records::ggf`], with the same board and
 //! move forms.
 
-use crate::game::othello::{board_string, parse_board_string, Board, Color, Move};
-use std::fmt::Write;
+use crate::game::othello::{parse_board_string, Board, Color, Move};
 
 /// Why a GGF game could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -33,45 +32,85 @@ pub enum GgfError {
 /// GGF's board: `8 ` then 64 squares row by row (`*` black, `O` white,
 /// `-` empty), then the side to move.
 pub fn ggf_board(b: &Board) -> String {
-    let s = board_string(b);
-    let (squares, side) = s.split_at(64);
-    let squares: String = squares
-        .chars()
-        .map(|c| match c {
-            'X' => '*',
-            'O' => 'O',
-            _ => '-',
-        })
-        .collect();
-    let side = if side.trim() == "X" { '*' } else { 'O' };
-    format!("8 {squares} {side}")
+    let mut out = String::with_capacity(68);
+    push_ggf_board(&mut out, b);
+    out
+}
+
+/// Appends [`ggf_board`]'s text to `out` (no allocation: `games.ggf` holds
+/// one board per game).
+pub fn push_ggf_board(out: &mut String, b: &Board) {
+    let (black, white) = (b.black(), b.white());
+    out.push_str("8 ");
+    for i in 0..64 {
+        let bit = 1u64 << i;
+        out.push(if black & bit != 0 {
+            '*'
+        } else if white & bit != 0 {
+            'O'
+        } else {
+            '-'
+        });
+    }
+    out.push_str(if b.side == Color::Black { " *" } else { " O" });
 }
 
 /// A move as GGF writes it: `F5`, or `PA` for a pass.
 pub fn ggf_move(mv: Move) -> String {
+    let mut out = String::with_capacity(2);
+    push_ggf_move(&mut out, mv);
+    out
+}
+
+/// Appends [`ggf_move`]'s text to `out`.
+fn push_ggf_move(out: &mut String, mv: Move) {
     match mv.to_square() {
-        Some(sq) => sq.to_string().to_uppercase(),
-        None => "PA".into(),
+        Some(sq) => {
+            out.push(char::from(b'A' + sq.column()));
+            out.push(char::from(b'1' + sq.row()));
+        }
+        None => out.push_str("PA"),
     }
 }
 
 /// Writes `B[F5]W[D6]...` for the moves played from `start`, each followed
-/// by `data(i)` inside its brackets (`/eval/time`, or nothing). Stops at
-/// the first move that is not legal where it is played.
+/// by what `data(i, out)` appends inside its brackets (`/eval/time`, or
+/// nothing). Stops at the first move that is not legal where it is played.
 pub fn write_moves(
     out: &mut String,
     start: &Board,
     moves: impl IntoIterator<Item = Move>,
-    data: impl Fn(usize) -> String,
+    mut data: impl FnMut(usize, &mut String),
 ) {
     let mut board = *start;
     for (i, mv) in moves.into_iter().enumerate() {
-        let tag = if board.side == Color::Black { 'B' } else { 'W' };
-        let _ = write!(out, "{tag}[{}{}]", ggf_move(mv), data(i));
-        match board.try_play(mv) {
-            Ok(b) => board = b,
-            Err(_) => break,
+        out.push_str(if board.side == Color::Black {
+            "B["
+        } else {
+            "W["
+        });
+        push_ggf_move(out, mv);
+        data(i, out);
+        out.push(']');
+        match played(&board, mv) {
+            Some(b) => board = b,
+            None => break,
         }
+    }
+}
+
+/// The position after `mv`, when it is legal in `board`: a square is when
+/// it is empty and flips a disc (what [`Board::try_play`] checks, without
+/// generating every legal move first).
+fn played(board: &Board, mv: Move) -> Option<Board> {
+    match mv.to_square() {
+        Some(sq) if board.empty() & sq.bit() != 0 => {
+            let next = board.play_unchecked(mv);
+            // A move that flips nothing leaves the other side's discs as they were.
+            (next.player != board.opponent).then_some(next)
+        }
+        Some(_) => None,
+        None => board.try_play(mv).ok(),
     }
 }
 
@@ -84,7 +123,7 @@ pub fn ggf_of(start: &Board, moves: &[Move], black: &str, white: &str) -> String
         white.replace(']', ")"),
         ggf_board(start)
     );
-    write_moves(&mut out, start, moves.iter().copied(), |_| String::new());
+    write_moves(&mut out, start, moves.iter().copied(), |_, _| ());
     out.push_str(";)");
     out
 }
@@ -156,6 +195,25 @@ pub fn parse_ggf(text: &str) -> Result<(Board, Vec<Move>), GgfError> {
 mod tests {
     use super::*;
     use crate::game::othello::play_move_list;
+
+    #[test]
+    fn a_move_is_played_exactly_when_try_play_plays_it() {
+        use crate::game::othello::Square;
+        // Along a game where each side takes its first legal square (or
+        // passes), every square and the pass of every position.
+        let mut board = Board::start();
+        loop {
+            for mv in (0..64).map(|i| Move::square(Square::new(i))) {
+                assert_eq!(played(&board, mv), board.try_play(mv).ok(), "{mv}");
+            }
+            assert_eq!(played(&board, Move::PASS), board.try_play(Move::PASS).ok());
+            board = match board.legal_squares().next() {
+                Some(sq) => board.play_unchecked(Move::square(sq)),
+                None if board.must_pass() => board.passed(),
+                None => break,
+            };
+        }
+    }
 
     #[test]
     fn a_game_in_progress_reads_back_as_written() {

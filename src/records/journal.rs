@@ -47,6 +47,8 @@ pub struct Journal {
     path: PathBuf,
     /// Games written since the last sync.
     unsynced: bool,
+    /// The lines of the games being appended (kept: one buffer for the run).
+    lines: Vec<u8>,
 }
 
 /// What a journal holds.
@@ -359,6 +361,7 @@ impl Journal {
             file,
             path: path.to_path_buf(),
             unsynced: false,
+            lines: Vec::new(),
         })
     }
 
@@ -388,11 +391,23 @@ impl Journal {
     /// # Errors
     /// [`Error::Io`].
     pub fn append(&mut self, rec: &GameRecord) -> Result<()> {
-        let mut line = serde_json::to_string(rec).expect("records serialize");
-        line.push('\n');
+        self.append_all(std::slice::from_ref(rec))
+    }
+
+    /// Appends games, a line each, in one write to the operating system
+    /// (games that finished together reach the file together).
+    ///
+    /// # Errors
+    /// [`Error::Io`].
+    pub fn append_all(&mut self, recs: &[GameRecord]) -> Result<()> {
+        self.lines.clear();
+        for rec in recs {
+            serde_json::to_writer(&mut self.lines, rec).expect("records serialize");
+            self.lines.push(b'\n');
+        }
         self.unsynced = true;
         self.file
-            .write_all(line.as_bytes())
+            .write_all(&self.lines)
             .and_then(|()| self.file.flush())
             .map_err(|e| Error::io(&self.path, e))
     }

@@ -69,9 +69,9 @@ pub fn engine_moves(
     let mut endings: BTreeMap<String, u64> = BTreeMap::new();
     for g in games {
         let (kind, loser) = termination(&g.reason);
-        *endings.entry(kind.to_string()).or_default() += 1;
+        count(&mut endings, kind);
         if let Some(i) = loser.and_then(index) {
-            *sums[i].forfeits.entry(kind.to_string()).or_default() += 1;
+            count(&mut sums[i].forfeits, kind);
         }
         add_moves(g, &index, &mut sums);
     }
@@ -90,6 +90,16 @@ pub fn engine_moves(
         })
         .collect();
     (stats, endings)
+}
+
+/// One more of `kind` (a name made only the first time).
+fn count(counts: &mut BTreeMap<String, u64>, kind: &str) {
+    match counts.get_mut(kind) {
+        Some(n) => *n += 1,
+        None => {
+            counts.insert(kind.to_string(), 1);
+        }
+    }
 }
 
 /// Adds a game's chosen moves to the sums of the engines that made them:

@@ -328,6 +328,19 @@ fn rating_summary(
 /// Recomputes the results of `games` (any order, duplicates dropped) of the
 /// run `info` describes.
 pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
+    analyse_counted(info, games, None)
+}
+
+/// As [`analyse`], given the SPRT pair counter a live run has fed with
+/// exactly `games` (`live`): when every game is valid and there once, that
+/// counter is the one [`analyse`] would build (a counter's state depends
+/// only on the set of games it was given), so the LLR of every pair is not
+/// computed again.
+pub fn analyse_counted(
+    info: &TournamentInfo,
+    games: &[GameRecord],
+    live: Option<&PairCounter>,
+) -> Results {
     let index: BTreeMap<&str, usize> = info
         .engines
         .iter()
@@ -337,13 +350,20 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
     let by_id = valid_games(&index, games);
     let shard = info.shard();
     let scheduled_pairs: u64 = (0..info.total_pairs).filter(|&p| shard.owns(p)).count() as u64;
-    let counter = sprt_counter(info, &by_id);
+    let built;
+    let counter = match live {
+        Some(c) if info.decides() && by_id.len() == games.len() => Some(c),
+        _ => {
+            built = sprt_counter(info, &by_id);
+            built.as_ref()
+        }
+    };
     let counted: Vec<&GameRecord> = by_id
         .values()
         .copied()
-        .filter(|g| counts(counter.as_ref(), g))
+        .filter(|g| counts(counter, g))
         .collect();
-    let tallies = Tallies::of(info, &index, &by_id, &counted, counter.as_ref());
+    let tallies = Tallies::of(info, &index, &by_id, &counted, counter);
 
     let mut notes = Vec::new();
     if let Some(msg) = info.book_note() {
@@ -355,15 +375,14 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
         ));
     }
     let ratings = rating_summary(&tallies.table, !counted.is_empty(), &mut notes);
-    let head = head_to_head(info, &tallies, counter.as_ref());
+    let head = head_to_head(info, &tallies, counter);
     let verdict = counter
         .as_ref()
         .map(|c| c.state().map_or(Verdict::Continue, |s| s.verdict).name());
     let played = by_id.len() as u64;
     let all: Vec<&GameRecord> = by_id.values().copied().collect();
     let (engine_moves, terminations) = engine_moves(info, &all);
-    let complete =
-        counter.as_ref().is_some_and(PairCounter::decided) || played >= 2 * scheduled_pairs;
+    let complete = counter.is_some_and(PairCounter::decided) || played >= 2 * scheduled_pairs;
     let (status, status_note) = status_of(info, complete);
     Results {
         name: info.name.clone(),
@@ -393,7 +412,7 @@ pub fn analyse(info: &TournamentInfo, games: &[GameRecord]) -> Results {
         engine_moves,
         notes,
         head_to_head_wdl: head,
-        counted_pairs: counter.as_ref().map(|c| c.counted().to_vec()),
+        counted_pairs: counter.map(|c| c.counted().to_vec()),
         trace: tallies.trace,
     }
 }

@@ -12,7 +12,9 @@ use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
-use crate::report::{analyse, write_outputs, PairCounter, Results, Status};
+use crate::report::{
+    analyse_counted, games_ggf, write_outputs, write_outputs_with, PairCounter, Results, Status,
+};
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -96,7 +98,7 @@ impl<'a> Collector<'a> {
                 c.add(g);
             }
         }
-        let results = analyse(info, &games);
+        let results = analyse_counted(info, &games, counter.as_ref());
         Collector {
             info,
             out,
@@ -172,17 +174,18 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Follows the first games of the external engines of `rec`; the
+    /// Follows the first games of the external engines of game `i`; the
     /// first one found broken stops the run. (An in-process engine that
     /// fails is a bug of its player, which its forfeits show; the runner
     /// plays on, as `tests/trust.rs` asks.)
-    fn watch_starts(&mut self, rec: &GameRecord) {
+    fn watch_starts(&mut self, i: usize) {
         // Only external engines are followed: a run of in-process engines
         // does no work here per game.
         if self.commands.is_empty() {
             return;
         }
         let commands = &self.commands;
+        let rec = &self.games[i];
         if let Some((engine, games, reason)) = self.starts.see(rec, |n| commands.contains_key(n)) {
             let Some(command) = self.commands.get(&engine).cloned() else {
                 return;
@@ -235,31 +238,55 @@ impl<'a> Collector<'a> {
     /// Takes a worker's answer: a game to journal and count, or the message
     /// of a worker that failed.
     pub fn take(&mut self, answer: std::result::Result<GameRecord, String>) {
-        match answer {
-            Ok(rec) => {
-                if self.failure.is_none() {
-                    if let Err(e) = self.journal.append(&rec) {
-                        self.failure = Some(e);
+        self.take_all(std::iter::once(answer));
+    }
+
+    /// Takes the answers that were waiting, in the order they came: their
+    /// games go to the journal in one write (up to a failure: none after
+    /// it), then each is counted and shown to the observer as [`take`](Self::take)
+    /// does one by one.
+    pub fn take_all(
+        &mut self,
+        answers: impl IntoIterator<Item = std::result::Result<GameRecord, String>>,
+    ) {
+        let from = self.games.len();
+        let mut journalled = from;
+        for answer in answers {
+            match answer {
+                Ok(rec) => {
+                    self.games.push(rec);
+                    if self.failure.is_none() {
+                        journalled = self.games.len();
                     }
                 }
-                if let Some(c) = self.counter.as_mut() {
-                    c.add(&rec);
+                Err(message) => {
+                    self.failure.get_or_insert(Error::Internal(message));
                 }
-                self.played += 1;
-                self.watch_starts(&rec);
-                self.games.push(rec);
-                self.observer
-                    .game_finished(&self.games[self.games.len() - 1], self.games.len() as u64);
             }
-            Err(message) => {
-                self.failure.get_or_insert(Error::Internal(message));
+        }
+        if journalled > from {
+            if let Err(e) = self.journal.append_all(&self.games[from..journalled]) {
+                self.failure.get_or_insert(e);
             }
+        }
+        // Each game as if it had come alone: the statistics the observer
+        // asks for are of the games up to it.
+        for i in from..self.games.len() {
+            if let Some(c) = self.counter.as_mut() {
+                c.add(&self.games[i]);
+            }
+            self.played += 1;
+            self.watch_starts(i);
+            self.observer.game_finished(&self.games[i], i as u64 + 1);
+            self.refresh(i + 1);
         }
         self.poll();
         if self.last_sync.elapsed() >= SYNC_EVERY {
             self.sync();
         }
-        self.refresh();
+        if from == self.games.len() {
+            self.refresh(from);
+        }
     }
 
     /// How long until the journal's unsynced games must reach the disk
@@ -278,11 +305,12 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Statistics when the observer's [`Cadence`] asks for them (plain
-    /// lines every so many pairs, the bar twice a second, nothing quiet); files
-    /// every 2 seconds.
-    fn refresh(&mut self) {
-        let pairs_now = self.games.len() as u64 / 2;
+    /// Statistics of the first `upto` games when the observer's [`Cadence`]
+    /// asks for them (plain lines every so many pairs, the bar twice a
+    /// second, nothing quiet); files every 2 seconds.
+    fn refresh(&mut self, upto: usize) {
+        let games = &self.games[..upto];
+        let pairs_now = upto as u64 / 2;
         let for_observer = self
             .cadence
             .pairs
@@ -293,14 +321,14 @@ impl<'a> Collector<'a> {
                 .is_some_and(|d| self.last_analysis.elapsed() > d);
         let for_files = self.last_write.elapsed() > WRITE_EVERY;
         if for_observer || for_files {
-            self.results = analyse(self.info, &self.games);
+            self.results = analyse_counted(self.info, games, self.counter.as_ref());
             self.analysed_pairs = pairs_now;
             self.last_analysis = Instant::now();
             self.fresh = true;
         }
         if for_files && self.failure.is_none() && self.peers.is_none() {
             self.last_write = Instant::now();
-            if let Err(e) = write_outputs(self.out, self.info, &self.results, &self.games) {
+            if let Err(e) = write_outputs(self.out, self.info, &self.results, games) {
                 self.failure = Some(e);
             }
         }
@@ -321,7 +349,15 @@ impl<'a> Collector<'a> {
     /// written.
     pub fn finish(mut self, stopped: bool) -> Result<(Results, Vec<GameRecord>)> {
         self.sync();
-        self.results = analyse(self.info, &self.games);
+        // games.ggf is made on a thread of its own while the statistics are.
+        let writes = self.failure.is_none() && self.peers.is_none();
+        let (results, ggf) = std::thread::scope(|s| {
+            let ggf = writes.then(|| s.spawn(|| games_ggf(self.out, self.info, &self.games)));
+            let results = analyse_counted(self.info, &self.games, self.counter.as_ref());
+            let ggf = ggf.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            (results, ggf.flatten())
+        });
+        self.results = results;
         if (stopped || self.broken.is_some()) && !self.results.complete {
             self.results.status = Status::Stopped;
             self.results.status_note = Some(format!(
@@ -335,7 +371,7 @@ impl<'a> Collector<'a> {
             return Err(e);
         }
         if self.peers.is_none() {
-            write_outputs(self.out, self.info, &self.results, &self.games)?;
+            write_outputs_with(self.out, self.info, &self.results, &self.games, ggf)?;
         }
         if let Some(e) = self.broken {
             return Err(e);

@@ -280,6 +280,7 @@ fn run_scheduled(
     let pool = Pool {
         tournament: Arc::new(t.clone()),
         workers,
+        queued: pool::QUEUED,
         stop: opts.stop.clone(),
         build: Arc::clone(&opts.players.0),
         logs: out.join("logs"),

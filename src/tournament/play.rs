@@ -107,6 +107,10 @@ pub trait Adjudicator<G: Game> {
     fn adjudicate(&mut self, pos: &G) -> Option<(i32, String)>;
 }
 
+/// The moves a game's record has room for from the start (Othello's 60 and
+/// a few passes).
+const PLIES: usize = 64;
+
 /// Plays a game from `setups[0].start` between `players[0]` (moving first)
 /// and `players[1]`, each with the clock and time per move of its setup,
 /// ended early by `adjudicator` when it says so.
@@ -121,12 +125,13 @@ pub fn play<G: Game>(
         clock: setups[i].clock,
         move_time: setups[i].move_time,
     });
+    // Room for a whole game of Othello: no growing move by move.
     let mut played = Played {
-        moves: Vec::new(),
-        nodes: Vec::new(),
-        times_ms: Vec::new(),
-        depths: Vec::new(),
-        scores: Vec::new(),
+        moves: Vec::with_capacity(PLIES),
+        nodes: Vec::with_capacity(PLIES),
+        times_ms: Vec::with_capacity(PLIES),
+        depths: Vec::with_capacity(PLIES),
+        scores: Vec::with_capacity(PLIES),
         ending: Ending::Over { first_score: 0 },
     };
     for side in 0..2 {

@@ -25,6 +25,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Games handed out ahead to each worker of a run of one machine (see
+/// [`Pool::queued`]).
+pub const QUEUED: usize = 16;
+
 /// How play ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ended {
@@ -42,6 +46,12 @@ pub struct Pool<'a> {
     pub tournament: Arc<Tournament>,
     /// Most threads.
     pub workers: usize,
+    /// Games handed out ahead to each worker beyond the one it plays
+    /// ([`QUEUED`] for a run of one machine): a worker that ends a game
+    /// finds the next one waiting instead of sleeping until the main thread
+    /// has taken its answer. Games waiting are not started: a stop, a
+    /// failure or an SPRT decision takes them back.
+    pub queued: usize,
     /// Stop requests, and the grace after a SIGTERM.
     pub stop: Option<Stops>,
     /// How players are built.
@@ -80,7 +90,10 @@ impl Pool<'_> {
         engines: &Engines,
     ) -> Result<Ended> {
         let resumed: HashSet<u64> = collector.games().iter().map(|g| g.game_id).collect();
-        let (job_tx, job_rx) = bounded::<Pairing>(self.workers);
+        // Games handed out at once: one playing on each worker, and
+        // `queued` waiting for each.
+        let ahead = self.workers * (1 + self.queued);
+        let (job_tx, job_rx) = bounded::<Pairing>(ahead);
         let (res_tx, res_rx) = unbounded::<Message>();
         // Dropped when this returns: the stop forwarder then ends.
         let (_running, done) = bounded::<()>(0);
@@ -94,8 +107,10 @@ impl Pool<'_> {
         let mut abandon_at: Option<Instant> = None;
         // When the scheduler asked to be asked again.
         let mut ask_at: Option<Instant> = None;
+        // A message read while taking the answers that were waiting.
+        let mut next: Option<Message> = None;
         loop {
-            while in_flight < self.workers
+            while in_flight < ahead
                 && !done
                 && !stopping
                 && !collector.failed()
@@ -104,7 +119,7 @@ impl Pool<'_> {
                 match next_game(scheduler, collector, &resumed) {
                     Next::Play(p) => {
                         self.refuse_unfinished()?;
-                        if spawned == in_flight {
+                        if spawned < self.workers && spawned <= in_flight {
                             self.start_worker(spawned, &job_rx, &res_tx, engines);
                             spawned += 1;
                         }
@@ -123,35 +138,28 @@ impl Pool<'_> {
             if in_flight == 0 && !waiting {
                 break;
             }
-            let Some(message) = next_message(&res_rx, collector, abandon_at, ask_at.take()) else {
-                return Ok(Ended::Abandoned);
-            };
+            let message = next
+                .take()
+                .or_else(|| next_message(&res_rx, collector, abandon_at, ask_at.take()));
             match message {
-                Message::Ask => collector.poll(),
-                Message::Game(answer) => {
-                    in_flight -= 1;
-                    collector.take(answer);
+                None => return Ok(abandon(&job_rx)),
+                Some(Message::Ask) => collector.poll(),
+                Some(Message::Game(answer)) => {
+                    let ended;
+                    (ended, next) = take_answers(answer, &res_rx, &job_rx, collector);
+                    in_flight -= ended;
                 }
-                Message::Stop(_) if stopping => return Ok(Ended::Abandoned),
-                Message::Stop(request) => {
+                Some(Message::Stop(_)) if stopping => return Ok(abandon(&job_rx)),
+                Some(Message::Stop(request)) => {
                     stopping = true;
+                    in_flight -= withdraw(&job_rx);
                     let terminate = request == StopRequest::Terminate;
-                    if terminate {
-                        abandon_at = Some(Instant::now() + grace);
-                    }
+                    abandon_at = terminate.then(|| Instant::now() + grace);
                     collector.stop_requested(in_flight, terminate.then_some(grace));
                 }
             }
         }
-        if stopping {
-            Ok(Ended::Stopped)
-        } else if done || collector.failed() || collector.decided() {
-            Ok(Ended::Done)
-        } else {
-            Err(Error::Internal(
-                "the scheduler waits for results but no game is in flight".into(),
-            ))
-        }
+        how_ended(stopping, done, collector)
     }
 
     /// Starts worker thread `index`, which takes its jobs from `jobs` and
@@ -241,6 +249,64 @@ fn next_message(
             Err(_) => collector.sync(),
         }
     }
+}
+
+/// Moves the workers' answers already waiting into `answers`; the first
+/// other message, if one comes, is returned.
+fn take_waiting(messages: &Receiver<Message>, answers: &mut Vec<WorkerAnswer>) -> Option<Message> {
+    while let Ok(m) = messages.try_recv() {
+        match m {
+            Message::Game(answer) => answers.push(answer),
+            other => return Some(other),
+        }
+    }
+    None
+}
+
+/// How play ended, once no game is in flight: stopped, done, or a
+/// scheduler that waits for results that cannot come.
+fn how_ended(stopping: bool, done: bool, collector: &Collector<'_>) -> Result<Ended> {
+    if stopping {
+        Ok(Ended::Stopped)
+    } else if done || collector.failed() || collector.decided() {
+        Ok(Ended::Done)
+    } else {
+        Err(Error::Internal(
+            "the scheduler waits for results but no game is in flight".into(),
+        ))
+    }
+}
+
+/// Takes `answer`, and the answers waiting after it, to the collector (one
+/// journal write for them all); after a failure or an SPRT decision, takes
+/// back the games no worker has started. Returns how many games are no
+/// longer in flight, and the first other message read meanwhile.
+fn take_answers(
+    answer: WorkerAnswer,
+    messages: &Receiver<Message>,
+    jobs: &Receiver<Pairing>,
+    collector: &mut Collector<'_>,
+) -> (usize, Option<Message>) {
+    let mut answers = vec![answer];
+    let next = take_waiting(messages, &mut answers);
+    let mut ended = answers.len();
+    collector.take_all(answers);
+    if collector.failed() || collector.decided() {
+        ended += withdraw(jobs);
+    }
+    (ended, next)
+}
+
+/// Takes back the games handed out that no worker has started; how many.
+fn withdraw(jobs: &Receiver<Pairing>) -> usize {
+    jobs.try_iter().count()
+}
+
+/// The games in flight are abandoned: the games no worker has started are
+/// taken back, so a worker ends with the game it plays.
+fn abandon(jobs: &Receiver<Pairing>) -> Ended {
+    withdraw(jobs);
+    Ended::Abandoned
 }
 
 /// The sooner of two waits.

@@ -16,7 +16,6 @@ use crate::engine::external::reaper::Engines;
 use crate::engine::external::ExternalPlayer;
 use crate::engine::hosted::{Build, Hosted};
 use crate::engine::{EngineSpec, GameSetup, Player};
-use crate::game::othello::notation::move_list_string;
 use crate::game::othello::{board_string, Board, Move};
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, GameKind};
@@ -211,8 +210,20 @@ impl TournamentGame for Board {
         (opening.board, moves, start)
     }
 
+    /// [`move_list_string`](crate::game::othello::notation::move_list_string)'s text, written without the formatter: the
+    /// runner writes one a game.
     fn transcript(moves: &[Move]) -> String {
-        move_list_string(moves)
+        let mut s = String::with_capacity(2 * moves.len());
+        for mv in moves {
+            match mv.to_square() {
+                Some(sq) => {
+                    s.push(char::from(b'a' + sq.column()));
+                    s.push(char::from(b'1' + sq.row()));
+                }
+                None => s.push_str("pa"),
+            }
+        }
+        s
     }
 
     fn seats<'a>(players: &'a mut Players<'_>) -> &'a mut [Option<Box<dyn Player<Board>>>] {
@@ -461,5 +472,23 @@ pub fn serve(
         if !send(rec) {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::notation::move_list_string;
+
+    #[test]
+    fn a_transcript_is_the_move_list_notation_writes() {
+        let mut moves: Vec<Move> = (0..64)
+            .map(|i| Move::square(crate::game::othello::Square::new(i)))
+            .collect();
+        moves.push(Move::PASS);
+        assert_eq!(
+            <Board as TournamentGame>::transcript(&moves),
+            move_list_string(&moves)
+        );
     }
 }

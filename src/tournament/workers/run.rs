@@ -105,6 +105,9 @@ pub fn run_worker(
     let pool = Pool {
         tournament: Arc::new(t.clone()),
         workers: concurrency,
+        // A worker of a shared run claims only the pairs it plays: pairs
+        // waiting in its queue would be held from the other workers.
+        queued: 0,
         stop: opts.stop.clone(),
         build: Arc::clone(&opts.players.0),
         logs: out.join("workers").join(&w.id).join("logs"),
