@@ -35,6 +35,7 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 pub mod builtin;
+mod last;
 mod nodes;
 pub mod obf;
 mod ordering;
@@ -54,7 +55,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// At this many empties or fewer the solver uses its small-position code.
-pub const SMALL: u32 = 7;
+pub const SMALL: u32 = 6;
 /// From this many empties null-window nodes try enhanced transposition
 /// cutoffs.
 pub const ETC_DEPTH: u32 = 12;

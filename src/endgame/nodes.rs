@@ -3,6 +3,7 @@
 //! small-position code at [`SMALL`] empties or fewer (no table, no sorting,
 //! the last empty square counted directly). Every node is fail-soft.
 
+use super::last::last_empty;
 use super::ordering::{odd_quadrants, quadrant_of, Scored};
 use super::parallel::DEFER_MIN;
 use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
@@ -255,6 +256,10 @@ impl Solver {
         if self.tick() {
             return 0;
         }
+        // The table's bucket is asked for now, its cache miss served
+        // while the moves and the stability bound are computed.
+        let key = hash(p, o);
+        self.tt.prefetch(key);
         let moves = cpu.legal_moves(p, o);
         if moves == 0 {
             if cpu.legal_moves(o, p) == 0 {
@@ -265,7 +270,6 @@ impl Solver {
         if let Some(v) = Self::stability_cut(cpu, p, o, alpha, n) {
             return v;
         }
-        let key = hash(p, o);
         let mut hash_move = None;
         if let Some(e) = self.tt.probe(key) {
             hash_move = Some(e.best);
@@ -282,9 +286,15 @@ impl Solver {
         // Enhanced transposition cutoff: a child the table already proves
         // at most -alpha - 1 for the opponent ends this node at once.
         if n >= ETC_DEPTH {
-            for m in &list[..count] {
-                let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-                if let Some(e) = self.tt.probe(hash(np, no)) {
+            // Every child's bucket is asked for first, so that their
+            // cache misses overlap instead of following one another.
+            let mut keys = [0u64; 32];
+            for (k, m) in keys.iter_mut().zip(&list[..count]) {
+                *k = hash(o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
+                self.tt.prefetch(*k);
+            }
+            for (m, &k) in list[..count].iter().zip(&keys) {
+                if let Some(e) = self.tt.probe(k) {
                     if self.believes(&e)
                         && matches!(e.bound, Bound::Upper | Bound::Exact)
                         && -e.score > alpha
@@ -423,7 +433,7 @@ impl Solver {
         self.nodes += 1;
         let empty = !(p | o);
         if n == 1 {
-            return last_empty(cpu, p, o, empty.trailing_zeros() as usize);
+            return last_empty(p, empty.trailing_zeros() as usize);
         }
         // The stability cutoff pays here too (from 4 empties, where the
         // threshold first lets it try): FFO #40-#49 visit 27% fewer nodes.
@@ -452,7 +462,7 @@ impl Solver {
                     // The child has one empty: counted here, without a call.
                     self.nodes += 1;
                     let last = (empty ^ (1u64 << sq)).trailing_zeros() as usize;
-                    -last_empty(cpu, np, no, last)
+                    -last_empty(np, last)
                 } else {
                     -self.small(cpu, np, no, -beta, -alpha, n - 1, odd ^ quadrant_of(sq))
                 };
@@ -499,22 +509,3 @@ static NEIGHBOURS: [u64; 64] = {
     }
     t
 };
-
-/// The exact score with one empty square `sq` left, side to move `p`.
-#[inline]
-fn last_empty<C: Cpu>(cpu: C, p: u64, o: u64, sq: usize) -> i32 {
-    let diff = 2 * p.count_ones() as i32 - 63;
-    let f = cpu.flips(sq, p, o);
-    if f != 0 {
-        return diff + 2 * f.count_ones() as i32 + 1;
-    }
-    let g = cpu.flips(sq, o, p);
-    if g != 0 {
-        return diff - 2 * g.count_ones() as i32 - 1;
-    }
-    if diff > 0 {
-        diff + 1
-    } else {
-        diff - 1
-    }
-}

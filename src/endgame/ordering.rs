@@ -5,7 +5,7 @@
 //! evaluation, a shallow alpha-beta search of the position after each move.
 
 use super::nodes::final_score;
-use super::{Solver, INF_CENTI};
+use super::{Solver, ETC_DEPTH, INF_CENTI, SMALL};
 use crate::game::cpu::Cpu;
 use crate::game::othello::bitboard::{neighbours, Bits};
 use crate::game::othello::Board;
@@ -113,6 +113,11 @@ impl Solver {
                     let bit = 1u64 << sq;
                     let (np, no) = (o ^ f, p ^ f ^ bit);
                     let replies = cpu.legal_moves(np, no);
+                    // Below ETC_DEPTH nothing else asks for the children's
+                    // table buckets ahead of their probes: asked for here.
+                    if n > SMALL + 1 && n < ETC_DEPTH {
+                        self.tt.prefetch(crate::game::othello::hash::hash(np, no));
+                    }
                     // Edax-like fast ordering: fewest opponent replies (corners
                     // count twice) first, then own corner stability, then fewest
                     // empties next to own discs (the opponent's potential

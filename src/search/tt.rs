@@ -329,6 +329,22 @@ impl TranspositionTable {
         (key as usize & self.mask) * WORDS
     }
 
+    /// Asks the processor to bring `key`'s bucket into the cache ahead of
+    /// a probe or store (a hint: what they find is the same without it).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the address is that of a word of the table (the bucket
+        // is in bounds), and a prefetch reads nothing the program sees.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let word = self.words.as_ptr().add(self.bucket(key));
+            _mm_prefetch::<_MM_HINT_T0>(word.cast::<i8>());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
