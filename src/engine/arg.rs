@@ -52,15 +52,20 @@ struct Program {
     dir: Option<String>,
 }
 
+/// The keys of a program written out.
+const KEYS: [&str; 5] = ["cmd", "arg", "proto", "name", "dir"];
+
 /// Fields whose value is text (written without quotes in an argument).
 const TEXT_FIELDS: [&str; 2] = ["name", "command"];
 /// Fields whose value is a path (relative to where the argument is read).
 const PATH_FIELDS: [&str; 3] = ["weights", "probcut", "working_dir"];
 
 impl EngineArg {
-    /// Reads an argument: `FILE.ron:...` (split at the first `.ron:`) is a
-    /// changed file; text with a `=` that is not a file in `base` is a
-    /// program; anything else an engine file, relative to `base`.
+    /// Reads an argument: text whose first word is `cmd=`, `arg=`,
+    /// `proto=`, `name=` or `dir=` is a program; else `FILE.ron:...`
+    /// (split at the first `.ron:`) is a changed file; else text with a `=`
+    /// is a program too (so a wrong key is named); anything else, and any
+    /// file that exists in `base`, is an engine file, relative to `base`.
     ///
     /// # Errors
     /// [`Error::Usage`] naming the argument: a word that is not `KEY=VALUE`,
@@ -70,7 +75,14 @@ impl EngineArg {
             argument: text.into(),
             message,
         };
-        let what = if let Some(i) = text.find(".ron:") {
+        let first_key = text
+            .split_whitespace()
+            .next()
+            .and_then(|w| w.split_once('='));
+        let program = first_key.is_some_and(|(key, _)| KEYS.contains(&key));
+        let what = if program && !base.join(text).exists() {
+            What::Program(Program::parse(text).map_err(bad)?)
+        } else if let Some(i) = text.find(".ron:") {
             What::Changed {
                 file: PathBuf::from(&text[..i + 4]),
                 fields: split_fields(&text[i + 5..]).map_err(bad)?,
@@ -91,6 +103,14 @@ impl EngineArg {
         match &self.what {
             What::File(f) => Some(f),
             What::Changed { .. } | What::Program(_) => None,
+        }
+    }
+
+    /// The engine file it reads, plain or changed (`None` for a program).
+    pub fn path(&self) -> Option<&Path> {
+        match &self.what {
+            What::File(file) | What::Changed { file, .. } => Some(file),
+            What::Program(_) => None,
         }
     }
 
@@ -428,6 +448,11 @@ mod tests {
         assert_eq!(arg("cmd=x proto=gtp name=my:engine").stem(), "my_engine");
         assert_eq!(arg("cmd=x proto=gtp name=a/b").stem(), "a_b");
         assert_eq!(arg("e.ron:name=n x").stem(), "n_x");
+        // A program's argument may name a changed file.
+        assert_eq!(
+            arg("cmd=arena arg=serve arg=--engine arg=e.ron:tt_mib=1 proto=nboard").stem(),
+            "arena"
+        );
     }
 
     #[test]
