@@ -57,7 +57,7 @@ fn read(path: &Path) -> String {
 }
 
 /// gtp-rhino's path, or `None` after saying why the test is skipped.
-fn gtp_rhino() -> Option<PathBuf> {
+pub(crate) fn gtp_rhino() -> Option<PathBuf> {
     let found = in_path("gtp-rhino");
     if found.is_none() {
         eprintln!(

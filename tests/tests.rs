@@ -20,6 +20,7 @@ mod grhino;
 mod history;
 mod hostile;
 mod house;
+mod inline;
 mod layers;
 mod limits;
 mod matchup;

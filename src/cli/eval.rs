@@ -2,7 +2,6 @@
 //! term, so a user can see why a weight change moved a score.
 
 use super::{print, print_json};
-use crate::engine::EngineConfig;
 use crate::eval::patterns::{weights_file, Patterns};
 use crate::eval::{Term, UNITS_PER_DISC};
 use crate::game::othello::board_string;
@@ -18,9 +17,11 @@ pub struct EvalArgs {
     /// Fit weights instead of evaluating
     #[command(subcommand)]
     pub command: Option<EvalCommand>,
-    /// The engine whose evaluation to use
-    #[arg(long)]
-    pub engine: Option<PathBuf>,
+    /// The engine whose evaluation to use: a file, or FILE.ron:FIELD=VALUE[,...]
+    /// (the file with fields changed, as `arena match` takes it:
+    /// engines/strong.ron:eval.weights=new.bin)
+    #[arg(long, value_name = "FILE")]
+    pub engine: Option<String>,
     /// The position: a position string or a move list (default: the start)
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
@@ -119,7 +120,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         }
         .into());
     };
-    let config = EngineConfig::load(engine)?.othello(engine, "arena eval")?;
+    let config = super::in_process_engine(engine, "arena eval")?;
     let board = super::othello_position(args.position.as_deref())?;
     let v = config.eval().evaluate(&board);
     let report = EvalReport {

@@ -33,10 +33,15 @@ fn builtin_book() -> crate::Result<(PathBuf, String)> {
 /// Arguments of `arena match`.
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
-    /// The first engine file (its statistics are shown)
-    pub first: PathBuf,
-    /// The second engine file
-    pub second: PathBuf,
+    /// The first engine (its statistics are shown): an engine file;
+    /// FILE.ron:FIELD=VALUE[,FIELD=VALUE]... (the file with fields changed,
+    /// e.g. engines/strong.ron:eval.weights=new.bin); or a program,
+    /// "cmd=PROGRAM [arg=ARG]... proto=gtp|nboard [name=NAME] [dir=DIR]"
+    #[arg(value_name = "FIRST")]
+    pub first: String,
+    /// The second engine, as FIRST
+    #[arg(value_name = "SECOND")]
+    pub second: String,
     /// Games, an even number (each opening is played both ways round)
     #[arg(long, conflicts_with = "pairs", value_parser = clap::value_parser!(u64).range(2..=20_000_000))]
     pub games: Option<u64>,

@@ -154,6 +154,29 @@ pub fn is_usage(err: &anyhow::Error) -> bool {
     )
 }
 
+/// The in-process Othello engine an `--engine` argument names: an engine
+/// file, or one with fields changed (`FILE.ron:FIELD=VALUE`, as `arena
+/// match` takes it), read from the current folder; `command` (`arena
+/// eval`) is named when it is an external engine or plays another game.
+///
+/// # Errors
+/// The file's or the change's errors; an external engine.
+pub(crate) fn in_process_engine(
+    text: &str,
+    command: &str,
+) -> crate::Result<crate::engine::EngineConfig> {
+    let here = std::path::Path::new("");
+    let arg = crate::engine::EngineArg::parse(text, here)?;
+    let (spec, _) = arg.load(here, None)?;
+    let crate::engine::EngineSpec::Engine(config) = spec else {
+        return Err(crate::Error::Argument {
+            argument: "--engine".into(),
+            message: format!("{text} is an External engine; {command} needs an in-process engine"),
+        });
+    };
+    config.othello(arg.path().unwrap_or(here), command)
+}
+
 /// A usage error (exit code 2) about `argument`, printed as it is.
 pub fn usage(argument: &str, message: impl Into<String>) -> crate::Error {
     crate::Error::Usage {

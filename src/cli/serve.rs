@@ -4,18 +4,17 @@
 
 use crate::engine::external::Protocol;
 use crate::engine::serve::{serve_on, Served};
-use crate::engine::EngineSpec;
 use crate::search::Limit;
 use crate::Error;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `arena serve`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// The engine file (an in-process engine)
-    #[arg(long)]
-    pub engine: PathBuf,
+    /// The engine file (an in-process engine), or FILE.ron:FIELD=VALUE[,...]
+    /// (the file with fields changed, as `arena match` takes it)
+    #[arg(long, value_name = "FILE")]
+    pub engine: String,
     /// The protocol to speak on standard input and output
     #[arg(long, value_parser = super::named(&Protocol::ALL, Protocol::name, Protocol::summary))]
     pub protocol: Protocol,
@@ -36,17 +35,7 @@ pub struct ServeArgs {
 /// # Errors
 /// A bad engine file, an external engine, or failed I/O.
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
-    let EngineSpec::Engine(config) = EngineSpec::load(&args.engine, None)? else {
-        return Err(Error::Argument {
-            argument: "--engine".into(),
-            message: format!(
-                "{} is an External engine; arena serve serves in-process engines",
-                args.engine.display()
-            ),
-        }
-        .into());
-    };
-    let config = config.othello(&args.engine, "arena serve")?;
+    let config = super::in_process_engine(&args.engine, "arena serve")?;
     let mut served = Served::new(&config);
     let limit = (args.tc)
         .or(args.movetime.map(Limit::MoveTime))
@@ -55,10 +44,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         if !served.set_limit(limit) {
             return Err(Error::Argument {
                 argument: "--tc/--movetime/--depth".into(),
-                message: format!(
-                    "{} does not search, so it takes no limit",
-                    args.engine.display()
-                ),
+                message: format!("{} does not search, so it takes no limit", args.engine),
             }
             .into());
         }

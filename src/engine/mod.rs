@@ -4,6 +4,7 @@
 //! before every game). [`bench`] searches fixed positions with the strong
 //! preset: the search's signature.
 
+pub mod arg;
 pub mod bench;
 pub mod config;
 pub mod exhaustive;
@@ -13,6 +14,7 @@ pub mod player;
 pub mod serve;
 pub mod spec;
 
+pub use arg::EngineArg;
 pub use config::{
     EngineConfig, EngineKind, EngineOptions, OptionsError, RawEngine, SearchEngine, SearchKind,
 };

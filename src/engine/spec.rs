@@ -30,7 +30,7 @@ pub enum EngineSpec {
 }
 
 /// The first word of a RON text, past blank space and comments.
-fn first_word(text: &str) -> &str {
+pub(super) fn first_word(text: &str) -> &str {
     let mut rest = text;
     loop {
         rest = rest.trim_start();
@@ -96,6 +96,15 @@ impl EngineSpec {
         match self {
             EngineSpec::Engine(e) => &e.name,
             EngineSpec::External(e) => &e.name,
+        }
+    }
+
+    /// Plays under another name (its settings, and so its fingerprint,
+    /// unchanged): one engine file listed twice, a changed engine.
+    pub fn rename(&mut self, name: String) {
+        match self {
+            EngineSpec::Engine(e) => e.name = name,
+            EngineSpec::External(e) => e.name = name,
         }
     }
 

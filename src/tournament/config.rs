@@ -10,7 +10,7 @@
 use super::options::check_forced_limit;
 pub use super::options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
 use crate::book::{read_book, Book, BookError, Opening, OpeningOrder, Order};
-use crate::engine::{EngineConfig, EngineSpec, RawEngine};
+use crate::engine::{EngineArg, EngineConfig, EngineSpec, RawEngine};
 use crate::error::{Error, Result};
 use crate::game::othello::Board;
 use crate::game::GameKind;
@@ -34,6 +34,11 @@ pub enum EngineRef {
     /// An engine written in the config (weights paths relative to the
     /// config file).
     Inline(RawEngine),
+    /// An engine as `arena match` takes it (see [`EngineArg`]): a file
+    /// with fields changed, `"strong.ron:eval.weights=new.bin"`, or a
+    /// program, `"cmd=gtp-rhino arg=-l arg=1 proto=gtp"` (paths relative
+    /// to the config file).
+    Arg(String),
 }
 
 /// The opening book of a tournament.
@@ -282,41 +287,7 @@ fn load_engines(
     // The files loaded so far: one file listed twice is self-play.
     let mut files: Vec<Option<PathBuf>> = Vec::new();
     for (i, e) in refs.iter().enumerate() {
-        let file = match e {
-            EngineRef::Path(p) => Some(src.base().join(p)),
-            EngineRef::Inline(_) => None,
-        };
-        let file = file.map(|f| f.canonicalize().unwrap_or(f));
-        let (mut config, weights_base) = match e {
-            EngineRef::Path(p) => {
-                let full = src.base().join(p);
-                let shown = crate::error::path_text(&full);
-                let problem = match crate::util::text::file_problem(&full) {
-                    _ if !full.exists() => Some("not found".to_string()),
-                    Some(p) => Some(p.to_string()),
-                    None => None,
-                };
-                if let Some(problem) = problem {
-                    return Err(src.entry("engines", i).field(
-                        "engines",
-                        format!("engine {}: engine file {shown} {problem}", i + 1),
-                    ));
-                }
-                let c = EngineSpec::load(&full, time_control)?;
-                (c, full.parent().unwrap_or(Path::new(".")).to_path_buf())
-            }
-            EngineRef::Inline(r) => {
-                let mut raw = r.clone();
-                if let Some(limit) = time_control {
-                    raw.set_default_limit(limit);
-                }
-                let c = EngineConfig::try_from(Sourced {
-                    raw,
-                    source: src.entry("engines", i),
-                })?;
-                (EngineSpec::Engine(c), src.base().to_path_buf())
-            }
-        };
+        let (mut config, weights_base, file) = load_engine(src, i, e, time_control)?;
         if file.is_some() && files.contains(&file) {
             self_play_name(&mut config, &engines);
         }
@@ -339,6 +310,64 @@ fn load_engines(
     Ok((engines, fingerprints))
 }
 
+/// Engine `i` of the list (`time_control` standing in for a missing
+/// limit), the folder its relative paths start from, and its file (made
+/// canonical) when it is a file as written.
+fn load_engine(
+    src: &Source<'_>,
+    i: usize,
+    e: &EngineRef,
+    time_control: Option<Limit>,
+) -> Result<(EngineSpec, PathBuf, Option<PathBuf>)> {
+    match e {
+        EngineRef::Path(p) => load_file(src, i, p, time_control),
+        EngineRef::Inline(r) => {
+            let mut raw = r.clone();
+            if let Some(limit) = time_control {
+                raw.set_default_limit(limit);
+            }
+            let c = EngineConfig::try_from(Sourced {
+                raw,
+                source: src.entry("engines", i),
+            })?;
+            Ok((EngineSpec::Engine(c), src.base().to_path_buf(), None))
+        }
+        EngineRef::Arg(text) => {
+            let arg = EngineArg::parse(text, src.base())?;
+            if let Some(p) = arg.file() {
+                return load_file(src, i, p, time_control);
+            }
+            let (spec, base) = arg.load(src.base(), time_control)?;
+            Ok((spec, base, None))
+        }
+    }
+}
+
+/// Engine `i`, the file `p` (relative to the config), as [`load_engine`].
+fn load_file(
+    src: &Source<'_>,
+    i: usize,
+    p: &Path,
+    time_control: Option<Limit>,
+) -> Result<(EngineSpec, PathBuf, Option<PathBuf>)> {
+    let full = src.base().join(p);
+    let shown = crate::error::path_text(&full);
+    let problem = match crate::util::text::file_problem(&full) {
+        _ if !full.exists() => Some("not found".to_string()),
+        Some(p) => Some(p.to_string()),
+        None => None,
+    };
+    if let Some(problem) = problem {
+        return Err(src.entry("engines", i).field(
+            "engines",
+            format!("engine {}: engine file {shown} {problem}", i + 1),
+        ));
+    }
+    let c = EngineSpec::load(&full, time_control)?;
+    let folder = full.parent().unwrap_or(Path::new(".")).to_path_buf();
+    Ok((c, folder, Some(full.canonicalize().unwrap_or(full))))
+}
+
 /// An engine file listed again plays as `NAME-2` (`-3`, …): the first
 /// name not taken.
 fn self_play_name(config: &mut EngineSpec, taken: &[EngineSpec]) {
@@ -347,10 +376,7 @@ fn self_play_name(config: &mut EngineSpec, taken: &[EngineSpec]) {
         .map(|n| format!("{base}-{n}"))
         .find(|n| taken.iter().all(|o| o.name() != n))
         .expect("a free name");
-    match config {
-        EngineSpec::Engine(e) => e.name = name,
-        EngineSpec::External(e) => e.name = name,
-    }
+    config.rename(name);
 }
 
 /// The format's own settings against `n` engines; the SPRT it runs, if any.

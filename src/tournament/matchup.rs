@@ -4,6 +4,7 @@
 //! journaled and resumed exactly like one) and loaded from that text.
 
 use super::config::Tournament;
+use crate::engine::EngineArg;
 use crate::error::{Argument, Error, Result};
 use crate::search::Limit;
 use std::path::{Path, PathBuf};
@@ -51,31 +52,43 @@ pub struct SprtOptions {
 
 impl Eq for SprtOptions {}
 
-/// A file's name without its extension, for display.
-fn stem(path: &Path) -> String {
-    path.file_stem().map_or_else(
-        || path.display().to_string(),
-        |s| s.to_string_lossy().into_owned(),
-    )
-}
-
 /// `path` made absolute (so the generated config needs no base folder).
 fn absolute(path: &Path) -> Result<PathBuf> {
     std::path::absolute(path).map_err(|e| Error::io(path, e))
 }
 
 /// The output folder before the config's hash is added:
-/// `results/match-A-vs-B`.
-fn default_out(a: &Path, b: &Path) -> PathBuf {
-    PathBuf::from("results").join(format!("match-{}-vs-{}", stem(a), stem(b)))
+/// `results/match-A-vs-B`, each engine by [`EngineArg::stem`].
+fn default_out(a: &EngineArg, b: &EngineArg) -> PathBuf {
+    PathBuf::from("results").join(format!("match-{}-vs-{}", a.stem(), b.stem()))
 }
 
-/// The config text of a match between engine files `a` and `b`.
+/// An engine argument read from the current folder.
+fn engine_arg(text: &str) -> Result<EngineArg> {
+    EngineArg::parse(text, Path::new(""))
+}
+
+/// An engine of the generated config: a plain engine file by its absolute
+/// path, any other argument (a changed file, a program) as written, read
+/// from the current folder (the generated config's).
+fn engine_ref(text: &str) -> Result<String> {
+    Ok(match engine_arg(text)?.file() {
+        Some(f) => format!("Path({:?})", absolute(f)?.display().to_string()),
+        None => format!("Arg({text:?})"),
+    })
+}
+
+/// The config text of a match between engines `a` and `b`, each an
+/// engine argument ([`EngineArg`]: a file, a file with fields changed, a
+/// program).
 ///
 /// # Errors
-/// A path that cannot be made absolute.
-pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
-    let out = o.out.clone().unwrap_or_else(|| default_out(a, b));
+/// A path that cannot be made absolute; a malformed engine argument.
+pub fn match_config(a: &str, b: &str, o: &MatchOptions) -> Result<String> {
+    let out = match &o.out {
+        Some(out) => out.clone(),
+        None => default_out(&engine_arg(a)?, &engine_arg(b)?),
+    };
     let limit = match o.limit {
         Some(l) => format!("Some({})", ron::to_string(&l).expect("limits serialize")),
         None => "None".into(),
@@ -98,12 +111,12 @@ pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
         ),
     };
     Ok(format!(
-        "// arena match {} {}\nTournament(\n    name: {:?},\n    engines: [Path({:?}), Path({:?})],\n    format: {format},\n    book: (file: {:?}, order: Random, start: 0),\n    concurrency: {},\n    seed: {},\n    out: {:?},\n    limit: {limit},\n{fail_on_h0})\n",
-        a.display(),
-        b.display(),
+        "// arena match {} {}\nTournament(\n    name: {:?},\n    engines: [{}, {}],\n    format: {format},\n    book: (file: {:?}, order: Random, start: 0),\n    concurrency: {},\n    seed: {},\n    out: {:?},\n    limit: {limit},\n{fail_on_h0})\n",
+        a.escape_debug(),
+        b.escape_debug(),
         o.event.as_deref().unwrap_or("match"),
-        absolute(first)?.display().to_string(),
-        absolute(second)?.display().to_string(),
+        engine_ref(first)?,
+        engine_ref(second)?,
         absolute(&o.book)?.display().to_string(),
         o.concurrency,
         o.seed,
@@ -120,12 +133,12 @@ pub fn match_config(a: &Path, b: &Path, o: &MatchOptions) -> Result<String> {
 ///
 /// # Errors
 /// Bad engine files (naming their own file, line and field), a bad book.
-pub fn match_tournament(a: &Path, b: &Path, o: &MatchOptions) -> Result<Tournament> {
+pub fn match_tournament(a: &str, b: &str, o: &MatchOptions) -> Result<Tournament> {
     let text = match_config(a, b, o)?;
     let generated = Path::new("arena-match.ron");
     let mut t = Tournament::parse(&text, generated).map_err(|e| usage_error(e, a, b, generated))?;
     if o.out.is_none() {
-        let mut name = default_out(a, b).into_os_string();
+        let mut name = default_out(&engine_arg(a)?, &engine_arg(b)?).into_os_string();
         name.push(format!("-{}", &t.family[..8]));
         t.out = PathBuf::from(name);
     }
@@ -133,7 +146,7 @@ pub fn match_tournament(a: &Path, b: &Path, o: &MatchOptions) -> Result<Tourname
 }
 
 /// An error of the generated config said of the arguments that made it.
-fn usage_error(e: Error, a: &Path, b: &Path, generated: &Path) -> Error {
+fn usage_error(e: Error, a: &str, b: &str, generated: &Path) -> Error {
     match e {
         // The generated file is not the user's: what is wrong with it is
         // said of the arguments that made it.
@@ -141,10 +154,7 @@ fn usage_error(e: Error, a: &Path, b: &Path, generated: &Path) -> Error {
             let (argument, message): (Argument, String) = if let Some(m) =
                 message.strip_prefix("engines: ")
             {
-                (
-                    "FIRST and SECOND".into(),
-                    format!("{} and {}: {m}", a.display(), b.display()),
-                )
+                ("FIRST and SECOND".into(), format!("{a} and {b}: {m}"))
             } else if message.contains("leave book out") {
                 (
                     "FIRST and SECOND".into(),
@@ -179,7 +189,7 @@ mod tests {
             event: Some("ev".into()),
             sprt: None,
         };
-        let text = match_config(Path::new("/e/a.ron"), Path::new("/e/b.ron"), &o).unwrap();
+        let text = match_config("/e/a.ron", "/e/b.ron", &o).unwrap();
         for part in [
             "name: \"ev\"",
             "engines: [Path(\"/e/a.ron\"), Path(\"/e/b.ron\")]",

@@ -14,6 +14,7 @@ pub mod par;
 pub mod progress;
 pub mod rng;
 pub mod ron;
+pub mod ron_edit;
 mod ron_explain;
 mod ron_place;
 pub mod ron_scan;

@@ -84,6 +84,24 @@ pub struct RawExternal {
     pub limit: Option<Limit>,
 }
 
+impl RawExternal {
+    /// An engine that starts `command` (with no arguments) and speaks
+    /// `protocol`, every other setting at its default.
+    pub fn new(name: &str, command: &str, protocol: Protocol) -> RawExternal {
+        RawExternal {
+            name: name.to_string(),
+            command: command.to_string(),
+            args: Vec::new(),
+            protocol,
+            working_dir: None,
+            init: Vec::new(),
+            ready_timeout_ms: ready_timeout(),
+            reply_timeout_ms: reply_timeout(),
+            limit: None,
+        }
+    }
+}
+
 /// A checked external engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExternalConfig {
