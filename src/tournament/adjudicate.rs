@@ -120,3 +120,63 @@ fn call_at(rules: ScoreRules, pos: &Board, moves: &[Move], scores: &[Option<i32>
     }
     judge.call(pos.empties())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::play_move_list;
+    use crate::records::adjudge::Resign;
+
+    #[test]
+    fn the_runner_knows_who_made_each_move_passes_included() {
+        let rules = ScoreRules {
+            resign: Some(Resign {
+                move_count: 2,
+                score: 1,
+            }),
+            draw: None,
+        };
+        let (pos, moves) = play_move_list(Board::start(), "f5d6c3d3").unwrap();
+        let down = [Some(-150), Some(150), Some(-150), Some(150)];
+        assert_eq!(
+            call_at(rules, &pos, &moves, &down),
+            Some(Call::Resign {
+                black_lost: true,
+                disc_diff: -2
+            })
+        );
+        // The same moves and scores with white to move now: white began,
+        // so white is down.
+        let white_to_move = pos.passed();
+        let white_lost = call_at(rules, &white_to_move, &moves, &down);
+        assert!(matches!(
+            white_lost,
+            Some(Call::Resign {
+                black_lost: false,
+                ..
+            })
+        ));
+        // A forced pass first is skipped: it neither counts nor breaks, and
+        // the side of each move still alternates.
+        let with_pass = [Move::PASS, moves[0], moves[1], moves[2], moves[3]];
+        let scores = [None, down[0], down[1], down[2], down[3]];
+        let black_lost = call_at(rules, &pos, &with_pass, &scores);
+        assert!(matches!(
+            black_lost,
+            Some(Call::Resign {
+                black_lost: true,
+                ..
+            })
+        ));
+        let white_lost = call_at(rules, &white_to_move, &with_pass, &scores);
+        assert!(matches!(
+            white_lost,
+            Some(Call::Resign {
+                black_lost: false,
+                ..
+            })
+        ));
+        let broken = [down[0], down[1], None, down[3]];
+        assert_eq!(call_at(rules, &pos, &moves, &broken), None);
+    }
+}
