@@ -4,6 +4,7 @@ mod util;
 mod workers;
 
 mod adjudicate;
+mod adjudicate_scores;
 mod book;
 mod book_files;
 mod book_generate;

@@ -88,6 +88,9 @@ pub struct MatchArgs {
     /// Resume, overwrite, quiet, events.
     #[command(flatten)]
     pub folder: FolderArgs,
+    /// Adjudication: --resign, --draw, --adjudicate-solve.
+    #[command(flatten)]
+    pub adjudication: super::adjudication::AdjudicationArgs,
 }
 
 /// `10+0.1` (seconds, as cutechess-cli writes it) as a clock limit.
@@ -212,6 +215,7 @@ fn options(args: &MatchArgs) -> crate::Result<(MatchOptions, Option<String>)> {
         out: args.out.clone(),
         event: args.event.clone(),
         sprt,
+        adjudicate: args.adjudication.settings()?,
     };
     Ok((options, note))
 }

@@ -2,6 +2,7 @@
 //! per subcommand, each turning arguments into library calls and printing
 //! text or, with `--json`, exactly one JSON object.
 
+pub mod adjudication;
 pub mod bench;
 pub mod book;
 pub mod eval;

@@ -47,6 +47,9 @@ pub struct RunArgs {
     /// another worker takes over the pairs it claimed (5m, 90s)
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5m", requires = "worker")]
     pub stale_after: Duration,
+    /// Adjudication (--resign, --draw, --adjudicate-solve), instead of the config's.
+    #[command(flatten)]
+    pub adjudication: super::adjudication::AdjudicationArgs,
     /// With --worker: join a run another arena build (or other engine
     /// programs) started; recorded, and noted by `arena report`
     #[arg(long, requires = "worker")]
@@ -166,6 +169,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let overrides = Overrides {
         rounds: args.rounds,
         seed: args.seed,
+        adjudicate: args.adjudication.settings()?,
     };
     let worker = match &args.worker {
         Some(id) => Some(WorkerOptions {

@@ -5,6 +5,7 @@
 //! it claims to belong to (game id in the schedule and the shard, engines
 //! of the run).
 
+use super::adjudge::{check_claim, check_score_rules, claim, Claim};
 use super::game::{points_for, GameRecord};
 use super::info::TournamentInfo;
 use crate::game::othello::{parse_position, play_move_list, Board, Move};
@@ -213,42 +214,37 @@ fn check_forfeit(rec: &GameRecord, largest: i32) -> Result<(), BadGame> {
 /// The empties an adjudicated game's reason says it was solved at
 /// (`adjudicated: solved at N empties`).
 fn solved_at(reason: &str) -> Option<u32> {
-    reason
-        .strip_prefix("adjudicated: solved at ")?
-        .strip_suffix(" empties")?
-        .parse()
-        .ok()
+    match claim(reason)? {
+        Claim::Solved(n) => Some(n),
+        Claim::Resign { .. } | Claim::Draw(_) => None,
+    }
 }
 
 /// An adjudicated Othello game stops, not over, at the empties its reason
-/// names (adjudication solves the position the moves reach).
+/// names (adjudication solves the position the moves reach), or where the
+/// engines' scores called it (resign or draw).
 fn check_solved_at(rec: &GameRecord, end: &Board) -> Result<(), BadGame> {
-    let Some(n) = solved_at(&rec.reason) else {
+    let Some(c) = claim(&rec.reason) else {
         return Err(bad(
             "reason",
             format!(
-                "{:?} is not an adjudication (\"adjudicated: solved at N empties\")",
+                "{:?} is not an adjudication (\"adjudicated: solved at N empties\", \"adjudicated: resign: NAME (score <= -S for N moves)\" or \"adjudicated: draw (|score| <= S for N moves from move M)\")",
                 rec.reason
             ),
         ));
     };
-    if end.is_over() {
-        return Err(bad(
-            "reason",
-            format!("{:?}, but the game is over after these moves", rec.reason),
-        ));
-    }
-    if n != end.empties() {
-        return Err(bad(
+    check_claim(rec, c, end)?;
+    match c {
+        Claim::Solved(n) if n != end.empties() => Err(bad(
             "reason",
             format!(
                 "{:?}, but the moves stop at {} empties",
                 rec.reason,
                 end.empties()
             ),
-        ));
+        )),
+        Claim::Solved(_) | Claim::Resign { .. } | Claim::Draw(_) => Ok(()),
     }
-    Ok(())
 }
 
 /// Against a run that adjudicates at `limit` empties or fewer (`None`: it
@@ -415,6 +411,7 @@ pub fn check_in_run(
     }
     if let (Some(a), GameKind::Othello) = (&info.adjudicate, info.game) {
         check_adjudication_rule(rec, a.solve_at_empties)?;
+        check_score_rules(rec, a)?;
     }
     let Some(want) = slot(rec.game_id) else {
         for (field, name) in [("black", &rec.black), ("white", &rec.white)] {

@@ -188,6 +188,12 @@ pub struct AdjudicateInfo {
     /// Games end at this many empties or fewer with the solver's score
     /// (`None`: no adjudication).
     pub solve_at_empties: Option<u32>,
+    /// Resign adjudication by the engines' scores (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resign: Option<super::adjudge::Resign>,
+    /// Draw adjudication by the engines' scores (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<super::adjudge::Draw>,
 }
 
 fn othello() -> GameKind {

@@ -9,6 +9,7 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+pub mod adjudge;
 pub mod build;
 pub mod check;
 pub mod game;

@@ -45,10 +45,17 @@ struct Sums {
     forfeits: BTreeMap<String, u64>,
 }
 
-/// The kind of a game's end (`game over`, `adjudicated`, or a forfeit's
-/// kind: the reason up to its `:`), and for a forfeit the engine that lost
-/// by it.
+/// The kind of a game's end (`game over`, `adjudicated` for a solve, the
+/// whole reason of a resignation or draw by reported scores, or a
+/// forfeit's kind: the reason up to its `:`), and for a forfeit the engine
+/// that lost by it.
 pub fn termination(reason: &str) -> (&str, Option<&str>) {
+    if ["adjudicated: resign: ", "adjudicated: draw ("]
+        .iter()
+        .any(|p| reason.starts_with(p))
+    {
+        return (reason, None);
+    }
     match reason.split_once(": ") {
         Some((kind @ ("time forfeit" | "crash" | "illegal move"), rest)) => {
             let name = rest.split(" (").next().unwrap_or(rest);

@@ -219,15 +219,16 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
         check_size(&src, &raw.format, engines.len())?;
         check_policy(&src, &raw, sprt.is_some())?;
         check_forced_limit(&src, raw.limit, &engines)?;
-        if let Some(n) = raw.adjudicate.solve_at_empties {
-            if n == 0 || n > MAX_ADJUDICATE_EMPTIES {
-                return Err(src.field(
-                    "solve_at_empties",
-                    format!("{n} empties: must be 1 to {MAX_ADJUDICATE_EMPTIES}"),
-                ));
-            }
+        if let Some((field, msg)) = raw.adjudicate.problem() {
+            return Err(src.field(field, msg));
         }
         let game = check_one_game(&src, &engines)?;
+        if game != GameKind::Othello && raw.adjudicate != Adjudicate::default() {
+            return Err(src.field(
+                "adjudicate",
+                "adjudication is for Othello games; a tic-tac-toe game is always played out (leave adjudicate out)",
+            ));
+        }
         let (book, order, book_hash) = match (&raw.book, game) {
             (Some(b), GameKind::Othello) => load_book(&src, b, raw.seed)?,
             (Some(_), GameKind::TicTacToe) => {

@@ -3,7 +3,7 @@
 //! written as the config a user would write (so it is checked, hashed,
 //! journaled and resumed exactly like one) and loaded from that text.
 
-use super::config::Tournament;
+use super::config::{Adjudicate, Tournament};
 use crate::engine::EngineArg;
 use crate::error::{Argument, Error, Result};
 use crate::search::Limit;
@@ -30,6 +30,8 @@ pub struct MatchOptions {
     /// An SPRT of the first engine (the candidate) against the second, up
     /// to `pairs` pairs, instead of a fixed number of pairs.
     pub sprt: Option<SprtOptions>,
+    /// How games may end early (`--resign`, `--draw`, `--adjudicate-solve`).
+    pub adjudicate: Adjudicate,
 }
 
 /// `arena match --sprt`: the hypotheses and error rates, as fastchess and
@@ -110,8 +112,9 @@ pub fn match_config(a: &str, b: &str, o: &MatchOptions) -> Result<String> {
             },
         ),
     };
+    let adjudicate = adjudicate_line(&o.adjudicate);
     Ok(format!(
-        "// arena match {} {}\nTournament(\n    name: {:?},\n    engines: [{}, {}],\n    format: {format},\n    book: (file: {:?}, order: Random, start: 0),\n    concurrency: {},\n    seed: {},\n    out: {:?},\n    limit: {limit},\n{fail_on_h0})\n",
+        "// arena match {} {}\nTournament(\n    name: {:?},\n    engines: [{}, {}],\n    format: {format},\n    book: (file: {:?}, order: Random, start: 0),\n    concurrency: {},\n    seed: {},\n    out: {:?},\n    limit: {limit},\n{fail_on_h0}{adjudicate})\n",
         a.escape_debug(),
         b.escape_debug(),
         o.event.as_deref().unwrap_or("match"),
@@ -122,6 +125,16 @@ pub fn match_config(a: &str, b: &str, o: &MatchOptions) -> Result<String> {
         o.seed,
         out.display().to_string(),
     ))
+}
+
+/// The config's `adjudicate` line (nothing when none is asked for, so the
+/// config and its hash are as before).
+fn adjudicate_line(a: &Adjudicate) -> String {
+    if *a == Adjudicate::default() {
+        return String::new();
+    }
+    let text = ron::to_string(a).expect("adjudication serializes");
+    format!("    adjudicate: {text},\n")
 }
 
 /// The tournament of a match: its config (see [`match_config`]) loaded as
@@ -188,6 +201,7 @@ mod tests {
             out: None,
             event: Some("ev".into()),
             sprt: None,
+            adjudicate: Adjudicate::default(),
         };
         let text = match_config("/e/a.ron", "/e/b.ron", &o).unwrap();
         for part in [

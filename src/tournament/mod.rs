@@ -12,6 +12,7 @@
 //! started. The results folder ([`folder`]) is where runs resume, and what
 //! `report` and `merge` read.
 
+pub mod adjudicate;
 pub mod collector;
 pub mod config;
 pub mod folder;
@@ -110,6 +111,8 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         workers: false,
         adjudicate: Some(crate::records::AdjudicateInfo {
             solve_at_empties: t.adjudicate.solve_at_empties,
+            resign: t.adjudicate.resign,
+            draw: t.adjudicate.draw,
         }),
         build: None,
         mixed_builds: None,

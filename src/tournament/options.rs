@@ -6,6 +6,7 @@
 use super::config::RawTournament;
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
+use crate::records::adjudge::{Draw, Resign, ScoreRules};
 use crate::records::Format;
 use crate::search::Limit;
 use crate::util::Source;
@@ -45,6 +46,38 @@ pub struct Adjudicate {
     /// result of perfect play from there (the solver's).
     #[serde(default)]
     pub solve_at_empties: Option<u32>,
+    /// End a game when both engines' reported scores say one side is
+    /// `score` discs or more down for `move_count` moves each in a row
+    /// (cutechess-cli's `-resign`); that side loses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resign: Option<Resign>,
+    /// End a game as a draw when, from full move `move_number` on, both
+    /// engines' reported scores are within `score` discs of 0 for
+    /// `move_count` moves each in a row (cutechess-cli's `-draw`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Draw>,
+}
+
+impl Adjudicate {
+    /// The rules by reported score.
+    pub fn score_rules(&self) -> ScoreRules {
+        ScoreRules {
+            resign: self.resign,
+            draw: self.draw,
+        }
+    }
+
+    /// The first value out of range, as the field and the message.
+    pub fn problem(&self) -> Option<(&'static str, String)> {
+        if let Some(n) = self.solve_at_empties {
+            if n == 0 || n > MAX_ADJUDICATE_EMPTIES {
+                let msg = format!("{n} empties: must be 1 to {MAX_ADJUDICATE_EMPTIES}");
+                return Some(("solve_at_empties", msg));
+            }
+        }
+        let resign = self.resign.and_then(|r| r.problem()).map(|m| ("resign", m));
+        resign.or_else(|| self.draw.and_then(|d| d.problem()).map(|m| ("draw", m)))
+    }
 }
 
 /// Most empties adjudication solves (each more costs 2-3x the time).
@@ -57,6 +90,9 @@ pub struct Overrides {
     pub rounds: Option<u64>,
     /// `--seed`.
     pub seed: Option<u64>,
+    /// `--adjudicate-solve`, `--resign`, `--draw`: the adjudication's
+    /// settings given (each replaces the config's).
+    pub adjudicate: Adjudicate,
 }
 
 impl Overrides {
@@ -68,6 +104,10 @@ impl Overrides {
         if let Some(seed) = self.seed {
             raw.seed = seed;
         }
+        let (given, a) = (self.adjudicate, &mut raw.adjudicate);
+        a.solve_at_empties = given.solve_at_empties.or(a.solve_at_empties);
+        a.resign = given.resign.or(a.resign);
+        a.draw = given.draw.or(a.draw);
         if let Some(r) = self.rounds {
             match &mut raw.format {
                 Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => *rounds = r,

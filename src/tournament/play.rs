@@ -35,12 +35,13 @@ pub enum Ending<M> {
         /// difference, empties to the winner).
         first_score: i32,
     },
-    /// Stopped by adjudication with the exact result of perfect play from
-    /// there: the final score from the first player's view.
+    /// Stopped by adjudication (the exact result of perfect play from
+    /// there, or a call on the players' reported scores): the final score
+    /// from the first player's view.
     Adjudicated {
         /// Positive when the first player wins.
         first_score: i32,
-        /// Why, in words (`solved at 18 empties`).
+        /// Why, in words (`solved at 18 empties`, `resign: NAME (…)`).
         how: String,
     },
     /// Player `loser` (0 first, 1 second) forfeited.
@@ -99,12 +100,18 @@ impl SideTime {
     }
 }
 
-/// Ends a game early with its exact result, before the side to move is
-/// asked for a move.
+/// Ends a game early, before the side to move is asked for a move.
 pub trait Adjudicator<G: Game> {
-    /// The first player's final score under perfect play from `pos`, with
-    /// the reason in words, when this adjudicator ends the game there.
-    fn adjudicate(&mut self, pos: &G) -> Option<(i32, String)>;
+    /// The first player's final score when this adjudicator ends the game
+    /// at `pos`, with the reason in words: `moves` were played from the
+    /// game's start (after its opening), each with the score its player
+    /// reported (`scores`, `None` for forced passes and moves without one).
+    fn adjudicate(
+        &mut self,
+        pos: &G,
+        moves: &[G::Move],
+        scores: &[Option<i32>],
+    ) -> Option<(i32, String)>;
 }
 
 /// The moves a game's record has room for from the start (Othello's 60 and
@@ -145,7 +152,10 @@ pub fn play<G: Game>(
     let mut pos = setups[0].start.clone();
     let mut moves = MoveList::new();
     while !pos.is_over() {
-        if let Some((first_score, how)) = adjudicator.as_mut().and_then(|a| a.adjudicate(&pos)) {
+        let judged = adjudicator
+            .as_mut()
+            .and_then(|a| a.adjudicate(&pos, &played.moves, &played.scores));
+        if let Some((first_score, how)) = judged {
             played.ending = Ending::Adjudicated { first_score, how };
             return played;
         }
@@ -362,7 +372,12 @@ mod tests {
     struct AfterTwo;
 
     impl Adjudicator<TicTacToe> for AfterTwo {
-        fn adjudicate(&mut self, pos: &TicTacToe) -> Option<(i32, String)> {
+        fn adjudicate(
+            &mut self,
+            pos: &TicTacToe,
+            _: &[Cell],
+            _: &[Option<i32>],
+        ) -> Option<(i32, String)> {
             (pos.plies() >= 2).then(|| (0, "two cells".into()))
         }
     }

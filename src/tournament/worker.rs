@@ -7,11 +7,10 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+use super::adjudicate::Judge;
 use super::config::Tournament;
 use super::play::{play, Adjudicator, Ending, Forfeit, Played};
 use super::schedule::Pairing;
-use crate::endgame::builtin::order_eval;
-use crate::endgame::Solver;
 use crate::engine::external::reaper::Engines;
 use crate::engine::external::ExternalPlayer;
 use crate::engine::hosted::{Build, Hosted};
@@ -74,8 +73,8 @@ pub struct Players<'t> {
     built: Vec<Option<Box<dyn Player<Board>>>>,
     /// The players of a tic-tac-toe tournament.
     tictactoe: Vec<Option<Box<dyn Player<TicTacToe>>>>,
-    /// The worker's adjudicator, made on first use.
-    adjudicator: Option<SolveAt>,
+    /// The worker's adjudicator.
+    adjudicator: Judge,
     /// The transcripts' folder, this worker's index and the run's engine
     /// processes.
     logs: Logs,
@@ -84,38 +83,6 @@ pub struct Players<'t> {
 /// Where a worker's external engines write their transcripts (the folder
 /// and the worker's index), and the run's engine processes they join.
 pub type Logs = (PathBuf, usize, Engines);
-
-/// Adjudication by the solver: a game that reaches `empties` empty squares
-/// ends with the exact result of perfect play from there.
-pub struct SolveAt {
-    empties: u32,
-    solver: Solver,
-}
-
-impl SolveAt {
-    /// Adjudication at `empties` empties, with the solver's built-in
-    /// ordering evaluation.
-    pub fn new(empties: u32) -> SolveAt {
-        SolveAt {
-            empties,
-            solver: Solver::new(ADJUDICATION_TT_MIB, Some(order_eval())),
-        }
-    }
-}
-
-/// The adjudicating solver's table, MiB.
-const ADJUDICATION_TT_MIB: usize = 16;
-
-impl Adjudicator<Board> for SolveAt {
-    fn adjudicate(&mut self, pos: &Board) -> Option<(i32, String)> {
-        if pos.empties() > self.empties {
-            return None;
-        }
-        let s = self.solver.solve(pos).score;
-        let black = if pos.first_player_to_move() { s } else { -s };
-        Some((black, format!("solved at {} empties", pos.empties())))
-    }
-}
 
 impl<'t> Players<'t> {
     /// No players built yet; `build` makes them, external ones log to
@@ -126,7 +93,7 @@ impl<'t> Players<'t> {
             build,
             built: (0..tournament.engines.len()).map(|_| None).collect(),
             tictactoe: (0..tournament.engines.len()).map(|_| None).collect(),
-            adjudicator: None,
+            adjudicator: Judge::new(tournament.adjudicate),
             logs,
         }
     }
@@ -252,11 +219,12 @@ impl TournamentGame for Board {
         [&'a mut dyn Player<Board>; 2],
         Option<&'a mut dyn Adjudicator<Board>>,
     ) {
-        let adjudicator = match players.tournament.adjudicate.solve_at_empties {
-            Some(n) => Some(players.adjudicator.get_or_insert_with(|| SolveAt::new(n))),
-            None => None,
-        };
-        let adjudicator = adjudicator.map(|a| a as &mut dyn Adjudicator<Board>);
+        let engines = &players.tournament.engines;
+        let names = [engines[black].name(), engines[white].name()];
+        let adjudicator = players
+            .adjudicator
+            .for_game(names)
+            .map(|a| a as &mut dyn Adjudicator<Board>);
         (pair_of(&mut players.built, black, white), adjudicator)
     }
 }
