@@ -202,9 +202,20 @@ fn every_command_s_help_says_what_it_writes_and_how_it_exits() {
         "tree", "stats", "serve", "train", "book", "probcut", "history",
     ];
     let subcommands = [
-        "book check", "book generate", "book import", "probcut fit", "probcut check",
-        "probcut fit-endgame", "history add", "history show", "history report", "eval fit",
-        "eval convert", "stats wdl", "stats penta", "stats ratings",
+        "book check",
+        "book generate",
+        "book import",
+        "probcut fit",
+        "probcut check",
+        "probcut fit-endgame",
+        "history add",
+        "history show",
+        "history report",
+        "eval fit",
+        "eval convert",
+        "stats wdl",
+        "stats penta",
+        "stats ratings",
     ];
     for c in commands.iter().chain(&subcommands) {
         let mut args: Vec<&str> = c.split(' ').collect();

@@ -143,6 +143,7 @@ fn a_change_changes_the_fingerprint_and_name_sets_the_name() {
         out: None,
         event: None,
         sprt: None,
+        adjudicate: Default::default(),
     };
     let v2_weights = repo("engines/weights/features-v2.ron");
     let load =
