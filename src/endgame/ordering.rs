@@ -86,6 +86,26 @@ pub(super) struct Scored {
     key: i32,
 }
 
+/// Edax-like fast ordering key of the move to `sq` (`replies` the
+/// opponent's moves after it, `no` the mover's discs after it): fewest
+/// opponent replies (corners count twice) first, then own corner
+/// stability, then fewest empties next to own discs (the opponent's
+/// potential mobility), then square value and parity.
+#[inline(always)]
+fn fast_key(sq: usize, replies: u64, no: u64, empty: u64, odd: u64) -> i32 {
+    let bit = 1u64 << sq;
+    let weighted = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let corner_stab = corner_stability(no) as i32;
+    let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
+    let key =
+        ((36 - weighted) << 15) + (corner_stab << 11) + ((36 - potential) << 5) + SQUARE_VALUE[sq];
+    if odd & bit != 0 {
+        key + 16
+    } else {
+        key
+    }
+}
+
 impl Solver {
     /// Fills `list` with the moves of `moves`, best first; returns how many.
     #[inline]
@@ -118,20 +138,7 @@ impl Solver {
                     if n > SMALL + 1 && n < ETC_DEPTH {
                         self.tt.prefetch(crate::game::othello::hash::hash(np, no));
                     }
-                    // Edax-like fast ordering: fewest opponent replies (corners
-                    // count twice) first, then own corner stability, then fewest
-                    // empties next to own discs (the opponent's potential
-                    // mobility), then square value and parity.
-                    let weighted = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                    let corner_stab = corner_stability(no) as i32;
-                    let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
-                    let mut key = ((36 - weighted) << 15)
-                        + (corner_stab << 11)
-                        + ((36 - potential) << 5)
-                        + SQUARE_VALUE[sq];
-                    if odd & bit != 0 {
-                        key += 16;
-                    }
+                    let mut key = fast_key(sq, replies, no, empty, odd);
                     if n >= self.eval_from && self.eval.is_some() {
                         // Edax's ordering at high empties: a shallow search of the
                         // position after the move, one ply deeper every three
