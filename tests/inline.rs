@@ -5,7 +5,7 @@
 //! binary run from a folder outside the repository, bounded in time.
 
 use crate::grhino::gtp_rhino;
-use crate::tournament::{games, tmp};
+use crate::tournament::{games, players, tmp};
 use crate::util::{repo, stderr, stdout};
 use arena::tournament::matchup::{match_tournament, MatchOptions};
 use std::path::{Path, PathBuf};
@@ -88,8 +88,7 @@ fn a_changed_engine_file_is_an_sprt_candidate_named_by_its_change() {
     let g = games(&out);
     assert!(!g.is_empty());
     for r in &g {
-        let mut names = [r.black.as_str(), r.white.as_str()];
-        names.sort_unstable();
+        let names = players(r);
         assert_eq!(names, ["features-v1", "features-v1+weights=v2"]);
     }
 }
@@ -210,8 +209,7 @@ fn a_program_written_out_plays_as_an_engine() {
     let g = games(&out);
     assert_eq!(g.len(), 4);
     for r in &g {
-        let mut names = [r.black.as_str(), r.white.as_str()];
-        names.sort_unstable();
+        let names = players(r);
         assert_eq!(names, ["alphabeta-d6", "gtp-rhino"]);
     }
     let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
@@ -338,8 +336,7 @@ fn eval_and_serve_take_a_changed_engine_file() {
     let g = games(&out);
     assert_eq!(g.len(), 2);
     for r in &g {
-        let mut names = [r.black.as_str(), r.white.as_str()];
-        names.sort_unstable();
+        let names = players(r);
         // The program's file stem names it (the served engine's own name
         // is for its protocol only).
         assert_eq!(names, ["arena", "features-v1"]);

@@ -1,6 +1,6 @@
 //! `arena match` (a match without a config) and the `arena run` overrides.
 
-use crate::tournament::{games, tmp};
+use crate::tournament::{games, players, tmp};
 use crate::util::{arena, repo, stderr, stdout};
 
 fn s(p: &std::path::Path) -> &str {
@@ -79,8 +79,7 @@ fn a_match_from_the_command_line_plays_like_a_config() {
     let g = games(&self_out);
     assert_eq!(g.len(), 2);
     for r in &g {
-        let mut names = [r.black.as_str(), r.white.as_str()];
-        names.sort_unstable();
+        let names = players(r);
         assert_eq!(names, ["squares-classic", "squares-classic-2"]);
     }
 }

@@ -70,6 +70,13 @@ pub fn games(out: &Path) -> Vec<GameRecord> {
     g
 }
 
+/// A game's two engines, in name order (colours aside).
+pub fn players(g: &GameRecord) -> [&str; 2] {
+    let mut names = [g.black.as_str(), g.white.as_str()];
+    names.sort_unstable();
+    names
+}
+
 /// results.json without the fields that name the run rather than its games,
 /// and without timings (which no two runs share).
 pub fn results(out: &Path) -> serde_json::Value {
