@@ -8,8 +8,6 @@ use super::nodes::final_score;
 use super::{Solver, ETC_DEPTH, INF_CENTI, SMALL};
 use crate::game::cpu::Cpu;
 use crate::game::othello::bitboard::{neighbours, Bits};
-use crate::game::othello::Board;
-use crate::search::Evaluator;
 
 /// The four corners.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -139,7 +137,10 @@ impl Solver {
                         self.tt.prefetch(crate::game::othello::hash::hash(np, no));
                     }
                     let mut key = fast_key(sq, replies, no, empty, odd);
-                    if n >= self.eval_from && self.eval.is_some() {
+                    if hash_move == Some(sq as u8) {
+                        // First whatever the rest say: no ordering search.
+                        key = i32::MAX;
+                    } else if n >= self.eval_from && self.eval.is_some() {
                         // Edax's ordering at high empties: a shallow search of the
                         // position after the move, one ply deeper every three
                         // empties from 14 (two more at PV nodes, one less when the
@@ -150,20 +151,7 @@ impl Solver {
                         if hash_move.is_some() {
                             depth = depth.saturating_sub(1);
                         }
-                        // Only moves within SORT_DELTA discs of alpha need a close
-                        // order: a reply that refutes a move by more is a cutoff.
-                        let refuted = -(alpha - SORT_DELTA).max(-64) * 100;
-                        let v = self.shallow(cpu, np, no, depth, -INF_CENTI, refuted);
-                        let per_disc = match depth {
-                            0 => 1 << 13,
-                            1 | 2 => 1 << 14,
-                            _ => 1 << 15,
-                        };
-                        // Clamped to the range of real scores, so no key overflows.
-                        key -= (i64::from(v.clamp(-6400, 6400)) * per_disc / 100) as i32;
-                    }
-                    if hash_move == Some(sq as u8) {
-                        key = i32::MAX;
+                        key -= self.sort_bonus(cpu, np, no, replies, depth, alpha);
                     }
                     // Insertion by key, stable.
                     let mut j = count;
@@ -181,6 +169,43 @@ impl Solver {
                 count
             },
         )
+    }
+
+    /// What the ordering search takes off the key of the move to `(np,
+    /// no)` (`replies` the opponent's moves there): its value at `depth`,
+    /// worth a quarter (depth 0), half (1-2) or one (3+) opponent reply per
+    /// disc. At depth 0 the position is evaluated here, with the replies
+    /// already known (the same value and node count as [`Solver::shallow`]).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    fn sort_bonus<C: Cpu>(
+        &mut self,
+        cpu: C,
+        np: u64,
+        no: u64,
+        replies: u64,
+        depth: u32,
+        alpha: i32,
+    ) -> i32 {
+        let v = match &self.eval {
+            Some(e) if depth == 0 && replies != 0 => {
+                self.nodes += 1;
+                e.evaluate_moves_on(cpu, np, no, replies, cpu.legal_moves(no, np))
+            }
+            _ => {
+                // Only moves within SORT_DELTA discs of alpha need a close
+                // order: a reply that refutes a move by more is a cutoff.
+                let refuted = -(alpha - SORT_DELTA).max(-64) * 100;
+                self.shallow(cpu, np, no, depth, -INF_CENTI, refuted)
+            }
+        };
+        let per_disc = match depth {
+            0 => 1 << 13,
+            1 | 2 => 1 << 14,
+            _ => 1 << 15,
+        };
+        // Clamped to the range of real scores, so no key overflows.
+        (i64::from(v.clamp(-6400, 6400)) * per_disc / 100) as i32
     }
 
     /// Alpha-beta value (centidiscs, fail-soft) of `p` to move at `depth`
@@ -207,12 +232,7 @@ impl Solver {
                 }
                 if depth == 0 {
                     let Some(e) = &self.eval else { return 0 };
-                    let b = Board {
-                        player: p,
-                        opponent: o,
-                        side: crate::game::othello::Color::Black,
-                    };
-                    return e.evaluate_on(cpu, &b);
+                    return e.evaluate_moves_on(cpu, p, o, moves, cpu.legal_moves(o, p));
                 }
                 let mut best = -INF_CENTI;
                 for sq in Bits(moves) {

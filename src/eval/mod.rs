@@ -140,6 +140,32 @@ impl OthelloEval {
         }
     }
 
+    /// [`Evaluator::evaluate_on`] of `player` to move against `opponent`
+    /// when the caller already has both sides' legal moves (`own`,
+    /// `theirs`): the same value; pattern evaluations then skip computing
+    /// them again.
+    #[inline(always)]
+    pub fn evaluate_moves_on<C: Cpu>(
+        &self,
+        cpu: C,
+        player: u64,
+        opponent: u64,
+        own: u64,
+        theirs: u64,
+    ) -> i32 {
+        match self {
+            OthelloEval::Patterns(p) => p.evaluate_moves_on(cpu, player, opponent, own, theirs),
+            OthelloEval::Discs | OthelloEval::Squares(_) | OthelloEval::Features(_) => {
+                let b = Board {
+                    player,
+                    opponent,
+                    side: crate::game::othello::Color::Black,
+                };
+                self.evaluate_on(cpu, &b)
+            }
+        }
+    }
+
     /// The evaluation and each of its terms, for `arena eval`.
     pub fn explain(&self, b: &Board) -> Vec<Term> {
         match self {

@@ -146,15 +146,41 @@ impl Patterns {
         cpu.run(
             #[inline(always)]
             move || {
-                let empties = b.empties();
-                let w = self.stages.at(empties);
-                let sum = table_sum(&w.tables, b.player, b.opponent);
-                let mobility = legal_moves(b.player, b.opponent).count_ones() as i32
-                    - legal_moves(b.opponent, b.player).count_ones() as i32;
-                let parity = parity_of(empties);
-                sum + (w.bias + w.mobility * f64::from(mobility) + w.parity * parity).round() as i32
+                let own = legal_moves(b.player, b.opponent);
+                let theirs = legal_moves(b.opponent, b.player);
+                self.score(b.player, b.opponent, own, theirs)
             },
         )
+    }
+
+    /// [`Patterns::evaluate_on`] of `player` to move against `opponent`
+    /// when the caller already has both sides' legal moves (`own`, `theirs`):
+    /// the same value, without computing them again (the solver's
+    /// ordering searches know them).
+    #[inline(always)]
+    pub fn evaluate_moves_on<C: Cpu>(
+        &self,
+        cpu: C,
+        player: u64,
+        opponent: u64,
+        own: u64,
+        theirs: u64,
+    ) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            move || self.score(player, opponent, own, theirs),
+        )
+    }
+
+    /// The score of a position from its discs and both sides' legal moves.
+    #[inline(always)]
+    fn score(&self, player: u64, opponent: u64, own: u64, theirs: u64) -> i32 {
+        let empties = (!(player | opponent)).count_ones();
+        let w = self.stages.at(empties);
+        let sum = table_sum(&w.tables, player, opponent);
+        let mobility = own.count_ones() as i32 - theirs.count_ones() as i32;
+        let parity = parity_of(empties);
+        sum + (w.bias + w.mobility * f64::from(mobility) + w.parity * parity).round() as i32
     }
 
     /// The scalar terms and every instance: its squares, its configuration

@@ -134,3 +134,35 @@ fn mirror_tied_tables_give_a_symmetric_evaluation() {
         }
     }
 }
+
+#[test]
+fn known_moves_give_the_same_value() {
+    // The solver's ordering search hands the evaluation the legal moves
+    // it already has: the value must be the evaluation's own, on either
+    // code path, in every stage.
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("engines/weights/patterns-train.bin");
+    let patterns = Patterns::load(&shipped).unwrap();
+    let eval = crate::eval::OthelloEval::Patterns(patterns.clone());
+    let mut rng = SplitMix64::new(17);
+    for _ in 0..2000 {
+        let b = random_board(&mut rng);
+        let own = legal_moves(b.player, b.opponent);
+        let theirs = legal_moves(b.opponent, b.player);
+        let want = patterns.evaluate_on(Baseline, &b);
+        assert_eq!(patterns.evaluate(&b), want);
+        assert_eq!(
+            patterns.evaluate_moves_on(Baseline, b.player, b.opponent, own, theirs),
+            want
+        );
+        assert_eq!(
+            eval.evaluate_moves_on(Baseline, b.player, b.opponent, own, theirs),
+            want
+        );
+        if let Some(avx2) = detect() {
+            assert_eq!(
+                patterns.evaluate_moves_on(avx2, b.player, b.opponent, own, theirs),
+                want
+            );
+        }
+    }
+}
