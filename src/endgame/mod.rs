@@ -11,7 +11,8 @@
 //!   when the solver has an evaluation, a shallow alpha-beta search of the
 //!   position after each move, scored by the evaluation, joins the key
 //!   (Edax's scheme: depth (empties - 14) / 3, two more at PV nodes, one
-//!   less when the table names a move; a window that stops telling moves
+//!   less when the table names a move, that move itself going first
+//!   unsearched; a window that stops telling moves
 //!   apart 8 discs below alpha; a disc of estimate weighs a quarter to one
 //!   opponent reply);
 //! - with an evaluation, an aspiration window at the root: one disc either
