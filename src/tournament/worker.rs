@@ -79,10 +79,43 @@ pub struct Players<'t> {
     /// processes.
     logs: Logs,
     /// The vectors this worker plays its games into, kept from game to
-    /// game: a record takes copies of their exact length, so a run's
-    /// memory grows by what its games hold, not by room, and no game
-    /// allocates room of its own.
+    /// game (a record takes the per-move ones, see [`Room`]).
     rooms: Rooms,
+    /// Per-move vectors of records the main thread has journalled, given
+    /// back to be played into again.
+    spares: Receiver<Room>,
+}
+
+/// A record's per-move vectors with room for a whole game: a worker plays
+/// a game into them and sends them in its record; the main thread gives
+/// the record copies of their exact length (memory of the main thread,
+/// whose heap grows in large steps, where a worker's grows a page at a
+/// time with a system call) and sends them back for the next game. So a
+/// run's memory grows by what its games hold, not by room, and a worker
+/// allocates nothing for its games' moves.
+#[derive(Default)]
+pub struct Room {
+    nodes: Vec<Option<u64>>,
+    times_ms: Vec<f64>,
+    depths: Vec<Option<u32>>,
+    scores: Vec<Option<i32>>,
+}
+
+impl Room {
+    /// Gives `rec` copies of its per-move vectors at their exact length,
+    /// made by the calling thread, and returns the vectors it had.
+    pub fn take_from(rec: &mut GameRecord) -> Room {
+        fn exact<T: Clone>(v: &mut Vec<T>) -> Vec<T> {
+            let copy = v.clone();
+            std::mem::replace(v, copy)
+        }
+        Room {
+            nodes: exact(&mut rec.nodes),
+            times_ms: exact(&mut rec.times_ms),
+            depths: exact(&mut rec.depths),
+            scores: exact(&mut rec.scores),
+        }
+    }
 }
 
 /// A worker's [`Played`] of each game.
@@ -98,8 +131,15 @@ pub type Logs = (PathBuf, usize, Engines);
 
 impl<'t> Players<'t> {
     /// No players built yet; `build` makes them, external ones log to
-    /// `logs.0` as worker `logs.1`, their processes among `logs.2`.
-    pub fn new(tournament: &'t Tournament, build: Arc<BuildPlayer>, logs: Logs) -> Players<'t> {
+    /// `logs.0` as worker `logs.1`, their processes among `logs.2`; games
+    /// are played into the [`Room`]s that come back on `spares`, when some
+    /// do.
+    pub fn new(
+        tournament: &'t Tournament,
+        build: Arc<BuildPlayer>,
+        logs: Logs,
+        spares: Receiver<Room>,
+    ) -> Players<'t> {
         Players {
             tournament,
             build,
@@ -108,6 +148,21 @@ impl<'t> Players<'t> {
             adjudicator: Judge::new(tournament.adjudicate),
             logs,
             rooms: Rooms::default(),
+            spares,
+        }
+    }
+
+    /// Gives `played` the vectors of a [`Room`] that came back, when its
+    /// own went with the last record and one did.
+    fn refill<G: Game>(&self, played: &mut Played<G>) {
+        if played.nodes.capacity() > 0 {
+            return;
+        }
+        if let Ok(room) = self.spares.try_recv() {
+            played.nodes = room.nodes;
+            played.times_ms = room.times_ms;
+            played.depths = room.depths;
+            played.scores = room.scores;
         }
     }
 
@@ -364,6 +419,7 @@ fn play_one<G: TournamentGame>(players: &mut Players<'_>, p: &Pairing) -> GameRe
     let setups = setups(t, p, start, &opening);
     // Taken out while the players play (a panic leaves an empty one).
     let mut played = std::mem::take(G::room(players));
+    players.refill(&mut played);
     match [p.black, p.white].map(|i| players.ensure::<G>(i)) {
         [Ok(()), Ok(())] => {
             let (pair, adjudicator) = G::pair(players, p.black, p.white);
@@ -372,7 +428,7 @@ fn play_one<G: TournamentGame>(players: &mut Players<'_>, p: &Pairing) -> GameRe
         [Err(msg), _] => unbuilt(&mut played, 0, &msg),
         [Ok(()), Err(msg)] => unbuilt(&mut played, 1, &msg),
     }
-    let mut rec = record(t, p, &played, G::FORFEIT_SCORE);
+    let mut rec = record(t, p, &mut played, G::FORFEIT_SCORE);
     rec.start = written_start;
     rec.opening_plies = opening.len();
     rec.moves = G::transcript(&opening, &played.moves);
@@ -386,7 +442,7 @@ fn play_one<G: TournamentGame>(players: &mut Players<'_>, p: &Pairing) -> GameRe
 fn record<G: Game>(
     t: &Tournament,
     p: &Pairing,
-    played: &Played<G>,
+    played: &mut Played<G>,
     forfeit_score: i32,
 ) -> GameRecord {
     let engines = [&t.engines[p.black], &t.engines[p.white]];
@@ -431,10 +487,10 @@ fn record<G: Game>(
         result,
         disc_diff,
         reason,
-        nodes: played.nodes.clone(),
-        times_ms: played.times_ms.clone(),
-        depths: played.depths.clone(),
-        scores: played.scores.clone(),
+        nodes: std::mem::take(&mut played.nodes),
+        times_ms: std::mem::take(&mut played.times_ms),
+        depths: std::mem::take(&mut played.depths),
+        scores: std::mem::take(&mut played.scores),
     }
 }
 
@@ -451,16 +507,17 @@ fn unbuilt<G: Game>(played: &mut Played<G>, loser: usize, msg: &str) {
 /// sends each record back (or the message of a game that failed outside
 /// the players' guard) until the jobs end or the results are not wanted;
 /// `logs` is the transcripts' folder, the worker's index and the run's
-/// engine processes. The players (and their processes, which this thread
+/// engine processes; `spares` brings back the [`Room`]s of records
+/// journalled. The players (and their processes, which this thread
 /// started) are dropped on this thread, before it ends.
 pub fn serve(
     t: &Tournament,
     build: &Arc<BuildPlayer>,
-    jobs: &Receiver<Pairing>,
+    (jobs, spares): (&Receiver<Pairing>, &Receiver<Room>),
     send: impl Fn(std::result::Result<GameRecord, String>) -> bool,
     logs: Logs,
 ) {
-    let mut players = Players::new(t, Arc::clone(build), logs);
+    let mut players = Players::new(t, Arc::clone(build), logs, spares.clone());
     for job in jobs.iter() {
         let rec = guard(|| play_game(&mut players, &job))
             .map_err(|msg| format!("the worker playing game {} failed: {msg}", job.game_id));
