@@ -52,15 +52,27 @@ pub struct Clock {
     pub game: Option<ClockState>,
     /// When the runner will declare the move lost on time (`None`: untimed).
     pub deadline: Option<Instant>,
+    /// When the move's time started, as the runner read it (`None`: when
+    /// the player was asked). An in-process player times its move from
+    /// here instead of reading the clock again: a clock read costs about
+    /// as much as a random mover's whole move.
+    pub started: Option<Instant>,
 }
 
 impl Clock {
     /// The clock of a move asked for now, with `game` time left.
     pub fn starting_now(game: Option<ClockState>) -> Clock {
+        let now = Instant::now();
         Clock {
             game,
-            deadline: game.map(|c| Instant::now() + c.remaining),
+            deadline: game.map(|c| now + c.remaining),
+            started: Some(now),
         }
+    }
+
+    /// When the move's time started: [`Clock::started`], or now.
+    pub fn start(&self) -> Instant {
+        self.started.unwrap_or_else(Instant::now)
     }
 }
 
@@ -192,8 +204,8 @@ impl<G: Game> Player<G> for RandomPlayer {
         Ok(())
     }
 
-    fn choose(&mut self, pos: &G, _clock: &Clock) -> Result<MoveInfo<G::Move>, PlayerError> {
-        let start = Instant::now();
+    fn choose(&mut self, pos: &G, clock: &Clock) -> Result<MoveInfo<G::Move>, PlayerError> {
+        let start = clock.start();
         let mut moves = MoveList::new();
         pos.generate_moves(&mut moves);
         if moves.is_empty() {
@@ -264,11 +276,20 @@ impl SearchPlayer {
     /// limits, falling back to the search, with what is left of the
     /// move's time, when it does not finish.
     pub fn analyse(&mut self, pos: &Board, clock: Option<ClockState>) -> SearchOutcome<Move> {
+        self.analyse_since(pos, clock, Instant::now())
+    }
+
+    /// [`SearchPlayer::analyse`] of a move whose time started at `start`.
+    fn analyse_since(
+        &mut self,
+        pos: &Board,
+        clock: Option<ClockState>,
+        start: Instant,
+    ) -> SearchOutcome<Move> {
         self.fresh = false;
         let mut settings = self.engine.settings;
         // Roughly half the empties are ours to play.
         let moves_left = pos.empties().div_ceil(2);
-        let start = Instant::now();
         let mut clock = clock;
         if let Some(solver) = &mut self.solver {
             if pos.empties() <= self.engine.endgame_exact_at && !pos.is_over() {
@@ -349,7 +370,7 @@ impl Player<Board> for SearchPlayer {
     }
 
     fn choose(&mut self, pos: &Board, clock: &Clock) -> Result<MoveInfo<Move>, PlayerError> {
-        let out = self.analyse(pos, clock.game);
+        let out = self.analyse_since(pos, clock.game, clock.start());
         let mv = match out.best_move {
             Some(mv) => mv,
             None => {

@@ -42,15 +42,27 @@ pub fn write_outputs(
     results: &Results,
     games: &[GameRecord],
 ) -> Result<()> {
-    write_outputs_with(dir, info, results, games, games_ggf(dir, info, games))
+    write_reports(dir, info, results, games)?;
+    write_games_ggf(dir, info, games)
 }
 
-/// `games.ggf`'s text: `games` in game_id order, one a line, dated by the
-/// journal in `dir` (`None` for a game other than Othello, which GGF
-/// cannot hold). Made apart from the
-/// other outputs so that a caller can make it on a thread of its own while
-/// it computes the statistics (at 10,000 games it costs as much as they do).
-pub fn games_ggf(dir: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Option<String> {
+/// Writes `games.ggf` into `dir` for Othello (nothing for another game,
+/// which GGF cannot hold): `games` in game_id order, one a line, dated by
+/// the journal in `dir`. Apart from the other outputs so that a caller can
+/// make and write it on a thread of its own while it computes the
+/// statistics (at 10,000 games it costs more than they do).
+///
+/// # Errors
+/// An I/O error, naming the file.
+pub fn write_games_ggf(dir: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Result<()> {
+    match games_ggf(dir, info, games) {
+        Some(text) => write_atomic(&dir.join("games.ggf"), &text),
+        None => Ok(()),
+    }
+}
+
+/// `games.ggf`'s text (`None` for a game other than Othello).
+fn games_ggf(dir: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Option<String> {
     if info.game != GameKind::Othello {
         return None;
     }
@@ -72,17 +84,16 @@ pub fn games_ggf(dir: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Opt
     Some(text)
 }
 
-/// As [`write_outputs`], with `games.ggf`'s text made already by
-/// [`games_ggf`].
+/// The outputs but `games.ggf` ([`write_outputs`]'s `results.json`,
+/// `summary.md` and `report.html`).
 ///
 /// # Errors
 /// I/O errors, naming the file.
-pub fn write_outputs_with(
+pub fn write_reports(
     dir: &Path,
     info: &TournamentInfo,
     results: &Results,
     games: &[GameRecord],
-    ggf: Option<String>,
 ) -> Result<()> {
     let json = serde_json::to_string_pretty(results).expect("results serialize");
     write_atomic(&dir.join("results.json"), &(json + "\n"))?;
@@ -95,11 +106,7 @@ pub fn write_outputs_with(
     write_atomic(
         &dir.join("report.html"),
         &report_html(info, results, games, &date),
-    )?;
-    match ggf {
-        Some(text) => write_atomic(&dir.join("games.ggf"), &text),
-        None => Ok(()),
-    }
+    )
 }
 
 /// When the run's games were last written: its journal's last change, or

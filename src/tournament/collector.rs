@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::report::{
-    analyse_counted, games_ggf, write_outputs, write_outputs_with, PairCounter, Results, Status,
+    analyse_counted, write_games_ggf, write_outputs, write_reports, PairCounter, Results, Status,
 };
 use std::collections::HashMap;
 use std::path::Path;
@@ -349,13 +349,14 @@ impl<'a> Collector<'a> {
     /// written.
     pub fn finish(mut self, stopped: bool) -> Result<(Results, Vec<GameRecord>)> {
         self.sync();
-        // games.ggf is made on a thread of its own while the statistics are.
+        // games.ggf is made and written on a thread of its own while the
+        // statistics are computed and the other outputs written.
         let writes = self.failure.is_none() && self.peers.is_none();
         let (results, ggf) = std::thread::scope(|s| {
-            let ggf = writes.then(|| s.spawn(|| games_ggf(self.out, self.info, &self.games)));
+            let ggf = writes.then(|| s.spawn(|| write_games_ggf(self.out, self.info, &self.games)));
             let results = analyse_counted(self.info, &self.games, self.counter.as_ref());
             let ggf = ggf.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-            (results, ggf.flatten())
+            (results, ggf)
         });
         self.results = results;
         if (stopped || self.broken.is_some()) && !self.results.complete {
@@ -371,7 +372,10 @@ impl<'a> Collector<'a> {
             return Err(e);
         }
         if self.peers.is_none() {
-            write_outputs_with(self.out, self.info, &self.results, &self.games, ggf)?;
+            write_reports(self.out, self.info, &self.results, &self.games)?;
+        }
+        if let Some(written) = ggf {
+            written?;
         }
         if let Some(e) = self.broken {
             return Err(e);

@@ -292,7 +292,10 @@ fn run_scheduled(
             .then_some((played as u64, total, &out)),
     };
     let ended = pool.play(scheduler.as_mut(), &mut collector)?;
-    let (results, _) = collector.finish(ended != Ended::Done)?;
+    let (results, games) = collector.finish(ended != Ended::Done)?;
+    // A record is about nine allocations: 10,000 games are freed on a
+    // thread of their own rather than before the run's end is shown.
+    std::thread::spawn(move || drop(games));
     drop(folder.lock);
     observer.finished(&End {
         results: &results,

@@ -118,46 +118,91 @@ pub trait Adjudicator<G: Game> {
 /// a few passes).
 const PLIES: usize = 64;
 
+impl<G: Game> Default for Played<G> {
+    /// No moves, and no room for any yet.
+    fn default() -> Self {
+        Played {
+            moves: Vec::new(),
+            nodes: Vec::new(),
+            times_ms: Vec::new(),
+            depths: Vec::new(),
+            scores: Vec::new(),
+            ending: Ending::Over { first_score: 0 },
+        }
+    }
+}
+
+impl<G: Game> Played<G> {
+    /// No moves, ended as a draw; the vectors keep their room, and have
+    /// room for a whole game of Othello at least (no growing move by move).
+    pub fn clear(&mut self) {
+        self.moves.clear();
+        self.nodes.clear();
+        self.times_ms.clear();
+        self.depths.clear();
+        self.scores.clear();
+        self.moves.reserve(PLIES);
+        self.nodes.reserve(PLIES);
+        self.times_ms.reserve(PLIES);
+        self.depths.reserve(PLIES);
+        self.scores.reserve(PLIES);
+        self.ending = Ending::Over { first_score: 0 };
+    }
+}
+
 /// Plays a game from `setups[0].start` between `players[0]` (moving first)
 /// and `players[1]`, each with the clock and time per move of its setup,
 /// ended early by `adjudicator` when it says so.
 pub fn play<G: Game>(
     players: [&mut dyn Player<G>; 2],
     setups: [GameSetup<G>; 2],
-    mut adjudicator: Option<&mut dyn Adjudicator<G>>,
+    adjudicator: Option<&mut dyn Adjudicator<G>>,
 ) -> Played<G> {
+    let mut played = Played::default();
+    play_into(players, setups, adjudicator, &mut played);
+    played
+}
+
+/// [`play`] into `played`, cleared first: a worker plays every game into
+/// the same vectors, which keep their room from game to game.
+pub fn play_into<G: Game>(
+    players: [&mut dyn Player<G>; 2],
+    setups: [GameSetup<G>; 2],
+    mut adjudicator: Option<&mut dyn Adjudicator<G>>,
+    played: &mut Played<G>,
+) {
     let [first, second] = players;
     let mut players = [first, second];
     let mut times = [0, 1].map(|i| SideTime {
         clock: setups[i].clock,
         move_time: setups[i].move_time,
     });
-    // Room for a whole game of Othello: no growing move by move.
-    let mut played = Played {
-        moves: Vec::with_capacity(PLIES),
-        nodes: Vec::with_capacity(PLIES),
-        times_ms: Vec::with_capacity(PLIES),
-        depths: Vec::with_capacity(PLIES),
-        scores: Vec::with_capacity(PLIES),
-        ending: Ending::Over { first_score: 0 },
-    };
+    played.clear();
+    // One clock read a step: the instant a player's answer came is when
+    // the next step's time starts (the runner's own work between them, a
+    // move played and the next one's moves generated, is charged to the
+    // next mover: nanoseconds, where a read costs tens of them).
+    let mut now = Instant::now();
     for side in 0..2 {
-        let start = Instant::now();
-        if let Err(why) = guarded(|| players[side].new_game(&setups[side])) {
-            let why = timed(why, start.elapsed(), times[side].allowed());
+        let start = now;
+        let started = guarded(|| players[side].new_game(&setups[side]));
+        now = Instant::now();
+        if let Err(why) = started {
+            let why = timed(why, now - start, times[side].allowed());
             played.ending = Ending::Forfeit { loser: side, why };
-            return played;
+            return;
         }
     }
     let mut pos = setups[0].start.clone();
     let mut moves = MoveList::new();
     while !pos.is_over() {
-        let judged = adjudicator
-            .as_mut()
-            .and_then(|a| a.adjudicate(&pos, &played.moves, &played.scores));
-        if let Some((first_score, how)) = judged {
-            played.ending = Ending::Adjudicated { first_score, how };
-            return played;
+        if let Some(a) = adjudicator.as_mut() {
+            if let Some((first_score, how)) = a.adjudicate(&pos, &played.moves, &played.scores) {
+                played.ending = Ending::Adjudicated { first_score, how };
+                return;
+            }
+            // The adjudicator's time (a solve, say) is not the mover's.
+            now = Instant::now();
         }
         let side = usize::from(!pos.first_player_to_move());
         moves.clear();
@@ -165,11 +210,17 @@ pub fn play<G: Game>(
         let (info, elapsed) = if moves.len() == 1 && G::pass_move() == Some(moves.get(0)) {
             (MoveInfo::bare(moves.get(0), Duration::ZERO), Duration::ZERO)
         } else {
-            match ask(&mut *players[side], &pos, &moves, &mut times[side]) {
+            match ask(
+                &mut *players[side],
+                &pos,
+                &moves,
+                &mut times[side],
+                &mut now,
+            ) {
                 Ok(answer) => answer,
                 Err(why) => {
                     played.ending = Ending::Forfeit { loser: side, why };
-                    return played;
+                    return;
                 }
             }
         };
@@ -183,29 +234,32 @@ pub fn play<G: Game>(
         -score
     };
     played.ending = Ending::Over { first_score };
-    played
 }
 
 /// A move as a player gave it, and the time it took.
 type Answer<M> = (MoveInfo<M>, Duration);
 
 /// Asks `player` for a move in `pos` (whose legal moves are `moves`) under
-/// its time, then charges its clock: the move and the time it took, or why
-/// it loses (an error, a panic, the time, an illegal move).
+/// its time, which started at `now`, then charges its clock: the move and
+/// the time it took, or why it loses (an error, a panic, the time, an
+/// illegal move). `now` becomes the instant the answer came.
 fn ask<G: Game>(
     player: &mut dyn Player<G>,
     pos: &G,
     moves: &MoveList<G::Move>,
     time: &mut SideTime,
+    now: &mut Instant,
 ) -> Result<Answer<G::Move>, Forfeit<G::Move>> {
     let allowed = time.allowed();
-    let start = Instant::now();
+    let start = *now;
     let clock = Clock {
         game: time.clock,
         deadline: allowed.map(|a| start + a),
+        started: Some(start),
     };
     let answer = guarded(|| player.choose(pos, &clock));
-    let elapsed = start.elapsed();
+    *now = Instant::now();
+    let elapsed = *now - start;
     let info = answer.map_err(|why| timed(why, elapsed, allowed))?;
     if let Some(a) = allowed.filter(|&a| elapsed > a) {
         return Err(Forfeit::Time {
@@ -228,11 +282,17 @@ impl<G: Game> Played<G> {
     fn record(&mut self, info: &MoveInfo<G::Move>, elapsed: Duration) {
         self.moves.push(info.mv);
         self.nodes.push(info.nodes);
-        self.times_ms
-            .push((elapsed.as_secs_f64() * 1e6).round() / 1e3);
+        self.times_ms.push(rounded_ms(elapsed));
         self.depths.push(info.depth);
         self.scores.push(info.score);
     }
+}
+
+/// `d` in milliseconds, rounded to the microsecond (in integers: no
+/// floating-point rounding call a move).
+fn rounded_ms(d: Duration) -> f64 {
+    let micros = d.as_secs() * 1_000_000 + u64::from((d.subsec_nanos() + 500) / 1000);
+    micros as f64 / 1e3
 }
 
 /// A time forfeit with the time used and allowed filled in (a player's own
@@ -394,6 +454,14 @@ mod tests {
                 how: "two cells".into()
             }
         );
+    }
+
+    #[test]
+    fn a_move_time_is_rounded_to_the_microsecond() {
+        assert_eq!(rounded_ms(Duration::from_nanos(1_234_567)), 1.235);
+        assert_eq!(rounded_ms(Duration::from_nanos(1_234_499)), 1.234);
+        assert_eq!(rounded_ms(Duration::from_nanos(499)), 0.0);
+        assert_eq!(rounded_ms(Duration::new(2, 999_999_600)), 3000.0);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::collector::Collector;
 use super::config::Tournament;
 use super::options::{StopRequest, Stops};
 use super::schedule::{Finished, Next, Pairing, Scheduler};
-use super::worker::{self, BuildPlayer};
+use super::worker::{self, BuildPlayer, Room};
 use crate::engine::external::reaper::{Engines, QUIT_GRACE};
 use crate::error::{Error, Result, Wording};
 use crate::records::GameRecord;
@@ -95,6 +95,7 @@ impl Pool<'_> {
         let ahead = self.workers * (1 + self.queued);
         let (job_tx, job_rx) = bounded::<Pairing>(ahead);
         let (res_tx, res_rx) = unbounded::<Message>();
+        let (spare_tx, spare_rx) = unbounded::<Room>();
         // Dropped when this returns: the stop forwarder then ends.
         let (_running, done) = bounded::<()>(0);
         if let Some(stop) = &self.stop {
@@ -120,7 +121,7 @@ impl Pool<'_> {
                     Next::Play(p) => {
                         self.refuse_unfinished()?;
                         if spawned < self.workers && spawned <= in_flight {
-                            self.start_worker(spawned, &job_rx, &res_tx, engines);
+                            self.start_worker(spawned, (&job_rx, &spare_rx), &res_tx, engines);
                             spawned += 1;
                         }
                         job_tx.send(p).expect("the workers hold the job channel");
@@ -146,7 +147,7 @@ impl Pool<'_> {
                 Some(Message::Ask) => collector.poll(),
                 Some(Message::Game(answer)) => {
                     let ended;
-                    (ended, next) = take_answers(answer, &res_rx, &job_rx, collector);
+                    (ended, next) = take_answers(answer, &res_rx, (&job_rx, &spare_tx), collector);
                     in_flight -= ended;
                 }
                 Some(Message::Stop(_)) if stopping => return Ok(abandon(&job_rx)),
@@ -162,21 +163,22 @@ impl Pool<'_> {
         how_ended(stopping, done, collector)
     }
 
-    /// Starts worker thread `index`, which takes its jobs from `jobs` and
-    /// answers on `answers`; its engine processes join `engines`.
+    /// Starts worker thread `index`, which takes its jobs and the rooms of
+    /// journalled records from `jobs` and answers on `answers`; its engine
+    /// processes join `engines`.
     fn start_worker(
         &self,
         index: usize,
-        jobs: &Receiver<Pairing>,
+        jobs: (&Receiver<Pairing>, &Receiver<Room>),
         answers: &Sender<Message>,
         engines: &Engines,
     ) {
         let (t, build) = (Arc::clone(&self.tournament), Arc::clone(&self.build));
-        let (jobs, answers) = (jobs.clone(), answers.clone());
+        let (jobs, spares, answers) = (jobs.0.clone(), jobs.1.clone(), answers.clone());
         let logs = (self.logs.clone(), index, engines.clone());
         std::thread::spawn(move || {
             let send = |answer| answers.send(Message::Game(answer)).is_ok();
-            worker::serve(&t, &build, &jobs, send, logs);
+            worker::serve(&t, &build, (&jobs, &spares), send, logs);
         });
     }
 
@@ -278,17 +280,23 @@ fn how_ended(stopping: bool, done: bool, collector: &Collector<'_>) -> Result<En
 }
 
 /// Takes `answer`, and the answers waiting after it, to the collector (one
-/// journal write for them all); after a failure or an SPRT decision, takes
-/// back the games no worker has started. Returns how many games are no
-/// longer in flight, and the first other message read meanwhile.
+/// journal write for them all), each record with per-move vectors of its
+/// exact length made here and its worker's given back on `jobs.1` (see
+/// [`Room`]); after a failure or an SPRT decision, takes back the games no
+/// worker has started from `jobs.0`. Returns how many games are no longer
+/// in flight, and the first other message read meanwhile.
 fn take_answers(
     answer: WorkerAnswer,
     messages: &Receiver<Message>,
-    jobs: &Receiver<Pairing>,
+    (jobs, spares): (&Receiver<Pairing>, &Sender<Room>),
     collector: &mut Collector<'_>,
 ) -> (usize, Option<Message>) {
     let mut answers = vec![answer];
     let next = take_waiting(messages, &mut answers);
+    for rec in answers.iter_mut().flatten() {
+        // The workers hold the receiver while they play.
+        let _ = spares.send(Room::take_from(rec));
+    }
     let mut ended = answers.len();
     collector.take_all(answers);
     if collector.failed() || collector.decided() {

@@ -9,7 +9,7 @@
 
 use super::adjudicate::Judge;
 use super::config::Tournament;
-use super::play::{play, Adjudicator, Ending, Forfeit, Played};
+use super::play::{play_into, Adjudicator, Ending, Forfeit, Played};
 use super::schedule::Pairing;
 use crate::engine::external::reaper::Engines;
 use crate::engine::external::ExternalPlayer;
@@ -78,6 +78,51 @@ pub struct Players<'t> {
     /// The transcripts' folder, this worker's index and the run's engine
     /// processes.
     logs: Logs,
+    /// The vectors this worker plays its games into, kept from game to
+    /// game (a record takes the per-move ones, see [`Room`]).
+    rooms: Rooms,
+    /// Per-move vectors of records the main thread has journalled, given
+    /// back to be played into again.
+    spares: Receiver<Room>,
+}
+
+/// A record's per-move vectors with room for a whole game: a worker plays
+/// a game into them and sends them in its record; the main thread gives
+/// the record copies of their exact length (memory of the main thread,
+/// whose heap grows in large steps, where a worker's grows a page at a
+/// time with a system call) and sends them back for the next game. So a
+/// run's memory grows by what its games hold, not by room, and a worker
+/// allocates nothing for its games' moves.
+#[derive(Default)]
+pub struct Room {
+    nodes: Vec<Option<u64>>,
+    times_ms: Vec<f64>,
+    depths: Vec<Option<u32>>,
+    scores: Vec<Option<i32>>,
+}
+
+impl Room {
+    /// Gives `rec` copies of its per-move vectors at their exact length,
+    /// made by the calling thread, and returns the vectors it had.
+    pub fn take_from(rec: &mut GameRecord) -> Room {
+        fn exact<T: Clone>(v: &mut Vec<T>) -> Vec<T> {
+            let copy = v.clone();
+            std::mem::replace(v, copy)
+        }
+        Room {
+            nodes: exact(&mut rec.nodes),
+            times_ms: exact(&mut rec.times_ms),
+            depths: exact(&mut rec.depths),
+            scores: exact(&mut rec.scores),
+        }
+    }
+}
+
+/// A worker's [`Played`] of each game.
+#[derive(Default)]
+struct Rooms {
+    othello: Played<Board>,
+    tictactoe: Played<TicTacToe>,
 }
 
 /// Where a worker's external engines write their transcripts (the folder
@@ -86,8 +131,15 @@ pub type Logs = (PathBuf, usize, Engines);
 
 impl<'t> Players<'t> {
     /// No players built yet; `build` makes them, external ones log to
-    /// `logs.0` as worker `logs.1`, their processes among `logs.2`.
-    pub fn new(tournament: &'t Tournament, build: Arc<BuildPlayer>, logs: Logs) -> Players<'t> {
+    /// `logs.0` as worker `logs.1`, their processes among `logs.2`; games
+    /// are played into the [`Room`]s that come back on `spares`, when some
+    /// do.
+    pub fn new(
+        tournament: &'t Tournament,
+        build: Arc<BuildPlayer>,
+        logs: Logs,
+        spares: Receiver<Room>,
+    ) -> Players<'t> {
         Players {
             tournament,
             build,
@@ -95,6 +147,22 @@ impl<'t> Players<'t> {
             tictactoe: (0..tournament.engines.len()).map(|_| None).collect(),
             adjudicator: Judge::new(tournament.adjudicate),
             logs,
+            rooms: Rooms::default(),
+            spares,
+        }
+    }
+
+    /// Gives `played` the vectors of a [`Room`] that came back, when its
+    /// own went with the last record and one did.
+    fn refill<G: Game>(&self, played: &mut Played<G>) {
+        if played.nodes.capacity() > 0 {
+            return;
+        }
+        if let Ok(room) = self.spares.try_recv() {
+            played.nodes = room.nodes;
+            played.times_ms = room.times_ms;
+            played.depths = room.depths;
+            played.scores = room.scores;
         }
     }
 
@@ -143,8 +211,12 @@ pub trait TournamentGame: Game {
     /// moves from the usual one.
     fn opening(t: &Tournament, p: &Pairing) -> (Self, Vec<Self::Move>, Option<String>);
 
-    /// A game's moves as the journal writes them.
-    fn transcript(moves: &[Self::Move]) -> String;
+    /// A game's moves as the journal writes them: the opening's, then
+    /// the game's.
+    fn transcript(opening: &[Self::Move], moves: &[Self::Move]) -> String;
+
+    /// The worker's [`Played`] of this game.
+    fn room<'a>(players: &'a mut Players<'_>) -> &'a mut Played<Self>;
 
     /// The worker's players of this game, one slot per engine.
     fn seats<'a>(players: &'a mut Players<'_>) -> &'a mut [Option<Box<dyn Player<Self>>>];
@@ -179,9 +251,9 @@ impl TournamentGame for Board {
 
     /// [`move_list_string`](crate::game::othello::notation::move_list_string)'s text, written without the formatter: the
     /// runner writes one a game.
-    fn transcript(moves: &[Move]) -> String {
-        let mut s = String::with_capacity(2 * moves.len());
-        for mv in moves {
+    fn transcript(opening: &[Move], moves: &[Move]) -> String {
+        let mut s = String::with_capacity(2 * (opening.len() + moves.len()));
+        for mv in opening.iter().chain(moves) {
             match mv.to_square() {
                 Some(sq) => {
                     s.push(char::from(b'a' + sq.column()));
@@ -195,6 +267,10 @@ impl TournamentGame for Board {
 
     fn seats<'a>(players: &'a mut Players<'_>) -> &'a mut [Option<Box<dyn Player<Board>>>] {
         &mut players.built
+    }
+
+    fn room<'a>(players: &'a mut Players<'_>) -> &'a mut Played<Board> {
+        &mut players.rooms.othello
     }
 
     /// An external engine's process logs to its transcript; any other
@@ -236,12 +312,20 @@ impl TournamentGame for TicTacToe {
         (TicTacToe::new(), Vec::new(), None)
     }
 
-    fn transcript(moves: &[Self::Move]) -> String {
-        moves.iter().map(ToString::to_string).collect()
+    fn transcript(opening: &[Self::Move], moves: &[Self::Move]) -> String {
+        opening
+            .iter()
+            .chain(moves)
+            .map(ToString::to_string)
+            .collect()
     }
 
     fn seats<'a>(players: &'a mut Players<'_>) -> &'a mut [Option<Box<dyn Player<TicTacToe>>>] {
         &mut players.tictactoe
+    }
+
+    fn room<'a>(players: &'a mut Players<'_>) -> &'a mut Played<TicTacToe> {
+        &mut players.rooms.tictactoe
     }
 
     fn builder(players: &Players<'_>, i: usize) -> Builder<TicTacToe> {
@@ -313,13 +397,13 @@ fn setups<G: Game>(
     t: &Tournament,
     p: &Pairing,
     start: G,
-    opening: Vec<G::Move>,
+    opening: &[G::Move],
 ) -> [GameSetup<G>; 2] {
     let engines = [&t.engines[p.black], &t.engines[p.white]];
     [0, 1].map(|colour| GameSetup {
         game_id: p.game_id,
         start: start.clone(),
-        opening: opening.clone(),
+        opening: opening.to_vec(),
         first: colour == 0,
         clock: time_of(engines[colour]).0,
         move_time: time_of(engines[colour]).1,
@@ -327,26 +411,28 @@ fn setups<G: Game>(
     })
 }
 
-/// A game from the pair's opening, with players built on first use.
+/// A game from the pair's opening, with players built on first use,
+/// played into the worker's room.
 fn play_one<G: TournamentGame>(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
     let t = players.tournament;
     let (start, opening, written_start) = G::opening(t, p);
-    let setups = setups(t, p, start, opening.clone());
-    let played = match [p.black, p.white].map(|i| players.ensure::<G>(i)) {
+    let setups = setups(t, p, start, &opening);
+    // Taken out while the players play (a panic leaves an empty one).
+    let mut played = std::mem::take(G::room(players));
+    players.refill(&mut played);
+    match [p.black, p.white].map(|i| players.ensure::<G>(i)) {
         [Ok(()), Ok(())] => {
             let (pair, adjudicator) = G::pair(players, p.black, p.white);
-            play(pair, setups, adjudicator)
+            play_into(pair, setups, adjudicator, &mut played);
         }
-        [Err(msg), _] => unbuilt(0, msg),
-        [Ok(()), Err(msg)] => unbuilt(1, msg),
-    };
-    let mut moves = opening;
-    let opening_plies = moves.len();
-    moves.extend_from_slice(&played.moves);
-    let mut rec = record(t, p, played, G::FORFEIT_SCORE);
+        [Err(msg), _] => unbuilt(&mut played, 0, &msg),
+        [Ok(()), Err(msg)] => unbuilt(&mut played, 1, &msg),
+    }
+    let mut rec = record(t, p, &mut played, G::FORFEIT_SCORE);
     rec.start = written_start;
-    rec.opening_plies = opening_plies;
-    rec.moves = G::transcript(&moves);
+    rec.opening_plies = opening.len();
+    rec.moves = G::transcript(&opening, &played.moves);
+    *G::room(players) = played;
     rec
 }
 
@@ -356,18 +442,21 @@ fn play_one<G: TournamentGame>(players: &mut Players<'_>, p: &Pairing) -> GameRe
 fn record<G: Game>(
     t: &Tournament,
     p: &Pairing,
-    played: Played<G>,
+    played: &mut Played<G>,
     forfeit_score: i32,
 ) -> GameRecord {
     let engines = [&t.engines[p.black], &t.engines[p.white]];
     let (result, disc_diff, reason) = match played.ending {
         Ending::Over { first_score } => (points_for(first_score), first_score, "game over".into()),
-        Ending::Adjudicated { first_score, how } => (
+        Ending::Adjudicated {
+            first_score,
+            ref how,
+        } => (
             points_for(first_score),
             first_score,
             format!("adjudicated: {how}"),
         ),
-        Ending::Forfeit { loser, why } => {
+        Ending::Forfeit { loser, ref why } => {
             let name = engines[loser].name();
             let reason = match why {
                 Forfeit::Time { used, allowed } => format!(
@@ -398,42 +487,37 @@ fn record<G: Game>(
         result,
         disc_diff,
         reason,
-        nodes: played.nodes,
-        times_ms: played.times_ms,
-        depths: played.depths,
-        scores: played.scores,
+        nodes: std::mem::take(&mut played.nodes),
+        times_ms: std::mem::take(&mut played.times_ms),
+        depths: std::mem::take(&mut played.depths),
+        scores: std::mem::take(&mut played.scores),
     }
 }
 
 /// The game of a player that could not be built: lost before it started.
-fn unbuilt<G: Game>(loser: usize, msg: String) -> Played<G> {
-    Played {
-        moves: Vec::new(),
-        nodes: Vec::new(),
-        times_ms: Vec::new(),
-        depths: Vec::new(),
-        scores: Vec::new(),
-        ending: Ending::Forfeit {
-            loser,
-            why: Forfeit::Crash(format!("could not be built: {msg}")),
-        },
-    }
+fn unbuilt<G: Game>(played: &mut Played<G>, loser: usize, msg: &str) {
+    played.clear();
+    played.ending = Ending::Forfeit {
+        loser,
+        why: Forfeit::Crash(format!("could not be built: {msg}")),
+    };
 }
 
 /// A worker thread: plays the games it receives with its own players and
 /// sends each record back (or the message of a game that failed outside
 /// the players' guard) until the jobs end or the results are not wanted;
 /// `logs` is the transcripts' folder, the worker's index and the run's
-/// engine processes. The players (and their processes, which this thread
+/// engine processes; `spares` brings back the [`Room`]s of records
+/// journalled. The players (and their processes, which this thread
 /// started) are dropped on this thread, before it ends.
 pub fn serve(
     t: &Tournament,
     build: &Arc<BuildPlayer>,
-    jobs: &Receiver<Pairing>,
+    (jobs, spares): (&Receiver<Pairing>, &Receiver<Room>),
     send: impl Fn(std::result::Result<GameRecord, String>) -> bool,
     logs: Logs,
 ) {
-    let mut players = Players::new(t, Arc::clone(build), logs);
+    let mut players = Players::new(t, Arc::clone(build), logs, spares.clone());
     for job in jobs.iter() {
         let rec = guard(|| play_game(&mut players, &job))
             .map_err(|msg| format!("the worker playing game {} failed: {msg}", job.game_id));
@@ -455,7 +539,7 @@ mod tests {
             .collect();
         moves.push(Move::PASS);
         assert_eq!(
-            <Board as TournamentGame>::transcript(&moves),
+            <Board as TournamentGame>::transcript(&moves[..8], &moves[8..]),
             move_list_string(&moves)
         );
     }

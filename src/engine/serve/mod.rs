@@ -34,7 +34,7 @@ use input::{read_lines, Stops};
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The served engine and the game it is in.
 pub struct Served {
@@ -157,10 +157,9 @@ impl Served {
         if moves.len() == 1 && moves.get(0).is_pass() {
             return Ok(Some(MoveInfo::bare(Move::PASS, std::time::Duration::ZERO)));
         }
-        let start = Instant::now();
-        let info = self
-            .player
-            .choose(&self.board, &Clock::starting_now(self.clock))?;
+        let clock = Clock::starting_now(self.clock);
+        let start = clock.start();
+        let info = self.player.choose(&self.board, &clock)?;
         if let Some(c) = &mut self.clock {
             c.remaining = c.remaining.saturating_sub(start.elapsed()) + c.increment;
         }
