@@ -1,13 +1,15 @@
-//! A search on several threads (lazy SMP): the main search runs as on one
-//! thread while helper searches of the same position run beside it, each
-//! with its own killers and history but the main search's transposition
-//! table. The helpers search one ply ahead of the main search, so what
-//! they store is deeper than what the main search asks for and cuts its
-//! tree; the main search alone decides the move, and when it is done the
-//! helpers are told to stop. Their nodes count in the outcome's total.
+//! A search on several threads: the main search runs beside helper
+//! searches of the same position, each with its own killers and history
+//! but the main search's transposition table, all deepening to the same
+//! depths. They split the tree rather than repeat it: a node defers a move
+//! another thread is searching (simplified ABDADA, `abdada.rs`), so each
+//! thread finds in the table what the others proved. The main search alone
+//! decides the move, and when it is done the helpers are told to stop.
+//! Their nodes count in the outcome's total.
 //!
 //! Unlike one thread, the result depends on how the threads were timed:
-//! two runs of the same search may differ (as in every lazy SMP engine).
+//! two runs of the same search may differ (searching to the end, the
+//! score does not).
 
 use super::abdada::Busy;
 use super::deepening::{search, SearchOutcome, SearchSettings};
