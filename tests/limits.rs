@@ -198,7 +198,7 @@ fn assert_usage(out: &Output, argument: &str, range: &str) {
 
 #[test]
 fn command_line_work_beyond_the_caps_is_refused_up_front_with_exit_2() {
-    let cases: [(&[&str], &str, &str); 7] = [
+    let cases: [(&[&str], &str, &str); 9] = [
         (&["perft", "--depth", "30"], "--depth", "0..=20"),
         (&["search", "--depth", "1000"], "--depth", "1..=60"),
         (
@@ -218,6 +218,8 @@ fn command_line_work_beyond_the_caps_is_refused_up_front_with_exit_2() {
         ),
         (&["bench", "--depth", "61"], "--depth", "1..=60"),
         (&["bench", "--depth", "0"], "--depth", "1..=60"),
+        (&["bench", "--threads", "0"], "--threads", "1..=256"),
+        (&["bench", "--threads", "257"], "--threads", "1..=256"),
     ];
     for (args, argument, range) in cases {
         assert_usage(&arena_for(10, args), argument, range);

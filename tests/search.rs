@@ -558,6 +558,30 @@ fn bench_runs_from_any_folder() {
     );
 }
 
+#[test]
+fn bench_on_two_threads_says_so_and_searches_every_position() {
+    // Time to depth: the positions of the one-thread bench, each searched
+    // by two threads (whose node count varies from run to run).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["bench", "--depth", "5", "--threads", "2", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["threads"], 2);
+    assert_eq!(v["positions"], 24);
+    assert_eq!(v["depth"], 5);
+    let one = arena::engine::bench::bench(5);
+    assert_eq!(one.threads, 1);
+    // Each position's main search alone visits about what one thread
+    // does; the helper adds its own.
+    assert!(v["nodes"].as_u64().unwrap() > one.nodes / 2, "{v}");
+}
+
 fn engine_file(name: &str, text: &str) -> std::path::PathBuf {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("engines");
     std::fs::create_dir_all(&dir).unwrap();

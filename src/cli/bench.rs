@@ -3,6 +3,7 @@
 
 use super::{print, print_json};
 use crate::engine::bench::{bench_with, table, DEFAULT_DEPTH};
+use crate::engine::config::MAX_THREADS;
 use crate::search::limits::MAX_DEPTH;
 use crate::util::progress;
 use std::process::ExitCode;
@@ -14,7 +15,12 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = DEFAULT_DEPTH,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: u32,
-    /// Print one JSON object: {"positions","depth","nodes","seconds","nps"}
+    /// Threads of each search, 1 to 256: more than 1 measures time to depth
+    /// (the node count then varies from run to run)
+    #[arg(long, default_value_t = 1, conflicts_with = "table",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))]
+    pub threads: usize,
+    /// Print one JSON object: {"positions","depth","threads","nodes","seconds","nps"}
     #[arg(long)]
     pub json: bool,
     /// Print a Markdown table of total nodes by technique for depths 1 to
@@ -45,7 +51,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let bar = progress::bar(0, "positions");
     bar.set_message(format!("bench depth {}", args.depth));
-    let r = bench_with(args.depth, |done, positions| {
+    let r = bench_with(args.depth, args.threads, |done, positions| {
         bar.set_length(positions as u64);
         bar.set_position(done as u64);
     });
@@ -54,9 +60,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         print_json(&r)?;
     } else {
         print(&format!(
-            "bench: {} positions, depth {}: {} nodes in {:.3} s ({:.2} M nodes/s, simd {})",
+            "bench: {} positions, depth {}{}: {} nodes in {:.3} s ({:.2} M nodes/s, simd {})",
             r.positions,
             r.depth,
+            match r.threads {
+                1 => String::new(),
+                n => format!(", {n} threads"),
+            },
             r.nodes,
             r.seconds,
             r.nps / 1e6,

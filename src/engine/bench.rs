@@ -10,6 +10,7 @@
 use super::config::{EngineConfig, EngineKind, SearchEngine};
 use crate::eval::{EvalSpec, Features, OthelloEval};
 use crate::game::othello::parse_position;
+use crate::search::smp::{self, search_together};
 use crate::search::{search, Fail, Limit, OrderBy, SearchSettings, SearchStats, Searcher, Variant};
 use std::path::Path;
 use std::time::Instant;
@@ -166,7 +167,9 @@ pub struct BenchReport {
     pub positions: usize,
     /// Depth.
     pub depth: u32,
-    /// Total nodes: the signature.
+    /// Threads of each search.
+    pub threads: usize,
+    /// Total nodes: the signature (on one thread).
     pub nodes: u64,
     /// Wall time.
     pub seconds: f64,
@@ -179,20 +182,26 @@ pub struct BenchReport {
     pub simd: &'static str,
 }
 
-/// Runs the bench at `depth`.
+/// Runs the bench at `depth` on one thread.
 ///
 /// # Panics
 /// Never for the built-in data (pinned by tests).
 pub fn bench(depth: u32) -> BenchReport {
-    bench_with(depth, |_, _| {})
+    bench_with(depth, 1, |_, _| {})
 }
 
-/// As [`bench`], calling `progress(done, positions)` before the first
+/// As [`bench`], each search on `threads` threads (1: the signature; more:
+/// the parallel search, whose nodes vary from run to run: a measure of
+/// time to depth), calling `progress(done, positions)` before the first
 /// position and after each.
 ///
 /// # Panics
 /// Never for the built-in data (pinned by tests).
-pub fn bench_with(depth: u32, mut progress: impl FnMut(usize, usize)) -> BenchReport {
+pub fn bench_with(
+    depth: u32,
+    threads: usize,
+    mut progress: impl FnMut(usize, usize),
+) -> BenchReport {
     let engine = strong();
     let mut settings = engine.settings;
     settings.limit = Limit::Depth(depth);
@@ -208,7 +217,8 @@ pub fn bench_with(depth: u32, mut progress: impl FnMut(usize, usize)) -> BenchRe
         let pos = parse_position(line).expect("bench positions are valid");
         // A fresh searcher per position: the signature does not depend on order.
         let mut s = Searcher::new(engine.eval.clone(), engine.tt_mib, engine.ordering.clone());
-        let out = search(&mut s, &pos, &settings, None, 30);
+        let mut helpers = smp::helpers(&s, threads);
+        let out = search_together(&mut s, &mut helpers, &pos, &settings, None, 30);
         total.add(&out.stats);
         n += 1;
         progress(n, lines.len());
@@ -217,6 +227,7 @@ pub fn bench_with(depth: u32, mut progress: impl FnMut(usize, usize)) -> BenchRe
     BenchReport {
         positions: n,
         depth,
+        threads,
         nodes: total.nodes,
         seconds,
         nps: if seconds > 0.0 {

@@ -119,7 +119,7 @@ pub fn budget(clock: ClockState, moves_left: u32) -> TimeBudget {
 pub struct Stop {
     node_limit: u64,
     deadline: Option<Instant>,
-    /// Set by another thread to stop this search (lazy SMP helpers).
+    /// Set by another thread to stop this search (the helpers of a parallel search).
     flag: Option<Arc<AtomicBool>>,
     next_check: u64,
     aborted: bool,

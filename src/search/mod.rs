@@ -17,6 +17,7 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+pub mod abdada;
 pub mod alphabeta;
 pub mod deepening;
 pub mod limits;
@@ -300,6 +301,9 @@ pub struct SearchStats {
     pub probcut_tries: u64,
     /// Of those, how many it cut.
     pub probcut_cuts: u64,
+    /// Moves put off to the end of their node because another thread was
+    /// searching them (a search on several threads; see `abdada.rs`).
+    pub deferred: u64,
 }
 
 impl SearchStats {
@@ -314,5 +318,6 @@ impl SearchStats {
         self.probcut_tries += other.probcut_tries;
         self.probcut_cuts += other.probcut_cuts;
         self.researches += other.researches;
+        self.deferred += other.deferred;
     }
 }

@@ -1,8 +1,10 @@
 //! Principal variation search (NegaScout): the first move gets the full
 //! window, every later move a null window `(alpha, alpha + 1)` that only asks
 //! "is it better?"; a move that says yes is searched again with the full
-//! window. Fail-soft, with the transposition table and ordering.
+//! window. Fail-soft, with the transposition table and ordering. On several
+//! threads, a node's moves are split between them (`abdada.rs`).
 
+use super::abdada::Searched;
 use super::node::{FailSoft, Opening};
 use super::searcher::Searcher;
 use super::tt::Bound;
@@ -37,6 +39,15 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                     Opening::Moves(moves) => moves,
                 };
                 let alpha0 = alpha;
+                if self.splits(depth) {
+                    let (best, best_move) =
+                        match self.pvs_split(cpu, pos, &moves, alpha, beta, depth, ply) {
+                            Searched::Best(v, mv) => (v, mv),
+                            Searched::Aborted => return 0,
+                        };
+                    self.store(pos, depth, Bound::of(best, alpha0, beta), best, best_move);
+                    return best;
+                }
                 let mut best = -INFINITY;
                 let mut best_move = moves.get(0);
                 for (i, mv) in moves.iter().enumerate() {

@@ -59,6 +59,9 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     /// Plies added to every iteration's depth (helpers search one ply
     /// ahead of the main search, so the threads do not walk in step).
     pub(super) skew: u32,
+    /// The positions the threads of a parallel search are searching now,
+    /// shared by all of them (none on one thread; see `abdada.rs`).
+    pub(super) busy: Option<Arc<super::abdada::Busy>>,
 }
 
 /// Which ordering tables are in use.
@@ -122,6 +125,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             helper_of: None,
             interrupt: None,
             skew: 0,
+            busy: None,
         }
     }
 

@@ -1,14 +1,17 @@
-//! A search on several threads (lazy SMP): the main search runs as on one
-//! thread while helper searches of the same position run beside it, each
-//! with its own killers and history but the main search's transposition
-//! table. The helpers search one ply ahead of the main search, so what
-//! they store is deeper than what the main search asks for and cuts its
-//! tree; the main search alone decides the move, and when it is done the
-//! helpers are told to stop. Their nodes count in the outcome's total.
+//! A search on several threads: the main search runs beside helper
+//! searches of the same position, each with its own killers and history
+//! but the main search's transposition table, all deepening to the same
+//! depths. They split the tree rather than repeat it: a node defers a move
+//! another thread is searching (simplified ABDADA, `abdada.rs`), so each
+//! thread finds in the table what the others proved. The main search alone
+//! decides the move, and when it is done the helpers are told to stop.
+//! Their nodes count in the outcome's total.
 //!
 //! Unlike one thread, the result depends on how the threads were timed:
-//! two runs of the same search may differ (as in every lazy SMP engine).
+//! two runs of the same search may differ (searching to the end, the
+//! score does not).
 
+use super::abdada::Busy;
 use super::deepening::{search, SearchOutcome, SearchSettings};
 use super::limits::{ClockState, MAX_DEPTH};
 use super::searcher::Searcher;
@@ -39,6 +42,12 @@ where
     for f in &flags {
         f.store(false, Relaxed);
     }
+    // The main search claims and defers as the helpers do, during this
+    // search only (alone, it runs as on one thread).
+    main.busy = helpers.iter().find_map(|h| h.busy.clone());
+    if let Some(busy) = &main.busy {
+        busy.clear();
+    }
     // The helpers stop when the main search is done, not by a depth or a
     // node count of their own; a time limit stays, as a safety.
     let theirs = SearchSettings {
@@ -48,7 +57,7 @@ where
         },
         ..*settings
     };
-    std::thread::scope(|s| {
+    let out = std::thread::scope(|s| {
         let handles: Vec<_> = helpers
             .iter_mut()
             .map(|h| {
@@ -65,18 +74,25 @@ where
             out.stats.add(&stats);
         }
         out
-    })
+    });
+    main.busy = None;
+    out
 }
 
-/// `threads - 1` helpers of `main`, stopped by one flag, the odd ones one
-/// ply ahead of the main search and the even ones two.
+/// `threads - 1` helpers of `main`, stopped by one flag, sharing one
+/// table of claimed positions.
 pub fn helpers<G: SearchGame, E: Evaluator<G> + Clone>(
     main: &Searcher<G, E>,
     threads: usize,
 ) -> Vec<Searcher<G, E>> {
     let flag = Arc::new(AtomicBool::new(false));
+    let busy = Arc::new(Busy::default());
     (1..threads)
-        .map(|i| main.helper(&flag, if i % 2 == 1 { 1 } else { 2 }))
+        .map(|_| {
+            let mut h = main.helper(&flag, 0);
+            h.busy = Some(Arc::clone(&busy));
+            h
+        })
         .collect()
 }
 
@@ -123,5 +139,55 @@ mod tests {
             assert_eq!(out.score, exact, "seed {seed}");
             assert!(out.stats.nodes > main.stats.nodes, "the helper searched");
         }
+    }
+
+    /// Ten units per move of the side to move, a hundred per disc at the end.
+    #[derive(Clone, Copy)]
+    struct Mobility;
+
+    impl Evaluator<Board> for Mobility {
+        fn evaluate(&self, b: &Board) -> i32 {
+            let mut moves = MoveList::new();
+            b.generate_moves(&mut moves);
+            10 * moves.len() as i32
+        }
+
+        fn units_per_point(&self) -> i32 {
+            100
+        }
+    }
+
+    #[test]
+    fn split_searches_to_the_end_equal_one_thread_across_many_positions() {
+        // Seeded positions from 6 to 13 empties, on 2 and 3 threads, with
+        // an evaluation (so the shallow iterations order the deep ones)
+        // and a small table (so entries are replaced under the threads):
+        // every score is one thread's, and the threads did split nodes.
+        let settings = SearchSettings {
+            variant: Variant::Pvs,
+            deepening: true,
+            aspiration: Some(50),
+            limit: Limit::Depth(20),
+        };
+        let order = vec![OrderBy::HashMove, OrderBy::Killers, OrderBy::History];
+        let eval = Mobility;
+        let mut deferred = 0;
+        for seed in 100..164 {
+            let b = endgame(seed, 6 + (seed % 8) as u32);
+            if b.is_over() {
+                continue;
+            }
+            let mut alone = Searcher::new(eval, 1, order.clone());
+            let exact = search(&mut alone, &b, &settings, None, 6).score;
+            for threads in [2, 3] {
+                let mut main = Searcher::new(eval, 1, order.clone());
+                let mut team = helpers(&main, threads);
+                let out = search_together(&mut main, &mut team, &b, &settings, None, 6);
+                assert_eq!(out.score, exact, "seed {seed}, {threads} threads");
+                assert!(main.busy.is_none(), "the claims are the search's alone");
+                deferred += out.stats.deferred;
+            }
+        }
+        assert!(deferred > 0, "no thread ever deferred a move");
     }
 }

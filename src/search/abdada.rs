@@ -1,0 +1,166 @@
+//! How the threads of a parallel search split the tree instead of repeating
+//! it (Weill's ABDADA in Tom Kerrigan's simplified form, as the exact
+//! solver's threads do in `crate::endgame`): at a PVS node with at least
+//! [`DEFER_MIN`] plies left, a thread claims the position after each move
+//! but the first while it searches it, and a move whose position another
+//! thread has claimed waits until the node's other moves are done. The
+//! first move is always searched (the young brothers wait for the eldest,
+//! as in YBWC), so a node's later moves are split only once its window is
+//! known. Every thread, the main search included, claims and defers; a
+//! search on one thread has no table of claims and runs as before.
+//!
+//! A claim only changes the order of a node's moves, never the window a
+//! move is searched with, so each thread's values are what the same search
+//! would find with the table the other threads filled: searching to the
+//! end, exact.
+
+use super::searcher::Searcher;
+use super::{Evaluator, SearchGame, INFINITY};
+use crate::game::cpu::Cpu;
+use crate::game::MoveList;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Nodes with at least this many plies left defer claimed children:
+/// below, a subtree is too small for the bookkeeping to pay.
+pub const DEFER_MIN: u32 = 3;
+
+/// Slots of the table of claimed positions (a power of two).
+const SLOTS: usize = 1 << 14;
+
+/// Which positions some thread is searching now: one key per slot, the
+/// slot chosen by the key. A collision only defers a move needlessly or
+/// not at all; it never changes a value.
+pub struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+impl Default for Busy {
+    fn default() -> Self {
+        Busy {
+            slots: (0..SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+}
+
+impl Busy {
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key >> 40) as usize & (SLOTS - 1)]
+    }
+
+    /// Claims the position `key` (not 0) for this thread; false, and no
+    /// claim, when another thread holds it.
+    #[inline]
+    fn claim(&self, key: u64) -> bool {
+        let slot = self.slot(key);
+        if slot.load(Relaxed) == key {
+            return false;
+        }
+        slot.store(key, Relaxed);
+        true
+    }
+
+    /// This thread is done with `key` (unless another has taken the slot).
+    #[inline]
+    fn release(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
+    }
+
+    /// Forgets every claim (before a search: an aborted one may leave some).
+    pub fn clear(&self) {
+        for s in self.slots.iter() {
+            s.store(0, Relaxed);
+        }
+    }
+}
+
+/// What a node's moves gave: its best value and move, or an abort.
+pub(super) enum Searched<M> {
+    /// Best value (fail-soft) and the move that has it.
+    Best(i32, M),
+    /// The search was stopped.
+    Aborted,
+}
+
+impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
+    /// Whether a PVS node at `depth` splits its moves with other threads.
+    #[inline(always)]
+    pub(super) fn splits(&self, depth: u32) -> bool {
+        depth >= DEFER_MIN && self.busy.is_some()
+    }
+
+    /// The moves of a PVS node at `depth` (as `pvs_on` searches them), a
+    /// move whose position another thread holds deferred to a second pass.
+    /// Raises `alpha`, keeps the PV and records a cutoff as `pvs_on` does.
+    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    #[inline(never)]
+    pub(super) fn pvs_split<C: Cpu>(
+        &mut self,
+        cpu: C,
+        pos: &G,
+        moves: &MoveList<G::Move>,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+        ply: usize,
+    ) -> Searched<G::Move> {
+        let mut best = -INFINITY;
+        let mut best_move = moves.get(0);
+        let mut deferred = 0u64;
+        for pass in 0..2 {
+            for (i, mv) in moves.iter().enumerate() {
+                if pass == 1 && deferred & (1 << i) == 0 {
+                    continue;
+                }
+                let child = pos.play_on(cpu, mv);
+                let claim = (pass == 0 && i > 0).then(|| child.hash() | 1);
+                if let (Some(key), Some(busy)) = (claim, &self.busy) {
+                    if !busy.claim(key) {
+                        self.stats.deferred += 1;
+                        deferred |= 1 << i;
+                        continue;
+                    }
+                }
+                let d = G::child_depth(mv, depth);
+                let mut v;
+                if i == 0 {
+                    v = -self.pvs_on(cpu, &child, -beta, -alpha, d, ply + 1);
+                } else {
+                    v = -self.pvs_on(cpu, &child, -alpha - 1, -alpha, d, ply + 1);
+                    if v > alpha && v < beta && !self.stop.aborted() {
+                        self.stats.researches += 1;
+                        v = -self.pvs_on(cpu, &child, -beta, -alpha, d, ply + 1);
+                    }
+                }
+                if let (Some(key), Some(busy)) = (claim, &self.busy) {
+                    busy.release(key);
+                }
+                if self.stop.aborted() {
+                    return Searched::Aborted;
+                }
+                if v > best {
+                    best = v;
+                    best_move = mv;
+                    if ply == 0 {
+                        self.root_best = Some(mv);
+                    }
+                    if v > alpha {
+                        alpha = v;
+                        if ply == 0 {
+                            self.root_proven = Some((mv, v));
+                        }
+                        self.pv_update(ply, mv);
+                        if v >= beta {
+                            self.record_cutoff(pos, mv, ply, depth, i == 0);
+                            return Searched::Best(best, best_move);
+                        }
+                    }
+                }
+            }
+            if deferred == 0 {
+                break;
+            }
+        }
+        Searched::Best(best, best_move)
+    }
+}
