@@ -94,7 +94,7 @@ impl Adjudicator<Board> for Judge {
         }
         let call = call_at(rules, pos, moves, scores)?;
         let names = [self.names[0].as_str(), self.names[1].as_str()];
-        Some((call.black_score(), call.reason(&rules, names)))
+        Some((call.black_score(), call.reason(names)))
     }
 }
 
@@ -142,7 +142,8 @@ mod tests {
             call_at(rules, &pos, &moves, &down),
             Some(Call::Resign {
                 black_lost: true,
-                disc_diff: -2
+                disc_diff: -2,
+                rule: rules.resign.unwrap(),
             })
         );
         // The same moves and scores with white to move now: white began,
