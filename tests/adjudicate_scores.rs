@@ -232,3 +232,93 @@ fn bad_adjudication_values_are_one_line() {
     );
     assert_eq!(e.lines().count(), 1, "{e}");
 }
+
+/// Position strings of games played from the start to 14 empties, the
+/// `k`th legal move (counted round the list, `stride` apart) at ply `k`.
+fn late_positions(strides: &[usize]) -> String {
+    use arena::game::othello::{board_string, Board};
+    use arena::{Game, MoveList};
+    let mut text = String::new();
+    for &stride in strides {
+        let (mut pos, mut ply) = (Board::start(), 0);
+        let mut moves = MoveList::new();
+        while pos.empties() > 14 && !pos.is_over() {
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            pos = pos.play(moves.get(ply * stride % moves.len()));
+            ply += 1;
+        }
+        assert!(pos.empties() == 14 && !pos.must_pass(), "stride {stride}");
+        text.push_str(&board_string(&pos));
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn the_solver_goes_before_the_score_rules_where_both_end_a_game() {
+    // As cutechess-cli's tablebase adjudication goes before its -draw and
+    // -resign: games from 14 empties, a draw rule that holds once each
+    // engine has moved (at 12 empties) and a solve at 12 empties.
+    let dir = tmp("adjudicate-solve-and-scores");
+    let book = dir.join("late.txt");
+    std::fs::write(&book, late_positions(&[1, 3])).unwrap();
+    let (a, b) = (
+        repo("engines/squares-classic.ron"),
+        repo("engines/alphabeta-d6.ron"),
+    );
+    let play = |solve_at: &str, out: &Path| {
+        let args = [
+            "match",
+            s(&a),
+            s(&b),
+            "--pairs",
+            "2",
+            "--depth",
+            "2",
+            "--book",
+            s(&book),
+            "--concurrency",
+            "1",
+            "--out",
+            s(out),
+            "--quiet",
+            "--draw",
+            "movenumber=0",
+            "movecount=1",
+            "score=64",
+            "--resign",
+            "movecount=1",
+            "score=1",
+            "--adjudicate-solve",
+            solve_at,
+        ];
+        let r = arena(&args);
+        assert!(r.status.success(), "{}", stderr(&r));
+        // The journal's reasons pass the check of the run's rules.
+        let r = arena(&["report", s(out)]);
+        assert!(r.status.success(), "{}", stderr(&r));
+        games(out)
+    };
+    let both = play("12", &dir.join("both"));
+    assert_eq!(both.len(), 4);
+    for g in &both {
+        assert_eq!(g.reason, "adjudicated: solved at 12 empties", "{g:?}");
+        assert_eq!(g.moves.len() / 2, 2, "{g:?}");
+    }
+    // Solving only at 11 empties, the draw (which goes before the
+    // resignation) ends the same games at 12.
+    let scores = play("11", &dir.join("scores"));
+    assert_eq!(scores.len(), 4);
+    for g in &scores {
+        assert_eq!(
+            g.reason, "adjudicated: draw (|score| <= 64 for 1 moves from move 0)",
+            "{g:?}"
+        );
+        assert_eq!(
+            (g.moves.len() / 2, g.disc_diff, g.result),
+            (2, 0, 0.5),
+            "{g:?}"
+        );
+    }
+}

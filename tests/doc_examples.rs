@@ -233,6 +233,7 @@ const PAGES: &[(&str, usize)] = &[
     ("docs/tournaments.md", 2),
     ("docs/statistics.md", 2),
     ("docs/reference.md", 2),
+    ("docs/engines.md", 3),
 ];
 
 #[test]

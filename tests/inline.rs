@@ -17,7 +17,7 @@ fn s(p: &Path) -> &str {
 }
 
 /// `arena args` run in `dir`, killed (and the test failed) past `limit`.
-fn arena_in_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
+pub(crate) fn arena_in_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(args)
         .current_dir(dir)

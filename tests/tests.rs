@@ -22,6 +22,7 @@ mod history;
 mod hostile;
 mod house;
 mod inline;
+mod inline_commands;
 mod layers;
 mod limits;
 mod matchup;

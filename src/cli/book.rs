@@ -54,9 +54,9 @@ pub struct GenerateArgs {
     /// Keep only openings an engine scores near 0: a search of each to --depth plies, kept when |score| <= --max-abs discs (needs --engine, --depth and --max-abs; searches on every core)
     #[arg(long, requires = "engine", requires = "depth", requires = "max_abs")]
     pub balanced: bool,
-    /// With --balanced: the engine file that scores the openings (its search, evaluation, ordering and table; not the random mover)
+    /// With --balanced: the engine file that scores the openings (its search, evaluation, ordering and table; not the random mover), or one with fields changed (FILE.ron:FIELD=VALUE[,FIELD=VALUE..])
     #[arg(long, requires = "balanced")]
-    pub engine: Option<PathBuf>,
+    pub engine: Option<String>,
     /// With --balanced: the search depth in plies, 1 to 60 (each opening gets a fresh search)
     #[arg(long, requires = "balanced", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BALANCE_DEPTH)))]
     pub depth: Option<u32>,
@@ -196,7 +196,8 @@ fn generate_options(args: &GenerateArgs) -> anyhow::Result<BookGenerateOptions> 
             .into());
         };
         Some(BalancedOptions {
-            engine: engine.clone(),
+            engine: super::in_process_engine(engine, "arena book generate", None)?,
+            engine_arg: engine.clone(),
             depth,
             max_abs,
             candidates: args.candidates,
@@ -245,10 +246,7 @@ pub fn generate_command(opts: &BookGenerateOptions) -> String {
     }
     if let Some(b) = &opts.balanced {
         words.push("--balanced".into());
-        words.extend([
-            "--engine".into(),
-            shell_word(&b.engine.display().to_string()),
-        ]);
+        words.extend(["--engine".into(), shell_word(&b.engine_arg)]);
         words.extend(["--depth".into(), b.depth.to_string()]);
         words.extend(["--max-abs".into(), b.max_abs.to_string()]);
         if let Some(m) = b.candidates {
@@ -453,15 +451,17 @@ mod tests {
             generate_command(&options(None, Some(3))),
             "arena book generate --plies 4 --unique-by-symmetry --limit 3 --seed 5 --out 'my book.txt'"
         );
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/engines/alphabeta-d6.ron");
         let balanced = BalancedOptions {
-            engine: PathBuf::from("engines/e.ron"),
+            engine: crate::engine::EngineConfig::load(Path::new(file)).unwrap(),
+            engine_arg: "engines/e.ron:tt_mib=2,limit=Depth(3)".into(),
             depth: 2,
             max_abs: 0.5,
             candidates: Some(10),
         };
         assert_eq!(
             generate_command(&options(Some(balanced), None)),
-            "arena book generate --plies 4 --unique-by-symmetry --balanced --engine engines/e.ron \
+            "arena book generate --plies 4 --unique-by-symmetry --balanced --engine 'engines/e.ron:tt_mib=2,limit=Depth(3)' \
              --depth 2 --max-abs 0.5 --candidates 10 --seed 5 --out 'my book.txt'"
         );
         assert_eq!(shell_word("it's"), r"'it'\''s'");

@@ -120,7 +120,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         }
         .into());
     };
-    let config = super::in_process_engine(engine, "arena eval")?;
+    let config = super::in_process_engine(engine, "arena eval", None)?;
     let board = super::othello_position(args.position.as_deref())?;
     let v = config.eval().evaluate(&board);
     let report = EvalReport {

@@ -159,22 +159,29 @@ pub fn is_usage(err: &anyhow::Error) -> bool {
 /// file, or one with fields changed (`FILE.ron:FIELD=VALUE`, as `arena
 /// match` takes it), read from the current folder; `command` (`arena
 /// eval`) is named when it is an external engine or plays another game.
+/// `limit` replaces the engine's own (`arena search --depth`), which the
+/// file then need not state.
 ///
 /// # Errors
-/// The file's or the change's errors; an external engine.
+/// The file's or the change's errors; an external engine (a usage error:
+/// exit code 2).
 pub(crate) fn in_process_engine(
     text: &str,
     command: &str,
+    limit: Option<crate::search::Limit>,
 ) -> crate::Result<crate::engine::EngineConfig> {
     let here = std::path::Path::new("");
     let arg = crate::engine::EngineArg::parse(text, here)?;
-    let (spec, _) = arg.load(here, None)?;
-    let crate::engine::EngineSpec::Engine(config) = spec else {
-        return Err(crate::Error::Argument {
-            argument: "--engine".into(),
-            message: format!("{text} is an External engine; {command} needs an in-process engine"),
-        });
+    let (spec, _) = arg.load(here, limit)?;
+    let crate::engine::EngineSpec::Engine(mut config) = spec else {
+        return Err(usage(
+            "--engine",
+            format!("{text} is an external engine; {command} needs an in-process engine"),
+        ));
     };
+    if let Some(l) = limit {
+        config.set_limit(l);
+    }
     config.othello(arg.path().unwrap_or(here), command)
 }
 

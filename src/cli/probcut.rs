@@ -1,6 +1,7 @@
 //! `arena probcut fit` and `arena probcut check`: fit an engine's ProbCut
 //! parameters, and measure what they save and cost.
 
+use super::book::shell_word;
 use super::{print, print_json};
 use crate::lab::endcut::{fit_endcut, parse_stages, EndCutFitOptions};
 use crate::lab::probcut_run::{
@@ -52,9 +53,9 @@ pub struct FitEndgameArgs {
 /// Arguments of `arena probcut fit`.
 #[derive(Debug, clap::Args)]
 pub struct FitArgs {
-    /// The engine whose evaluation, table and ordering to use (its own ProbCut file is ignored)
+    /// The engine file whose evaluation, table and ordering to use (its own ProbCut file is ignored), or one with fields changed (FILE.ron:FIELD=VALUE[,FIELD=VALUE..])
     #[arg(long)]
-    pub engine: PathBuf,
+    pub engine: String,
     /// Self-play games to draw positions from
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub games: u32,
@@ -93,9 +94,9 @@ pub struct FitArgs {
 /// Arguments of `arena probcut check`.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// An engine with a ProbCut file
+    /// An engine file with a ProbCut file, or one with fields changed (FILE.ron:FIELD=VALUE[,FIELD=VALUE..], e.g. probcut=other.ron)
     #[arg(long)]
-    pub engine: PathBuf,
+    pub engine: String,
     /// Search depth
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub depth: u32,
@@ -155,7 +156,7 @@ fn fit_endgame_command(args: &FitEndgameArgs, stages: &[(u32, u32)]) -> String {
 fn fit_command(opts: &ProbCutFitOptions, settled: &ProbCutFitSettled) -> String {
     format!(
         "arena probcut fit --engine {} --games {} --positions {} --seed {} --pairs {} --stages {} --confidence {} --min-empties {}{} --out {}",
-        opts.engine.display(),
+        shell_word(&opts.engine_arg),
         opts.games,
         opts.positions,
         opts.seed,
@@ -213,7 +214,8 @@ fn run_fit_endgame(args: &FitEndgameArgs) -> anyhow::Result<ExitCode> {
 
 fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
     let r = fit_probcut(&ProbCutFitOptions {
-        engine: args.engine.clone(),
+        engine: super::in_process_engine(&args.engine, "arena probcut fit", None)?,
+        engine_arg: args.engine.clone(),
         games: args.games,
         positions: args.positions,
         seed: args.seed,
@@ -257,7 +259,8 @@ fn run_fit(args: &FitArgs) -> anyhow::Result<ExitCode> {
 
 fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let r = check_probcut(&ProbCutCheckOptions {
-        engine: args.engine.clone(),
+        engine: super::in_process_engine(&args.engine, "arena probcut check", None)?,
+        engine_arg: args.engine.clone(),
         depth: args.depth,
         positions: args.positions,
         games: args.games,

@@ -4,11 +4,10 @@
 use super::{named, print, print_json};
 use crate::engine::config::{EvalChoice, MAX_TT_MIB};
 use crate::engine::{
-    EngineConfig, EngineKind, EngineOptions, OptionsError, RawEngine, SearchEngine, SearchPlayer,
+    EngineConfig, EngineKind, EngineOptions, OptionsError, SearchEngine, SearchPlayer,
 };
 use crate::eval::UNITS_PER_DISC;
 use crate::game::GameKind;
-use crate::util::text::read_text;
 
 use crate::game::tictactoe::TicTacToe;
 use crate::search::deepening::SearchSettings;
@@ -19,7 +18,7 @@ use crate::search::{
 use crate::util::progress;
 use crate::Error;
 use std::fmt::Display;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Evaluations as flags spell them.
@@ -38,9 +37,9 @@ pub enum EvalFlag {
 /// Arguments of `arena search`.
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
-    /// An engine file; without it, the engine is described by the flags below
+    /// An engine file, or one with fields changed (FILE.ron:FIELD=VALUE[,FIELD=VALUE..]); without it, the engine is described by the flags below
     #[arg(long, conflicts_with_all = ["algorithm", "deepening", "tt_mib", "order", "eval", "weights"])]
-    pub engine: Option<PathBuf>,
+    pub engine: Option<String>,
     /// The game (tic-tac-toe searches use flags, not engine files)
     #[arg(long, default_value = "othello", value_parser = named(&GameKind::ALL, GameKind::name, GameKind::summary))]
     pub game: GameKind,
@@ -245,23 +244,12 @@ fn searching(config: EngineConfig) -> crate::Result<(String, SearchEngine)> {
     }
 }
 
-/// The engine file at `path`, its limit replaced by `limit` when one is
-/// given (then the file need not state one).
-fn engine_file(path: &Path, limit: Option<Limit>) -> crate::Result<EngineConfig> {
-    let text = read_text(path)?;
-    let mut raw: RawEngine = crate::util::parse_ron(&text, path)?;
-    if let Some(l) = limit {
-        raw.set_limit(l);
-    }
-    EngineConfig::check(raw, &text, path)?.othello(path, "arena search")
-}
-
 /// An Othello search: the engine file or the flags' engine, its limit
 /// replaced by the one given.
 fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
     let pos = super::othello_position(args.position.as_deref())?;
     let config = match &args.engine {
-        Some(path) => engine_file(path, limit_override(args))?,
+        Some(text) => super::in_process_engine(text, "arena search", limit_override(args))?,
         None => flag_engine(args)?,
     };
     let (name, engine) = searching(config)?;
@@ -270,8 +258,8 @@ fn search_othello(args: &SearchArgs) -> crate::Result<SearchReport> {
     engine
         .check_tables(1)
         .map_err(|e| match (e, &args.engine) {
-            (Error::Alloc { setting, source }, Some(path)) => {
-                Error::alloc(format!("{}: {setting}", path.display()), source)
+            (Error::Alloc { setting, source }, Some(text)) => {
+                Error::alloc(format!("{text}: {setting}"), source)
             }
             (Error::Alloc { source, .. }, None) => {
                 Error::alloc(format!("--tt-mib {}", engine.tt_mib), source)

@@ -35,7 +35,7 @@ pub struct ServeArgs {
 /// # Errors
 /// A bad engine file, an external engine, or failed I/O.
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
-    let config = super::in_process_engine(&args.engine, "arena serve")?;
+    let config = super::in_process_engine(&args.engine, "arena serve", None)?;
     let mut served = Served::new(&config);
     let limit = (args.tc)
         .or(args.movetime.map(Limit::MoveTime))

@@ -39,8 +39,11 @@ pub struct BookGenerateOptions {
 /// How a balanced book scores its openings.
 #[derive(Clone, Debug)]
 pub struct BalancedOptions {
-    /// The engine file that scores the openings.
-    pub engine: PathBuf,
+    /// The engine that scores the openings, read and checked by the caller.
+    pub engine: EngineConfig,
+    /// The engine as the caller named it (an engine file, or one with
+    /// fields changed), for errors, the header and the report.
+    pub engine_arg: String,
     /// The search depth in plies.
     pub depth: u32,
     /// Keep an opening when its score is within this many discs of 0.
@@ -76,7 +79,7 @@ pub struct BookReport {
     pub balanced: bool,
     /// The balancing engine's name.
     pub engine: Option<String>,
-    /// The balancing engine's file, as given.
+    /// The balancing engine's file (or file with fields changed), as given.
     pub engine_file: Option<String>,
     /// The depth of the balancing searches.
     pub depth: Option<u32>,
@@ -158,12 +161,11 @@ pub fn sampled(opts: &BookGenerateOptions) -> bool {
             .is_some_and(|b| b.candidates.is_some())
 }
 
-/// The filter of a balanced book, its engine loaded.
+/// The filter of a balanced book.
 fn balance(b: &BalancedOptions) -> Result<Balance, BookGenerateError> {
-    let config = EngineConfig::load(&b.engine)?.othello(&b.engine, "arena book generate")?;
-    Balance::new(&config, b.depth, b.max_abs).map_err(|e| match e {
+    Balance::new(&b.engine, b.depth, b.max_abs).map_err(|e| match e {
         BalanceError::NotSearching { .. } => {
-            Error::argument("engine", format!("{}: {e}", b.engine.display())).into()
+            Error::argument("engine", format!("{}: {e}", b.engine_arg)).into()
         }
         e @ (BalanceError::Depth { .. } | BalanceError::MaxAbs { .. }) => e.into(),
     })
@@ -250,7 +252,7 @@ fn header(opts: &BookGenerateOptions, g: &Generated, balance: Option<&Balance>) 
 /// `progress` as it searches) and writes it to `opts.out`.
 ///
 /// # Errors
-/// A bad engine file or balancing request ([`Error::Argument`] naming
+/// A bad balancing request ([`Error::Argument`] naming
 /// `--engine` for an engine that does not search), bad plies, a balanced
 /// book that keeps nothing ([`BookGenerateError::NothingKept`]), I/O.
 pub fn generate_book(
@@ -295,10 +297,7 @@ pub fn generate_book(
         unique_by_symmetry: opts.unique_by_symmetry,
         balanced: balance.is_some(),
         engine: balance.as_ref().map(|b| b.engine_name().to_string()),
-        engine_file: opts
-            .balanced
-            .as_ref()
-            .map(|b| b.engine.display().to_string()),
+        engine_file: opts.balanced.as_ref().map(|b| b.engine_arg.clone()),
         depth: balance.as_ref().map(Balance::depth),
         max_abs: opts.balanced.as_ref().map(|b| b.max_abs),
         candidates: opts.balanced.as_ref().and_then(|b| b.candidates),

@@ -9,14 +9,18 @@ use crate::engine::EngineConfig;
 use crate::game::othello::Board;
 use crate::util::write_atomic;
 use crate::{Error, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// What `arena probcut fit` was asked: its arguments, typed.
 #[derive(Clone, Debug)]
 pub struct ProbCutFitOptions {
-    /// The engine whose evaluation, table and ordering to use.
-    pub engine: PathBuf,
+    /// The engine whose evaluation, table and ordering to use, read and
+    /// checked by the caller.
+    pub engine: EngineConfig,
+    /// The engine as the caller named it (an engine file, or one with
+    /// fields changed), for errors and the file's header.
+    pub engine_arg: String,
     /// Self-play games to draw positions from.
     pub games: u32,
     /// Positions to fit on.
@@ -77,8 +81,10 @@ pub struct ProbCutFitReport {
 /// What `arena probcut check` was asked: its arguments, typed.
 #[derive(Clone, Debug)]
 pub struct ProbCutCheckOptions {
-    /// An engine with a ProbCut file.
-    pub engine: PathBuf,
+    /// An engine with a ProbCut file, read and checked by the caller.
+    pub engine: EngineConfig,
+    /// The engine as the caller named it, for errors.
+    pub engine_arg: String,
     /// Search depth.
     pub depth: u32,
     /// Positions.
@@ -131,19 +137,15 @@ fn draw(
     )
 }
 
-/// The engine at `path`, which must search (not the random mover).
-fn searching_engine(path: &Path) -> Result<EngineConfig> {
-    let config = EngineConfig::load(path)?.othello(path, "arena probcut")?;
+/// The engine `arg` names, which must search (not the random mover).
+fn searching_engine(config: &EngineConfig, arg: &str) -> Result<EngineConfig> {
     if config.searching().is_none() {
         return Err(Error::argument(
             "engine",
-            format!(
-                "{} is the random mover; ProbCut needs a searching engine",
-                path.display()
-            ),
+            format!("{arg} is the random mover; ProbCut needs a searching engine"),
         ));
     }
-    Ok(config)
+    Ok(config.clone())
 }
 
 /// The pairs to fit: `texts` parsed as `deep:shallow`, or the default
@@ -217,11 +219,10 @@ fn header(
 /// `opts.out`.
 ///
 /// # Errors
-/// A bad engine file, [`Error::Argument`] for the random mover
-/// (`--engine`), bad `--pairs`, `--stages` or `--confidence`, too few
+/// [`Error::Argument`] for the random mover (`--engine`), bad `--pairs`, `--stages` or `--confidence`, too few
 /// positions (`--games`); I/O.
 pub fn fit_probcut(opts: &ProbCutFitOptions) -> Result<ProbCutFitReport> {
-    let config = searching_engine(&opts.engine)?;
+    let config = searching_engine(&opts.engine, &opts.engine_arg)?;
     let pairs = pairs(&opts.pairs, opts.max_depth)?;
     check_fit_options(opts)?;
     let threads = threads(opts.threads);
@@ -269,10 +270,10 @@ pub fn fit_probcut(opts: &ProbCutFitOptions) -> Result<ProbCutFitReport> {
 /// and without the engine's ProbCut (at `opts.confidence` when given).
 ///
 /// # Errors
-/// A bad engine file, [`Error::Argument`] for the random mover or an
+/// [`Error::Argument`] for the random mover or an
 /// engine without a ProbCut file (`--engine`), a bad `--confidence`.
 pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
-    let mut config = searching_engine(&opts.engine)?;
+    let mut config = searching_engine(&opts.engine, &opts.engine_arg)?;
     if let (Some(c), Some(pc)) = (
         opts.confidence,
         config.searching_mut().and_then(|s| s.probcut.as_mut()),
@@ -292,10 +293,7 @@ pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
     {
         return Err(Error::argument(
             "engine",
-            format!(
-                "{} has no ProbCut file (probcut: None)",
-                opts.engine.display()
-            ),
+            format!("{} has no ProbCut file (probcut: None)", opts.engine_arg),
         ));
     }
     let threads = threads(opts.threads);

@@ -92,7 +92,7 @@ pub struct ScoreRules {
     pub draw: Option<Draw>,
 }
 
-/// What the score rules call a game.
+/// What the score rules call a game, with the rule that called it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Call {
     /// The side both engines say is down loses.
@@ -102,9 +102,11 @@ pub enum Call {
         /// Black's disc difference the record keeps: the smaller of the two
         /// engines' last margins, in whole discs (rounded, at most 64).
         disc_diff: i32,
+        /// The rule.
+        rule: Resign,
     },
-    /// A draw (disc difference 0).
-    Draw,
+    /// A draw (disc difference 0) by this rule.
+    Draw(Draw),
 }
 
 impl Call {
@@ -112,19 +114,18 @@ impl Call {
     pub fn black_score(self) -> i32 {
         match self {
             Call::Resign { disc_diff, .. } => disc_diff,
-            Call::Draw => 0,
+            Call::Draw(_) => 0,
         }
     }
 
     /// The reason after `adjudicated: ` for black `names[0]` and white
-    /// `names[1]` under `rules` (the rule that made the call is set).
-    pub fn reason(self, rules: &ScoreRules, names: [&str; 2]) -> String {
-        match (self, rules.resign, rules.draw) {
-            (Call::Resign { black_lost, .. }, Some(r), _) => {
-                resign_reason(names[usize::from(!black_lost)], r)
-            }
-            (Call::Draw, _, Some(d)) => draw_reason(d),
-            (Call::Resign { .. } | Call::Draw, ..) => unreachable!("a call comes from its rule"),
+    /// `names[1]`.
+    pub fn reason(self, names: [&str; 2]) -> String {
+        match self {
+            Call::Resign {
+                black_lost, rule, ..
+            } => resign_reason(names[usize::from(!black_lost)], rule),
+            Call::Draw(d) => draw_reason(d),
         }
     }
 }
@@ -201,7 +202,7 @@ impl ScoreJudge {
         if let Some(d) = self.rules.draw {
             let full_moves = 60u32.saturating_sub(empties) / 2;
             if full_moves >= d.move_number && self.level.iter().all(|&n| n >= d.move_count) {
-                return Some(Call::Draw);
+                return Some(Call::Draw(d));
             }
         }
         let r = self.rules.resign?;
@@ -215,6 +216,7 @@ impl ScoreJudge {
         Some(Call::Resign {
             black_lost: loser == 0,
             disc_diff: if loser == 0 { -discs } else { discs },
+            rule: r,
         })
     }
 }
@@ -392,7 +394,7 @@ pub fn check_score_rules(rec: &GameRecord, a: &AdjudicateInfo) -> Result<(), Bad
         };
         let said = format!(
             "adjudicated: {}",
-            call.reason(&rules, [rec.black.as_str(), rec.white.as_str()])
+            call.reason([rec.black.as_str(), rec.white.as_str()])
         );
         if t + 1 < plies {
             return Err(bad(

@@ -31,11 +31,12 @@ fn both_engines_must_agree_for_n_moves_each() {
         call,
         Some(Call::Resign {
             black_lost: true,
-            disc_diff: -2
+            disc_diff: -2,
+            rule: RESIGN,
         })
     );
     assert_eq!(
-        call.unwrap().reason(&r, ["a", "b"]),
+        call.unwrap().reason(["a", "b"]),
         "resign: a (score <= -1 for 2 moves)"
     );
     // One move each is not enough; the winner not agreeing is not either.
@@ -48,7 +49,8 @@ fn both_engines_must_agree_for_n_moves_each() {
         j.call(40),
         Some(Call::Resign {
             black_lost: false,
-            disc_diff: 1
+            disc_diff: 1,
+            rule: RESIGN,
         })
     );
 }
@@ -93,9 +95,9 @@ fn a_draw_is_called_from_its_move_number_within_its_window() {
     let j = judged(r, &[Some(100), Some(-100), Some(0), Some(-50)]);
     // Full move 10 is reached with 20 discs placed: 40 empties.
     assert_eq!(j.call(41), None);
-    assert_eq!(j.call(40), Some(Call::Draw));
+    assert_eq!(j.call(40), Some(Call::Draw(d)));
     assert_eq!(
-        Call::Draw.reason(&r, ["a", "b"]),
+        Call::Draw(d).reason(["a", "b"]),
         "draw (|score| <= 1 for 2 moves from move 10)"
     );
     let j = judged(r, &[Some(100), Some(-101), Some(0), Some(-50)]);

@@ -94,7 +94,7 @@ impl Adjudicator<Board> for Judge {
         }
         let call = call_at(rules, pos, moves, scores)?;
         let names = [self.names[0].as_str(), self.names[1].as_str()];
-        Some((call.black_score(), call.reason(&rules, names)))
+        Some((call.black_score(), call.reason(names)))
     }
 }
 
@@ -125,7 +125,8 @@ fn call_at(rules: ScoreRules, pos: &Board, moves: &[Move], scores: &[Option<i32>
 mod tests {
     use super::*;
     use crate::game::othello::play_move_list;
-    use crate::records::adjudge::Resign;
+    use crate::game::MoveList;
+    use crate::records::adjudge::{Draw, Resign};
 
     #[test]
     fn the_runner_knows_who_made_each_move_passes_included() {
@@ -142,7 +143,8 @@ mod tests {
             call_at(rules, &pos, &moves, &down),
             Some(Call::Resign {
                 black_lost: true,
-                disc_diff: -2
+                disc_diff: -2,
+                rule: rules.resign.unwrap(),
             })
         );
         // The same moves and scores with white to move now: white began,
@@ -178,5 +180,71 @@ mod tests {
         ));
         let broken = [down[0], down[1], None, down[3]];
         assert_eq!(call_at(rules, &pos, &moves, &broken), None);
+    }
+
+    /// A game from the start to 12 empty squares, its last two moves not
+    /// passes and not over: the position and the moves. The `k`th legal
+    /// move is played at ply `k`, counted round the list.
+    fn a_game_to_12_empties() -> (Board, Vec<Move>) {
+        let (mut pos, mut played) = (Board::start(), Vec::new());
+        let mut moves = MoveList::new();
+        while pos.empties() > 12 && !pos.is_over() {
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            let mv = moves.get(played.len() % moves.len());
+            pos = pos.play(mv);
+            played.push(mv);
+        }
+        let n = played.len();
+        assert!(!pos.is_over() && !played[n - 2].is_pass() && !played[n - 1].is_pass());
+        (pos, played)
+    }
+
+    #[test]
+    fn the_solver_goes_first_then_a_draw_then_a_resignation_as_in_cutechess() {
+        let (pos, moves) = a_game_to_12_empties();
+        let n = moves.len();
+        // The last two moves: the loser's engine says -1.5 discs, the
+        // winner's +1.5, so a resignation at 1 disc and a draw within 2
+        // discs both hold after them.
+        let mut scores = vec![None; n];
+        (scores[n - 2], scores[n - 1]) = (Some(-150), Some(150));
+        let resign = Resign {
+            move_count: 1,
+            score: 1,
+        };
+        let draw = Draw {
+            move_number: 0,
+            move_count: 1,
+            score: 2,
+        };
+        let reason = |settings: Adjudicate| {
+            let mut judge = Judge::new(settings);
+            let judge = judge.for_game(["b", "w"]).unwrap();
+            judge.adjudicate(&pos, &moves, &scores).map(|(_, why)| why)
+        };
+        let all = Adjudicate {
+            solve_at_empties: Some(12),
+            resign: Some(resign),
+            draw: Some(draw),
+        };
+        assert_eq!(reason(all).as_deref(), Some("solved at 12 empties"));
+        let not_yet = Adjudicate {
+            solve_at_empties: Some(11),
+            ..all
+        };
+        assert_eq!(
+            reason(not_yet).as_deref(),
+            Some("draw (|score| <= 2 for 1 moves from move 0)")
+        );
+        let resign_only = Adjudicate {
+            draw: None,
+            ..not_yet
+        };
+        let loser = if pos.first_player_to_move() { "b" } else { "w" };
+        assert_eq!(
+            reason(resign_only),
+            Some(format!("resign: {loser} (score <= -1 for 1 moves)"))
+        );
     }
 }
