@@ -193,7 +193,7 @@ fn deepen<G: SearchGame, E: Evaluator<G>>(
     } else {
         budget.max_depth.max(1)
     };
-    let mut depth = first_depth + if settings.deepening { s.skew } else { 0 };
+    let mut depth = first_depth;
     loop {
         let stop = budget.stop(depth, first_depth, start);
         s.stop = match s.helper_of.as_ref().or(s.interrupt.as_ref()) {

@@ -56,9 +56,6 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     /// Set from outside to abandon the search at once, even in its first
     /// iteration (see [`Searcher::stop_when`]).
     pub(super) interrupt: Option<Arc<AtomicBool>>,
-    /// Plies added to every iteration's depth (helpers search one ply
-    /// ahead of the main search, so the threads do not walk in step).
-    pub(super) skew: u32,
     /// The positions the threads of a parallel search are searching now,
     /// shared by all of them (none on one thread; see `abdada.rs`).
     pub(super) busy: Option<Arc<super::abdada::Busy>>,
@@ -124,16 +121,14 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             flags,
             helper_of: None,
             interrupt: None,
-            skew: 0,
             busy: None,
         }
     }
 
     /// A helper thread's searcher for a parallel search with this one:
     /// the same evaluation, ordering and ProbCut, this searcher's table
-    /// (shared), its own killers and history, stopped by `flag` and
-    /// searching `skew` plies deeper each iteration.
-    pub fn helper(&self, flag: &Arc<AtomicBool>, skew: u32) -> Self
+    /// (shared), its own killers and history, stopped by `flag`.
+    pub fn helper(&self, flag: &Arc<AtomicBool>) -> Self
     where
         E: Clone,
     {
@@ -141,7 +136,6 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             Searcher::with_table(self.eval.clone(), self.tt.clone(), self.order.clone());
         helper.probcut = self.probcut.clone();
         helper.helper_of = Some(Arc::clone(flag));
-        helper.skew = skew;
         helper
     }
 

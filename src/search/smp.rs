@@ -89,7 +89,7 @@ pub fn helpers<G: SearchGame, E: Evaluator<G> + Clone>(
     let busy = Arc::new(Busy::default());
     (1..threads)
         .map(|_| {
-            let mut h = main.helper(&flag, 0);
+            let mut h = main.helper(&flag);
             h.busy = Some(Arc::clone(&busy));
             h
         })
