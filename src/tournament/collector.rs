@@ -307,22 +307,28 @@ impl<'a> Collector<'a> {
 
     /// Statistics of the first `upto` games when the observer's [`Cadence`]
     /// asks for them (plain lines every so many pairs, the bar twice a
-    /// second, nothing quiet); files every 2 seconds.
+    /// second, nothing quiet); files every 2 seconds. The files' own
+    /// analysis is not shown: plain lines come at multiples of their
+    /// interval however slow the games are.
     fn refresh(&mut self, upto: usize) {
         let games = &self.games[..upto];
         let pairs_now = upto as u64 / 2;
-        let for_observer = self
+        let pairs_due = self
             .cadence
             .pairs
-            .is_some_and(|n| pairs_now >= self.analysed_pairs + n)
-            || self
-                .cadence
-                .every
-                .is_some_and(|d| self.last_analysis.elapsed() > d);
+            .is_some_and(|n| pairs_now >= self.analysed_pairs + n);
+        let time_due = self
+            .cadence
+            .every
+            .is_some_and(|d| self.last_analysis.elapsed() > d);
         let for_files = self.last_write.elapsed() > WRITE_EVERY;
-        if for_observer || for_files {
+        if pairs_due || time_due || for_files {
             self.results = analyse_counted(self.info, games, self.counter.as_ref());
+        }
+        if pairs_due {
             self.analysed_pairs = pairs_now;
+        }
+        if pairs_due || time_due {
             self.last_analysis = Instant::now();
             self.fresh = true;
         }

@@ -405,4 +405,39 @@ mod tests {
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// Plain lines every 2 pairs, and games slow enough that the files'
+    /// own 2-second write comes between them.
+    struct SlowLines(Vec<u64>);
+
+    impl RunObserver for SlowLines {
+        fn cadence(&self) -> Cadence {
+            Cadence {
+                pairs: Some(2),
+                every: None,
+            }
+        }
+
+        fn game_finished(&mut self, _game: &GameRecord, _games_done: u64) {
+            std::thread::sleep(Duration::from_millis(300));
+        }
+
+        fn interval(&mut self, results: &Results) {
+            self.0.push(results.games_played);
+        }
+    }
+
+    #[test]
+    fn plain_lines_come_every_n_pairs_when_the_files_are_written_between() {
+        let dir = std::env::temp_dir().join(format!("arena-slow-lines-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut seen = SlowLines(Vec::new());
+        let outcome = run(&tournament(&dir), &RunOptions::default(), &mut seen).unwrap();
+        assert_eq!(outcome.results.games_played, 10);
+        assert!(dir.join("summary.md").is_file());
+        // At the start, then after 4 and 8 games: never at the game the
+        // files happened to be written (about the seventh, 2 s in).
+        assert_eq!(seen.0, [0, 4, 8]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
