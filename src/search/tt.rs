@@ -500,6 +500,15 @@ mod tests {
     }
 
     #[test]
+    fn backing_the_pages_keeps_what_the_table_holds() {
+        let t = TranspositionTable::new(4);
+        t.store(77, 5, Bound::Exact, 12, 9);
+        t.back_pages();
+        assert_eq!(t.probe(77).unwrap().score, 12);
+        assert!(t.probe(78).is_none());
+    }
+
+    #[test]
     fn deep_results_survive_shallow_ones() {
         let t = TranspositionTable::new(0); // one bucket: every key collides
         t.store(1, 8, Bound::Exact, 10, 3);
