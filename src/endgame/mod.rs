@@ -184,6 +184,13 @@ impl Solver {
         self.tt.clear();
     }
 
+    /// Has the operating system back the table's every page now (see
+    /// [`TranspositionTable::back_pages`]), so a timed solve does not
+    /// spend its time on them.
+    pub fn back_pages(&self) {
+        self.tt.back_pages();
+    }
+
     /// From now on every solve stops when `flag` is set (looked at with
     /// the deadline), its answer then worth nothing: `solve_until` gives
     /// `None`. The helper threads stop with this one.

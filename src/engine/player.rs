@@ -255,8 +255,15 @@ impl SearchPlayer {
         let solver = (engine.endgame_exact_at > 0).then(|| {
             let mut solver = Solver::new(engine.tt_mib.max(1), solver_eval(&engine.eval));
             solver.set_threads(threads);
+            solver.back_pages();
             solver
         });
+        // The tables' pages now, not in the first timed move that writes
+        // them: a fresh 64 MiB table's pages took 50 to 300 ms to come,
+        // and a move time of 100 ms was overrun by as much.
+        if let Some(tt) = &searcher.tt {
+            tt.back_pages();
+        }
         SearchPlayer {
             fresh: true,
             helpers: smp::helpers(&searcher, threads),
