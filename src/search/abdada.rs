@@ -14,7 +14,7 @@
 //! would find with the table the other threads filled: searching to the
 //! end, exact.
 
-use super::searcher::Searcher;
+use super::searcher::{Searcher, SoftNode};
 use super::{Evaluator, SearchGame, INFINITY};
 use crate::game::cpu::Cpu;
 use crate::game::MoveList;
@@ -99,13 +99,19 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         cpu: C,
         pos: &G,
         moves: &MoveList<G::Move>,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         depth: u32,
         ply: usize,
     ) -> Searched<G::Move> {
-        let mut best = -INFINITY;
-        let mut best_move = moves.get(0);
+        let mut node = SoftNode {
+            best: -INFINITY,
+            best_move: moves.get(0),
+            alpha,
+            beta,
+            depth,
+            ply,
+        };
         let mut deferred = 0u64;
         for pass in 0..2 {
             for (i, mv) in moves.iter().enumerate() {
@@ -121,46 +127,21 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                         continue;
                     }
                 }
-                let d = G::child_depth(mv, depth);
-                let mut v;
-                if i == 0 {
-                    v = -self.pvs_on(cpu, &child, -beta, -alpha, d, ply + 1);
-                } else {
-                    v = -self.pvs_on(cpu, &child, -alpha - 1, -alpha, d, ply + 1);
-                    if v > alpha && v < beta && !self.stop.aborted() {
-                        self.stats.researches += 1;
-                        v = -self.pvs_on(cpu, &child, -beta, -alpha, d, ply + 1);
-                    }
-                }
+                let v = self.pvs_child(cpu, &child, i == 0, node.alpha, beta, mv, depth, ply);
                 if let (Some(key), Some(busy)) = (claim, &self.busy) {
                     busy.release(key);
                 }
                 if self.stop.aborted() {
                     return Searched::Aborted;
                 }
-                if v > best {
-                    best = v;
-                    best_move = mv;
-                    if ply == 0 {
-                        self.root_best = Some(mv);
-                    }
-                    if v > alpha {
-                        alpha = v;
-                        if ply == 0 {
-                            self.root_proven = Some((mv, v));
-                        }
-                        self.pv_update(ply, mv);
-                        if v >= beta {
-                            self.record_cutoff(pos, mv, ply, depth, i == 0);
-                            return Searched::Best(best, best_move);
-                        }
-                    }
+                if self.take_soft(&mut node, pos, i, mv, v) {
+                    return Searched::Best(node.best, node.best_move);
                 }
             }
             if deferred == 0 {
                 break;
             }
         }
-        Searched::Best(best, best_move)
+        Searched::Best(node.best, node.best_move)
     }
 }

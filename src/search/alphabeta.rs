@@ -8,7 +8,7 @@
 //!   strictly inside is exact.
 
 use super::node::{FailHard, FailSoft, Opening};
-use super::searcher::Searcher;
+use super::searcher::{Searcher, SoftNode};
 use super::tt::Bound;
 use super::{Evaluator, SearchGame, INFINITY};
 use crate::game::cpu::{detect, Baseline, Cpu};
@@ -52,7 +52,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         &mut self,
         cpu: C,
         pos: &G,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         depth: u32,
         ply: usize,
@@ -65,40 +65,32 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                     Opening::Moves(moves) => moves,
                 };
                 let alpha0 = alpha;
-                let mut best = -INFINITY;
-                let mut best_move = moves.get(0);
+                let mut node = SoftNode {
+                    best: -INFINITY,
+                    best_move: moves.get(0),
+                    alpha,
+                    beta,
+                    depth,
+                    ply,
+                };
                 for (i, mv) in moves.iter().enumerate() {
                     let d = G::child_depth(mv, depth);
                     let v = -self.alphabeta_soft_on(
                         cpu,
                         &pos.play_on(cpu, mv),
                         -beta,
-                        -alpha,
+                        -node.alpha,
                         d,
                         ply + 1,
                     );
                     if self.stop.aborted() {
                         return 0;
                     }
-                    if v > best {
-                        best = v;
-                        best_move = mv;
-                        if ply == 0 {
-                            self.root_best = Some(mv);
-                        }
-                        if v > alpha {
-                            alpha = v;
-                            if ply == 0 {
-                                self.root_proven = Some((mv, v));
-                            }
-                            self.pv_update(ply, mv);
-                            if v >= beta {
-                                self.record_cutoff(pos, mv, ply, depth, i == 0);
-                                break;
-                            }
-                        }
+                    if self.take_soft(&mut node, pos, i, mv, v) {
+                        break;
                     }
                 }
+                let (best, best_move) = (node.best, node.best_move);
                 let bound = Bound::of(best, alpha0, beta);
                 self.store(pos, depth, bound, best, best_move);
                 best

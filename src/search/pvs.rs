@@ -6,7 +6,7 @@
 
 use super::abdada::Searched;
 use super::node::{FailSoft, Opening};
-use super::searcher::Searcher;
+use super::searcher::{Searcher, SoftNode};
 use super::tt::Bound;
 use super::{Evaluator, SearchGame, INFINITY};
 use crate::game::cpu::{detect, Baseline, Cpu};
@@ -26,7 +26,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         &mut self,
         cpu: C,
         pos: &G,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         depth: u32,
         ply: usize,
@@ -48,47 +48,57 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                     self.store(pos, depth, Bound::of(best, alpha0, beta), best, best_move);
                     return best;
                 }
-                let mut best = -INFINITY;
-                let mut best_move = moves.get(0);
+                let mut node = SoftNode {
+                    best: -INFINITY,
+                    best_move: moves.get(0),
+                    alpha,
+                    beta,
+                    depth,
+                    ply,
+                };
                 for (i, mv) in moves.iter().enumerate() {
-                    let d = G::child_depth(mv, depth);
                     let child = pos.play_on(cpu, mv);
-                    let mut v;
-                    if i == 0 {
-                        v = -self.pvs_on(cpu, &child, -beta, -alpha, d, ply + 1);
-                    } else {
-                        v = -self.pvs_on(cpu, &child, -alpha - 1, -alpha, d, ply + 1);
-                        if v > alpha && v < beta && !self.stop.aborted() {
-                            self.stats.researches += 1;
-                            v = -self.pvs_on(cpu, &child, -beta, -alpha, d, ply + 1);
-                        }
-                    }
+                    let v = self.pvs_child(cpu, &child, i == 0, node.alpha, beta, mv, depth, ply);
                     if self.stop.aborted() {
                         return 0;
                     }
-                    if v > best {
-                        best = v;
-                        best_move = mv;
-                        if ply == 0 {
-                            self.root_best = Some(mv);
-                        }
-                        if v > alpha {
-                            alpha = v;
-                            if ply == 0 {
-                                self.root_proven = Some((mv, v));
-                            }
-                            self.pv_update(ply, mv);
-                            if v >= beta {
-                                self.record_cutoff(pos, mv, ply, depth, i == 0);
-                                break;
-                            }
-                        }
+                    if self.take_soft(&mut node, pos, i, mv, v) {
+                        break;
                     }
                 }
+                let (best, best_move) = (node.best, node.best_move);
                 let bound = Bound::of(best, alpha0, beta);
                 self.store(pos, depth, bound, best, best_move);
                 best
             },
         )
+    }
+
+    /// The value of a PVS node's move `mv` leading to `child`: the first
+    /// move with the full window `(alpha, beta)`, a later one with a null
+    /// window, searched again with the full window when it says better.
+    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    #[inline(always)]
+    pub(super) fn pvs_child<C: Cpu>(
+        &mut self,
+        cpu: C,
+        child: &G,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+        mv: G::Move,
+        depth: u32,
+        ply: usize,
+    ) -> i32 {
+        let d = G::child_depth(mv, depth);
+        if first {
+            return -self.pvs_on(cpu, child, -beta, -alpha, d, ply + 1);
+        }
+        let v = -self.pvs_on(cpu, child, -alpha - 1, -alpha, d, ply + 1);
+        if v > alpha && v < beta && !self.stop.aborted() {
+            self.stats.researches += 1;
+            return -self.pvs_on(cpu, child, -beta, -alpha, d, ply + 1);
+        }
+        v
     }
 }

@@ -226,6 +226,44 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         self.pv_len[ply] = n + 1;
     }
 
+    /// Takes `v`, the value of the `i`-th move `mv` of a fail-soft node of
+    /// `pos` (PVS and fail-soft alpha-beta, on one thread or split): keeps
+    /// the best value and move, the root's move and proven score, raises
+    /// alpha and keeps the PV. True on a beta cutoff, recorded for killers
+    /// and history.
+    #[inline(always)]
+    pub(super) fn take_soft(
+        &mut self,
+        node: &mut SoftNode<G::Move>,
+        pos: &G,
+        i: usize,
+        mv: G::Move,
+        v: i32,
+    ) -> bool {
+        if v <= node.best {
+            return false;
+        }
+        node.best = v;
+        node.best_move = mv;
+        let ply = node.ply;
+        if ply == 0 {
+            self.root_best = Some(mv);
+        }
+        if v <= node.alpha {
+            return false;
+        }
+        node.alpha = v;
+        if ply == 0 {
+            self.root_proven = Some((mv, v));
+        }
+        self.pv_update(ply, mv);
+        if v < node.beta {
+            return false;
+        }
+        self.record_cutoff(pos, mv, ply, node.depth, i == 0);
+        true
+    }
+
     /// Records the move that caused a beta cutoff, for killers and history.
     #[inline]
     pub(super) fn record_cutoff(
@@ -280,4 +318,15 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             },
         )
     }
+}
+
+/// A fail-soft node's moves so far: the best value and move, and its
+/// window as raised by them (see [`Searcher::take_soft`]).
+pub(super) struct SoftNode<M> {
+    pub best: i32,
+    pub best_move: M,
+    pub alpha: i32,
+    pub beta: i32,
+    pub depth: u32,
+    pub ply: usize,
 }
