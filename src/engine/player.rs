@@ -252,16 +252,21 @@ impl SearchPlayer {
             Searcher::new(engine.eval.clone(), engine.tt_mib, engine.ordering.clone());
         searcher.probcut = engine.probcut.clone();
         let threads = engine.threads as usize;
+        // Under a clock the tables' pages come now, not in the first timed
+        // move that writes them: a fresh 64 MiB table's pages took 50 to
+        // 300 ms to come, and a move time of 100 ms was overrun by as much.
+        // A depth or node limit does not care when, and a shallow search
+        // would never touch most of them.
+        let timed = matches!(engine.settings.limit, Limit::MoveTime(_) | Limit::Clock(..));
         let solver = (engine.endgame_exact_at > 0).then(|| {
             let mut solver = Solver::new(engine.tt_mib.max(1), solver_eval(&engine.eval));
             solver.set_threads(threads);
-            solver.back_pages();
+            if timed {
+                solver.back_pages();
+            }
             solver
         });
-        // The tables' pages now, not in the first timed move that writes
-        // them: a fresh 64 MiB table's pages took 50 to 300 ms to come,
-        // and a move time of 100 ms was overrun by as much.
-        if let Some(tt) = &searcher.tt {
+        if let (Some(tt), true) = (&searcher.tt, timed) {
             tt.back_pages();
         }
         SearchPlayer {
