@@ -373,6 +373,12 @@ impl Player<Board> for SearchPlayer {
     fn new_game(&mut self, _setup: &GameSetup<Board>) -> Result<(), PlayerError> {
         if !self.fresh {
             let stop = self.stop.take();
+            // The old tables go first: the new ones may be written whole at
+            // once (under a time limit), and both at a time would hold
+            // twice the memory.
+            self.searcher.tt = None;
+            self.helpers.clear();
+            self.solver = None;
             *self = SearchPlayer::new(&self.name, &self.engine);
             if let Some(flag) = stop {
                 self.stop_when(&flag);
