@@ -15,7 +15,7 @@
 //! end, exact.
 
 use super::searcher::{Searcher, SoftNode};
-use super::{Evaluator, SearchGame, INFINITY};
+use super::{Evaluator, SearchGame};
 use crate::game::cpu::Cpu;
 use crate::game::MoveList;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -104,14 +104,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         depth: u32,
         ply: usize,
     ) -> Searched<G::Move> {
-        let mut node = SoftNode {
-            best: -INFINITY,
-            best_move: moves.get(0),
-            alpha,
-            beta,
-            depth,
-            ply,
-        };
+        let mut node = SoftNode::new(moves.get(0), alpha, beta, depth, ply);
         let mut deferred = 0u64;
         for pass in 0..2 {
             for (i, mv) in moves.iter().enumerate() {

@@ -10,7 +10,7 @@
 use super::node::{FailHard, FailSoft, Opening};
 use super::searcher::{Searcher, SoftNode};
 use super::tt::Bound;
-use super::{Evaluator, SearchGame, INFINITY};
+use super::{Evaluator, SearchGame};
 use crate::game::cpu::{detect, Baseline, Cpu};
 
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
@@ -65,14 +65,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                     Opening::Moves(moves) => moves,
                 };
                 let alpha0 = alpha;
-                let mut node = SoftNode {
-                    best: -INFINITY,
-                    best_move: moves.get(0),
-                    alpha,
-                    beta,
-                    depth,
-                    ply,
-                };
+                let mut node = SoftNode::new(moves.get(0), alpha, beta, depth, ply);
                 for (i, mv) in moves.iter().enumerate() {
                     let d = G::child_depth(mv, depth);
                     let v = -self.alphabeta_soft_on(

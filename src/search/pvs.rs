@@ -8,7 +8,7 @@ use super::abdada::Searched;
 use super::node::{FailSoft, Opening};
 use super::searcher::{Searcher, SoftNode};
 use super::tt::Bound;
-use super::{Evaluator, SearchGame, INFINITY};
+use super::{Evaluator, SearchGame};
 use crate::game::cpu::{detect, Baseline, Cpu};
 
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
@@ -48,14 +48,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                     self.store(pos, depth, Bound::of(best, alpha0, beta), best, best_move);
                     return best;
                 }
-                let mut node = SoftNode {
-                    best: -INFINITY,
-                    best_move: moves.get(0),
-                    alpha,
-                    beta,
-                    depth,
-                    ply,
-                };
+                let mut node = SoftNode::new(moves.get(0), alpha, beta, depth, ply);
                 for (i, mv) in moves.iter().enumerate() {
                     let child = pos.play_on(cpu, mv);
                     let v = self.pvs_child(cpu, &child, i == 0, node.alpha, beta, mv, depth, ply);

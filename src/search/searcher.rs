@@ -330,3 +330,19 @@ pub(super) struct SoftNode<M> {
     pub depth: u32,
     pub ply: usize,
 }
+
+impl<M> SoftNode<M> {
+    /// A node with no move searched yet: `first` stands as its move until
+    /// one scores above -infinity.
+    #[inline(always)]
+    pub fn new(first: M, alpha: i32, beta: i32, depth: u32, ply: usize) -> Self {
+        SoftNode {
+            best: -super::INFINITY,
+            best_move: first,
+            alpha,
+            beta,
+            depth,
+            ply,
+        }
+    }
+}
