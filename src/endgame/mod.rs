@@ -4,8 +4,11 @@
 //! What makes it fast, as in strong solvers (Edax):
 //! - principal variation search: a full window on the first move, null
 //!   windows on the rest, a re-search when one fails high;
-//! - a transposition table above [`SMALL`] empties;
-//! - move ordering: the table's move, then fewest opponent replies
+//! - a transposition table above [`SMALL`] empties, and a second, small
+//!   one for the nodes of at most [`NEAR_MAX`] empties, which stays in the
+//!   processor's caches (Edax's shallow table);
+//! - move ordering: the table's move (at a null-window node searched
+//!   before the other moves are even scored), then fewest opponent replies
 //!   ("fastest first", corners counted twice), then parity (moves into
 //!   regions with an odd number of empties); from [`EVAL_SORT`] empties,
 //!   when the solver has an evaluation, a shallow alpha-beta search of the
@@ -60,6 +63,15 @@ pub const SMALL: u32 = 6;
 /// From this many empties null-window nodes try enhanced transposition
 /// cutoffs.
 pub const ETC_DEPTH: u32 = 12;
+/// Nodes of at most this many empties keep their results in a table of
+/// their own ([`NEAR_MIB`]), as Edax's shallow table: they are most of the
+/// table's nodes, short-lived, and probed where a cache miss costs as much
+/// as the node; in a table small enough to stay in the processor's caches
+/// they no longer miss, nor push the deeper nodes' results out of the main
+/// table.
+pub const NEAR_MAX: u32 = 10;
+/// MiB of the table of [`NEAR_MAX`] empties or fewer (at most `tt_mib`).
+pub const NEAR_MIB: usize = 4;
 /// From this many empties the evaluation helps order moves (see the module
 /// docs).
 pub const EVAL_SORT: u32 = 14;
@@ -90,10 +102,14 @@ pub struct Solution {
     pub elapsed: Duration,
 }
 
-/// The solver, with its table (kept between solves of one game).
+/// The solver, with its tables (kept between solves of one game).
 pub struct Solver {
-    /// The table, shared with the helper threads.
+    /// The table of nodes of more than [`NEAR_MAX`] empties, shared with
+    /// the helper threads.
     tt: Arc<TranspositionTable>,
+    /// The table of nodes of at most [`NEAR_MAX`] empties, shared with
+    /// the helper threads as `tt` is.
+    near: Arc<TranspositionTable>,
     nodes: u64,
     eval: Option<OthelloEval>,
     /// From this many empties `eval` helps order moves.
@@ -120,17 +136,18 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver with a table of `tt_mib` MiB (at least 1), ordering moves
+    /// A solver with a table of `tt_mib` MiB (at least 1), and one of
+    /// [`NEAR_MIB`] MiB (at most `tt_mib`) for the nodes near the end, ordering moves
     /// with `eval` at high empties when one is given.
     ///
     /// # Panics
-    /// When the allocator refuses the table; [`Solver::try_new`] reports
+    /// When the allocator refuses a table; [`Solver::try_new`] reports
     /// that as an error instead.
     pub fn new(tt_mib: usize, eval: Option<OthelloEval>) -> Solver {
         Solver::try_new(tt_mib, eval).unwrap_or_else(|e| panic!("{}", e.line()))
     }
 
-    /// As [`Solver::new`], with the allocator's refusal of the table as an
+    /// As [`Solver::new`], with the allocator's refusal of a table as an
     /// error.
     ///
     /// # Errors
@@ -138,8 +155,11 @@ impl Solver {
     pub fn try_new(tt_mib: usize, eval: Option<OthelloEval>) -> Result<Solver, Error> {
         let tt = TranspositionTable::try_new(tt_mib.max(1))
             .map_err(|e| Error::alloc(format!("tt_mib {tt_mib}"), e))?;
+        let near = TranspositionTable::try_new(NEAR_MIB.min(tt_mib.max(1)))
+            .map_err(|e| Error::alloc(format!("tt_mib {tt_mib}"), e))?;
         Ok(Solver {
             tt: Arc::new(tt),
+            near: Arc::new(near),
             nodes: 0,
             eval,
             eval_from: EVAL_SORT,
@@ -156,11 +176,22 @@ impl Solver {
         })
     }
 
+    /// The table of nodes of `n` empties.
+    #[inline(always)]
+    fn table(&self, n: u32) -> &TranspositionTable {
+        if n <= NEAR_MAX {
+            &self.near
+        } else {
+            &self.tt
+        }
+    }
+
     /// A helper of `main`: its table and stop flag, a copy of its
     /// evaluation.
     fn sharing(main: &Solver) -> Solver {
         Solver {
             tt: Arc::clone(&main.tt),
+            near: Arc::clone(&main.near),
             nodes: 0,
             eval: main.eval.clone(),
             eval_from: main.eval_from,
@@ -177,18 +208,20 @@ impl Solver {
         }
     }
 
-    /// Forgets every position solved before (the table), so the next
+    /// Forgets every position solved before (the tables), so the next
     /// solve depends on its position alone (`arena solve` between
     /// problems; an engine keeps its table between the moves of a game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.near.clear();
     }
 
-    /// Has the operating system back the table's every page now (see
+    /// Has the operating system back the tables' every page now (see
     /// [`TranspositionTable::back_pages`]), so a timed solve does not
     /// spend its time on them.
     pub fn back_pages(&self) {
         self.tt.back_pages();
+        self.near.back_pages();
     }
 
     /// From now on every solve stops when `flag` is set (looked at with

@@ -63,7 +63,8 @@ impl Solver {
     /// Stability bound: the opponent's stable discs cap the score.
     #[inline(always)]
     fn stability_cut<C: Cpu>(cpu: C, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
+        // Even every opponent disc stable would not cut: no need to look.
+        if alpha >= STABILITY_THRESHOLD[n as usize] && 64 - 2 * (o.count_ones() as i32) <= alpha {
             let upper = 64 - 2 * cpu.stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return Some(upper);
@@ -115,7 +116,7 @@ impl Solver {
         }
         let key = hash(p, o);
         let mut hash_move = None;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = self.table(n).probe(key) {
             hash_move = Some(e.best);
             if self.believes(&e) && e.bound.cuts(e.score, alpha, beta) {
                 return e.score;
@@ -129,7 +130,7 @@ impl Solver {
             return 0;
         }
         let bound = Bound::of(best, alpha0, beta);
-        self.tt
+        self.table(n)
             .store_selective(key, n, self.mark(n), bound, best, best_sq);
         best
     }
@@ -259,7 +260,7 @@ impl Solver {
         // The table's bucket is asked for now, its cache miss served
         // while the moves and the stability bound are computed.
         let key = hash(p, o);
-        self.tt.prefetch(key);
+        self.table(n).prefetch(key);
         let moves = cpu.legal_moves(p, o);
         if moves == 0 {
             if cpu.legal_moves(o, p) == 0 {
@@ -271,7 +272,7 @@ impl Solver {
             return v;
         }
         let mut hash_move = None;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = self.table(n).probe(key) {
             hash_move = Some(e.best);
             if self.believes(&e) && e.bound.cuts(e.score, alpha, alpha + 1) {
                 return e.score;
@@ -281,44 +282,95 @@ impl Solver {
         if let Some(v) = self.try_endcut(cpu, p, o, alpha, n) {
             return v;
         }
-        let mut list = [Scored::default(); 32];
-        let count = self.order(cpu, p, o, moves, n, hash_move, false, alpha, &mut list);
-        // Enhanced transposition cutoff: a child the table already proves
-        // at most -alpha - 1 for the opponent ends this node at once.
         if n >= ETC_DEPTH {
-            // Every child's bucket is asked for first, so that their
-            // cache misses overlap instead of following one another.
-            let mut keys = [0u64; 32];
-            for (k, m) in keys.iter_mut().zip(&list[..count]) {
-                *k = hash(o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-                self.tt.prefetch(*k);
-            }
-            for (m, &k) in list[..count].iter().zip(&keys) {
-                if let Some(e) = self.tt.probe(k) {
-                    if self.believes(&e)
-                        && matches!(e.bound, Bound::Upper | Bound::Exact)
-                        && -e.score > alpha
-                    {
-                        let mark = self.mark(n).max(e.selective);
-                        self.tt
-                            .store_selective(key, n, mark, Bound::Lower, -e.score, m.sq);
-                        return -e.score;
-                    }
-                }
+            if let Some(v) = self.etc(cpu, p, o, moves, key, hash_move, alpha, n) {
+                return v;
             }
         }
-        let (best, best_sq) = self.null_moves(cpu, p, o, &list[..count], alpha, n);
-        if self.aborted {
-            return 0;
+        // The table's move first, before any ordering work: most often it
+        // fails high, and the other moves need no keys (nor the ordering
+        // evaluation's searches). The rest follow in the order they had
+        // with it at their head.
+        let mut best = -65;
+        let mut best_sq = 0;
+        let mut rest = moves;
+        let first = hash_move.filter(|&sq| moves >> sq & 1 == 1);
+        if let Some(sq) = first {
+            let f = cpu.flips(usize::from(sq), p, o);
+            let v = -self.nws(cpu, o ^ f, p ^ f ^ (1u64 << sq), -alpha - 1, n - 1);
+            if self.aborted {
+                return 0;
+            }
+            best = v;
+            best_sq = sq;
+            rest &= !(1u64 << sq);
+        }
+        if best <= alpha && rest != 0 {
+            let mut list = [Scored::default(); 32];
+            let count = self.order(cpu, p, o, rest, n, hash_move, false, alpha, &mut list);
+            let (v, sq) = self.null_moves(cpu, p, o, &list[..count], alpha, n, first.is_some());
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = sq;
+            }
         }
         let bound = if best > alpha {
             Bound::Lower
         } else {
             Bound::Upper
         };
-        self.tt
+        self.table(n)
             .store_selective(key, n, self.mark(n), bound, best, best_sq);
         best
+    }
+
+    /// Enhanced transposition cutoff at a null-window node (window
+    /// `(alpha, alpha + 1)`, table key `key`): a child the table already
+    /// proves at most `-alpha - 1` for the opponent ends the node at once,
+    /// the result stored. The table's move is looked at first, then the
+    /// others by square; every child's bucket is asked for before any is
+    /// probed, so that their cache misses overlap.
+    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    #[inline]
+    fn etc<C: Cpu>(
+        &mut self,
+        cpu: C,
+        p: u64,
+        o: u64,
+        moves: u64,
+        key: u64,
+        hash_move: Option<u8>,
+        alpha: i32,
+        n: u32,
+    ) -> Option<i32> {
+        let mut keys = [(0u64, 0u8); 32];
+        let mut count = 0;
+        let first = hash_move.filter(|&sq| moves >> sq & 1 == 1);
+        let others = moves & !first.map_or(0, |sq| 1u64 << sq);
+        for sq in first.map(usize::from).into_iter().chain(Bits(others)) {
+            let f = cpu.flips(sq, p, o);
+            let k = hash(o ^ f, p ^ f ^ (1u64 << sq));
+            self.table(n - 1).prefetch(k);
+            keys[count] = (k, sq as u8);
+            count += 1;
+        }
+        for &(k, sq) in &keys[..count] {
+            if let Some(e) = self.table(n - 1).probe(k) {
+                if self.believes(&e)
+                    && matches!(e.bound, Bound::Upper | Bound::Exact)
+                    && -e.score > alpha
+                {
+                    let mark = self.mark(n).max(e.selective);
+                    self.table(n)
+                        .store_selective(key, n, mark, Bound::Lower, -e.score, sq);
+                    return Some(-e.score);
+                }
+            }
+        }
+        None
     }
 
     /// The moves of a null-window node, in order, until one fails high:
@@ -332,6 +384,7 @@ impl Solver {
         list: &[Scored],
         alpha: i32,
         n: u32,
+        eldest_done: bool,
     ) -> (i32, u8) {
         cpu.run(
             #[inline(always)]
@@ -345,7 +398,8 @@ impl Solver {
                             continue;
                         }
                         let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1u64 << m.sq));
-                        let claim = self.claim(pass == 0 && i > 0, np, no, n);
+                        let may_defer = pass == 0 && (i > 0 || eldest_done);
+                        let claim = self.claim(may_defer, np, no, n);
                         if claim == Some(0) {
                             deferred |= 1 << i;
                             continue;
@@ -463,6 +517,9 @@ impl Solver {
                     self.nodes += 1;
                     let last = (empty ^ (1u64 << sq)).trailing_zeros() as usize;
                     -last_empty(np, last)
+                } else if n == 3 {
+                    // The child has two empties: solved here, without a call.
+                    -self.two_empties(cpu, np, no, -beta, -alpha, empty ^ (1u64 << sq))
                 } else {
                     -self.small(cpu, np, no, -beta, -alpha, n - 1, odd ^ quadrant_of(sq))
                 };
@@ -484,6 +541,55 @@ impl Solver {
             return final_score(p, o);
         }
         -self.small(cpu, o, p, -beta, -alpha, n, odd)
+    }
+}
+
+impl Solver {
+    /// The value of `p` to move with the two empty squares of `empty`
+    /// (window `(alpha, beta)`, fail-soft): [`Solver::small`] at two
+    /// empties written out, the same moves in the same order (the lower
+    /// square first: with two empties both quadrants' parities agree) and
+    /// the same node count, without its loops and calls.
+    #[inline(always)]
+    fn two_empties<C: Cpu>(
+        &mut self,
+        cpu: C,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        empty: u64,
+    ) -> i32 {
+        self.nodes += 1;
+        let x1 = empty.trailing_zeros() as usize;
+        let x2 = 63 - empty.leading_zeros() as usize;
+        let mut best = -65;
+        if NEIGHBOURS[x1] & o != 0 {
+            let f = cpu.flips(x1, p, o);
+            if f != 0 {
+                self.nodes += 1;
+                best = -last_empty(o ^ f, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2] & o != 0 {
+            let f = cpu.flips(x2, p, o);
+            if f != 0 {
+                self.nodes += 1;
+                return best.max(-last_empty(o ^ f, x1));
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        if cpu.legal_moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        // The opponent moves again: `small` would count this node twice.
+        let odd = super::ordering::odd_quadrants(empty);
+        -self.small(cpu, o, p, -beta, -alpha, 2, odd)
     }
 }
 

@@ -134,7 +134,8 @@ impl Solver {
                     // Below ETC_DEPTH nothing else asks for the children's
                     // table buckets ahead of their probes: asked for here.
                     if n > SMALL + 1 && n < ETC_DEPTH {
-                        self.tt.prefetch(crate::game::othello::hash::hash(np, no));
+                        self.table(n - 1)
+                            .prefetch(crate::game::othello::hash::hash(np, no));
                     }
                     let mut key = fast_key(sq, replies, no, empty, odd);
                     if hash_move == Some(sq as u8) {

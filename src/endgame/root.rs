@@ -16,6 +16,7 @@ impl Solver {
     /// evaluation orders moves at this many empties.
     pub(super) fn solve_inner(&mut self, b: &Board, alpha: i32, beta: i32) -> Solution {
         self.tt.new_search();
+        self.near.new_search();
         if !self.helpers.is_empty() {
             return self.solve_together(b, alpha, beta);
         }

@@ -123,10 +123,11 @@ impl Solver {
     /// Runs selective passes before solves of at least `from` empties with
     /// this model (`None`: exact solves only, the default). The passes
     /// need the ordering evaluation: without one they are skipped. Empties
-    /// the table: what an earlier model's passes stored below its lowest
+    /// the tables: what an earlier model's passes stored below its lowest
     /// stage counts as exact, which another model need not grant.
     pub fn set_endcut(&mut self, cut: Option<EndCut>) {
         self.tt.clear();
+        self.near.clear();
         for h in &mut self.helpers {
             h.endcut = cut.clone().map(Box::new);
         }

@@ -40,15 +40,23 @@ impl StageAt<'_> {
 pub(super) struct Staged<W> {
     min_empties: Vec<u32>,
     weights: Vec<W>,
+    /// The stage of each number of empties (0 to 64): the evaluation's
+    /// hot path looks it up instead of scanning the bounds.
+    by_empties: [u16; 65],
 }
 
 impl<W> Staged<W> {
     /// Stages from their bounds (highest first, the last at 0) and weights,
     /// one per bound.
     pub(super) fn new(min_empties: Vec<u32>, weights: Vec<W>) -> Staged<W> {
+        let mut by_empties = [0u16; 65];
+        for (empties, stage) in (0u32..).zip(by_empties.iter_mut()) {
+            *stage = stage_of(&min_empties, empties) as u16;
+        }
         Staged {
             min_empties,
             weights,
+            by_empties,
         }
     }
 
@@ -76,7 +84,7 @@ impl<W> Staged<W> {
     /// The weights of the stage a position with `empties` empties is in.
     #[inline]
     pub(super) fn at(&self, empties: u32) -> &W {
-        &self.weights[stage_of(&self.min_empties, empties)]
+        &self.weights[usize::from(self.by_empties[(empties as usize).min(64)])]
     }
 
     /// Every stage: its `min_empties` and weights, highest first.
