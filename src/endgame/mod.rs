@@ -4,9 +4,9 @@
 //! What makes it fast, as in strong solvers (Edax):
 //! - principal variation search: a full window on the first move, null
 //!   windows on the rest, a re-search when one fails high;
-//! - a transposition table above [`SMALL`] empties, and a second, small
-//!   one for the nodes of at most [`NEAR_MAX`] empties, which stays in the
-//!   processor's caches (Edax's shallow table);
+//! - a transposition table for the nodes above [`NEAR_MAX`] empties, and a
+//!   second, small one for those of [`SMALL`] + 1 to [`NEAR_MAX`], which
+//!   stays in the processor's caches (Edax's shallow table);
 //! - move ordering: the table's move (at a null-window node searched
 //!   before the other moves are even scored), then fewest opponent replies
 //!   ("fastest first", corners counted twice), then parity (moves into
@@ -46,6 +46,7 @@ mod ordering;
 mod parallel;
 mod root;
 mod selective;
+mod small;
 
 pub use selective::{EndCut, CONFIDENCE, EXACT_DEEP};
 
@@ -70,7 +71,8 @@ pub const ETC_DEPTH: u32 = 12;
 /// they no longer miss, nor push the deeper nodes' results out of the main
 /// table.
 pub const NEAR_MAX: u32 = 10;
-/// MiB of the table of [`NEAR_MAX`] empties or fewer (at most `tt_mib`).
+/// MiB of the table of [`NEAR_MAX`] empties or fewer (at most `tt_mib`,
+/// at least 1).
 pub const NEAR_MIB: usize = 4;
 /// From this many empties the evaluation helps order moves (see the module
 /// docs).
@@ -137,7 +139,7 @@ pub struct Solver {
 
 impl Solver {
     /// A solver with a table of `tt_mib` MiB (at least 1), and one of
-    /// [`NEAR_MIB`] MiB (at most `tt_mib`) for the nodes near the end, ordering moves
+    /// [`NEAR_MIB`] MiB (at most the first) for the nodes near the end, ordering moves
     /// with `eval` at high empties when one is given.
     ///
     /// # Panics
@@ -186,7 +188,7 @@ impl Solver {
         }
     }
 
-    /// A helper of `main`: its table and stop flag, a copy of its
+    /// A helper of `main`: its tables and stop flag, a copy of its
     /// evaluation.
     fn sharing(main: &Solver) -> Solver {
         Solver {
@@ -210,7 +212,7 @@ impl Solver {
 
     /// Forgets every position solved before (the tables), so the next
     /// solve depends on its position alone (`arena solve` between
-    /// problems; an engine keeps its table between the moves of a game).
+    /// problems; an engine keeps its tables between the moves of a game).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.near.clear();

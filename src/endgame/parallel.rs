@@ -1,10 +1,10 @@
 //! The solver on several threads: every thread searches the same root
-//! with the same table (lockless, see [`crate::search::tt`]), and a node
+//! with the same tables (lockless, see [`crate::search::tt`]), and a node
 //! defers a child that another thread is searching right now to after its
 //! other moves (Weill's ABDADA in Kerrigan's simplified form: the first
 //! move of a node is always searched, as the young brothers wait for the
 //! eldest in YBWC). The threads so split the tree between them, each
-//! finding in the table what the others have proved. The first thread to
+//! finding in the tables what the others have proved. The first thread to
 //! finish the root gives the answer; the rest stop. Every score a thread
 //! computes is exact for its window, whatever the others store, so the
 //! result equals one thread's; the node counts are the sum over threads
@@ -69,7 +69,7 @@ impl Busy {
 
 impl Solver {
     /// Solves on `threads` threads from now on (1: this thread alone). The
-    /// helpers share this solver's table and each has a copy of its
+    /// helpers share this solver's tables and each has a copy of its
     /// ordering evaluation.
     pub fn set_threads(&mut self, threads: usize) {
         self.helpers.clear();
