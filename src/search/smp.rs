@@ -65,10 +65,12 @@ where
                 s.spawn(move || search(h, pos, theirs, clock, moves_left).stats)
             })
             .collect();
+        // Dropped when the main search is done, and also when it panics:
+        // the scope waits for the helpers before the panic goes on, and
+        // under a depth or node limit nothing else would stop them.
+        let stop = StopHelpers(&flags);
         let mut out = search(main, pos, settings, clock, moves_left);
-        for f in &flags {
-            f.store(true, Relaxed);
-        }
+        drop(stop);
         for h in handles {
             let stats = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
             out.stats.add(&stats);
@@ -77,6 +79,17 @@ where
     });
     main.busy = None;
     out
+}
+
+/// Tells the helpers to stop when dropped.
+struct StopHelpers<'a>(&'a [Arc<AtomicBool>]);
+
+impl Drop for StopHelpers<'_> {
+    fn drop(&mut self) {
+        for f in self.0 {
+            f.store(true, Relaxed);
+        }
+    }
 }
 
 /// `threads - 1` helpers of `main`, stopped by one flag, sharing one
@@ -114,6 +127,60 @@ mod tests {
             b = b.play(moves.get(rng.below(moves.len() as u64) as usize));
         }
         b
+    }
+
+    /// An evaluation that panics on the thread that made it once it has
+    /// been asked `after` times there (its clones, on other threads, never
+    /// do).
+    #[derive(Clone)]
+    struct PanicsOnItsThread {
+        thread: std::thread::ThreadId,
+        calls: Arc<std::sync::atomic::AtomicU64>,
+        after: u64,
+    }
+
+    impl crate::search::Evaluator<Board> for PanicsOnItsThread {
+        fn evaluate(&self, pos: &Board) -> i32 {
+            if std::thread::current().id() == self.thread
+                && self.calls.fetch_add(1, Relaxed) >= self.after
+            {
+                panic!("the main search's evaluation panics");
+            }
+            ZeroEval.evaluate(pos)
+        }
+    }
+
+    #[test]
+    fn a_panic_in_the_main_search_stops_the_helpers_and_goes_on() {
+        // Under a depth limit the helpers search until told to stop: a
+        // panic of the main search must tell them too, or the scope would
+        // wait for them forever. Bounded: the search runs on a thread of
+        // its own, and the test waits at most 60 s for its panic.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let eval = PanicsOnItsThread {
+                thread: std::thread::current().id(),
+                calls: Arc::default(),
+                after: 5_000,
+            };
+            let settings = SearchSettings {
+                variant: Variant::Pvs,
+                deepening: true,
+                aspiration: None,
+                limit: Limit::Depth(MAX_DEPTH),
+            };
+            let mut main = Searcher::new(eval, 1, vec![OrderBy::HashMove]);
+            let mut team = helpers(&main, 2);
+            let b = Board::start();
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                search_together(&mut main, &mut team, &b, &settings, None, 30)
+            }));
+            let _ = tx.send(result.is_err());
+        });
+        let panicked = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the search came back within 60 s");
+        assert!(panicked, "the main search's panic reached the caller");
     }
 
     #[test]
