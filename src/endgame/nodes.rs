@@ -281,8 +281,9 @@ impl Solver {
         if let Some(v) = self.try_endcut(cpu, p, o, alpha, n) {
             return v;
         }
+        let first = hash_move.filter(|&sq| moves >> sq & 1 == 1);
         if n >= ETC_DEPTH {
-            if let Some(v) = self.etc(cpu, p, o, moves, key, hash_move, alpha, n) {
+            if let Some(v) = self.etc(cpu, p, o, moves, key, first, alpha, n) {
                 return v;
             }
         }
@@ -293,7 +294,6 @@ impl Solver {
         let mut best = -65;
         let mut best_sq = 0;
         let mut rest = moves;
-        let first = hash_move.filter(|&sq| moves >> sq & 1 == 1);
         if let Some(sq) = first {
             let f = cpu.flips(usize::from(sq), p, o);
             let v = -self.nws(cpu, o ^ f, p ^ f ^ (1u64 << sq), -alpha - 1, n - 1);
@@ -329,8 +329,8 @@ impl Solver {
     /// Enhanced transposition cutoff at a null-window node (window
     /// `(alpha, alpha + 1)`, table key `key`): a child the table already
     /// proves at most `-alpha - 1` for the opponent ends the node at once,
-    /// the result stored. The table's move is looked at first, then the
-    /// others by square; every child's bucket is asked for before any is
+    /// the result stored. The table's move (`first`, one of `moves`) is
+    /// looked at first, then the others by square; every child's bucket is asked for before any is
     /// probed, so that their cache misses overlap.
     #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
     #[inline(always)]
@@ -341,13 +341,12 @@ impl Solver {
         o: u64,
         moves: u64,
         key: u64,
-        hash_move: Option<u8>,
+        first: Option<u8>,
         alpha: i32,
         n: u32,
     ) -> Option<i32> {
         let mut keys = [(0u64, 0u8); 32];
         let mut count = 0;
-        let first = hash_move.filter(|&sq| moves >> sq & 1 == 1);
         let others = moves & !first.map_or(0, |sq| 1u64 << sq);
         for sq in first.map(usize::from).into_iter().chain(Bits(others)) {
             let f = cpu.flips(sq, p, o);

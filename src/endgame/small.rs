@@ -69,8 +69,11 @@ impl Solver {
         n: u32,
         odd: u64,
     ) -> i32 {
-        self.nodes += 1;
         let empty = !(p | o);
+        if n == 2 {
+            return self.two_empties(cpu, p, o, alpha, beta, empty);
+        }
+        self.nodes += 1;
         if n == 1 {
             return last_empty(p, empty.trailing_zeros() as usize);
         }
@@ -97,12 +100,7 @@ impl Solver {
                 }
                 moved = true;
                 let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
-                let v = if n == 2 {
-                    // The child has one empty: counted here, without a call.
-                    self.nodes += 1;
-                    let last = (empty ^ (1u64 << sq)).trailing_zeros() as usize;
-                    -last_empty(np, last)
-                } else if n == 3 {
+                let v = if n == 3 {
                     // The child has two empties: solved here, without a call.
                     -self.two_empties(cpu, np, no, -beta, -alpha, empty ^ (1u64 << sq))
                 } else {
@@ -127,14 +125,12 @@ impl Solver {
         }
         -self.small(cpu, o, p, -beta, -alpha, n, odd)
     }
-}
 
-impl Solver {
     /// The value of `p` to move with the two empty squares of `empty`
-    /// (window `(alpha, beta)`, fail-soft): [`Solver::small`] at two
-    /// empties written out, the same moves in the same order (the lower
-    /// square first: with two empties both quadrants' parities agree) and
-    /// the same node count, without its loops and calls.
+    /// (window `(alpha, beta)`, fail-soft), without loops or calls: the
+    /// lower square first (with two empties both quadrants' parities
+    /// agree, so this is the small code's order), each move's reply on
+    /// the last square counted directly.
     #[inline(always)]
     fn two_empties<C: Cpu>(
         &mut self,
@@ -172,10 +168,8 @@ impl Solver {
         if cpu.legal_moves(o, p) == 0 {
             return final_score(p, o);
         }
-        // The opponent moves again: counted once more, as `small` counts
-        // a pass.
-        let odd = odd_quadrants(empty);
-        -self.small(cpu, o, p, -beta, -alpha, 2, odd)
+        // The opponent moves again (a node of its own, as every pass).
+        -self.small(cpu, o, p, -beta, -alpha, 2, odd_quadrants(empty))
     }
 }
 
