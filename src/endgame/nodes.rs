@@ -8,7 +8,7 @@ use super::parallel::DEFER_MIN;
 use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
 use crate::game::cpu::{Avx2, Cpu};
 use crate::game::othello::bitboard::Bits;
-use crate::game::othello::hash::hash;
+use crate::game::othello::hash::mixed;
 use crate::search::tt::Bound;
 use std::time::Instant;
 
@@ -113,7 +113,7 @@ impl Solver {
         if let Some(v) = Self::stability_cut(cpu, p, o, alpha, n) {
             return v;
         }
-        let key = hash(p, o);
+        let key = mixed(p, o);
         let mut hash_move = None;
         if let Some(e) = self.table(n).probe(key) {
             hash_move = Some(e.best);
@@ -208,7 +208,7 @@ impl Solver {
     #[inline]
     fn claim(&self, may_defer: bool, np: u64, no: u64, n: u32) -> Option<u64> {
         let busy = self.busy.as_ref().filter(|_| may_defer && n >= DEFER_MIN)?;
-        let key = hash(np, no) | 1;
+        let key = mixed(np, no) | 1;
         if busy.taken(key) {
             return Some(0);
         }
@@ -258,7 +258,7 @@ impl Solver {
         }
         // The table's bucket is asked for now, its cache miss served
         // while the moves and the stability bound are computed.
-        let key = hash(p, o);
+        let key = mixed(p, o);
         self.table(n).prefetch(key);
         let moves = cpu.legal_moves(p, o);
         if moves == 0 {
@@ -350,7 +350,7 @@ impl Solver {
         let others = moves & !first.map_or(0, |sq| 1u64 << sq);
         for sq in first.map(usize::from).into_iter().chain(Bits(others)) {
             let f = cpu.flips(sq, p, o);
-            let k = hash(o ^ f, p ^ f ^ (1u64 << sq));
+            let k = mixed(o ^ f, p ^ f ^ (1u64 << sq));
             self.table(n - 1).prefetch(k);
             keys[count] = (k, sq as u8);
             count += 1;

@@ -8,6 +8,7 @@ use super::nodes::final_score;
 use super::{Solver, ETC_DEPTH, INF_CENTI, SMALL};
 use crate::game::cpu::Cpu;
 use crate::game::othello::bitboard::{neighbours, Bits};
+use crate::game::othello::hash::mixed;
 
 /// The four corners.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -134,8 +135,7 @@ impl Solver {
                     // Below ETC_DEPTH nothing else asks for the children's
                     // table buckets ahead of their probes: asked for here.
                     if n > SMALL + 1 && n < ETC_DEPTH {
-                        self.table(n - 1)
-                            .prefetch(crate::game::othello::hash::hash(np, no));
+                        self.table(n - 1).prefetch(mixed(np, no));
                     }
                     let mut key = fast_key(sq, replies, no, empty, odd);
                     if hash_move == Some(sq as u8) {
