@@ -135,6 +135,8 @@ pub struct Solver {
     selective: u8,
     /// The previous pass's root move, tried first at the root.
     root_hint: Option<u8>,
+    /// What the cut model's shallow searches proved (see `selective.rs`).
+    probed: selective::Probed,
 }
 
 impl Solver {
@@ -175,6 +177,7 @@ impl Solver {
             endcut: None,
             selective: 0,
             root_hint: None,
+            probed: selective::Probed::new(),
         })
     }
 
@@ -207,6 +210,7 @@ impl Solver {
             endcut: main.endcut.clone(),
             selective: 0,
             root_hint: None,
+            probed: selective::Probed::new(),
         }
     }
 
@@ -216,6 +220,10 @@ impl Solver {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.near.clear();
+        self.probed.clear();
+        for h in &mut self.helpers {
+            h.probed.clear();
+        }
     }
 
     /// Has the operating system back the tables' every page now (see

@@ -278,7 +278,7 @@ impl Solver {
             }
         }
         // In a selective pass: Multi-ProbCut on the exact score.
-        if let Some(v) = self.try_endcut(cpu, p, o, alpha, n) {
+        if let Some(v) = self.try_endcut(cpu, p, o, alpha, n, key) {
             return v;
         }
         let first = hash_move.filter(|&sq| moves >> sq & 1 == 1);

@@ -40,6 +40,48 @@ pub const EXACT_DEEP: u32 = MAX_DEPTH;
 /// does not look at the clock, so a deeper one could outlast a deadline.
 pub const MAX_SHALLOW: u32 = 12;
 
+/// Slots of [`Probed`]: 16 bytes each, 1 MiB in all.
+const PROBED_SLOTS: usize = 1 << 16;
+
+/// The bounds the cut model's shallow searches proved, by position
+/// (direct-mapped by table key; a solver's own, so threads share
+/// nothing). A shallow value depends on the position alone (its depth on
+/// the empties, under one model), so a bound proved once holds in every
+/// later pass.
+pub(super) struct Probed {
+    /// `(key, lowest, highest)` of the shallow value; a key of 0 is empty.
+    slots: Box<[(u64, i32, i32)]>,
+}
+
+impl Probed {
+    pub(super) fn new() -> Probed {
+        Probed {
+            slots: vec![(0, 0, 0); PROBED_SLOTS].into_boxed_slice(),
+        }
+    }
+
+    /// Forgets every bound (a new model may search to other depths).
+    pub(super) fn clear(&mut self) {
+        self.slots.fill((0, 0, 0));
+    }
+
+    /// The bounds known for the position of `key` (none: the widest).
+    #[inline(always)]
+    fn bounds(&self, key: u64) -> (i32, i32) {
+        let k = key | 1;
+        match self.slots[key as usize & (PROBED_SLOTS - 1)] {
+            (stored, low, high) if stored == k => (low, high),
+            _ => (-super::INF_CENTI, super::INF_CENTI),
+        }
+    }
+
+    /// Keeps the bounds of the position of `key`.
+    #[inline(always)]
+    fn keep(&mut self, key: u64, low: i32, high: i32) {
+        self.slots[key as usize & (PROBED_SLOTS - 1)] = (key | 1, low, high);
+    }
+}
+
 /// The model of one number of empties.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Cut {
@@ -128,8 +170,10 @@ impl Solver {
     pub fn set_endcut(&mut self, cut: Option<EndCut>) {
         self.tt.clear();
         self.near.clear();
+        self.probed.clear();
         for h in &mut self.helpers {
             h.endcut = cut.clone().map(Box::new);
+            h.probed.clear();
         }
         self.endcut = cut.map(Box::new);
     }
@@ -160,9 +204,15 @@ impl Solver {
     }
 
     /// In a selective pass, at a null-window node (window `(alpha, alpha +
-    /// 1)`) of `n` empties: `Some(alpha + 1)` when the shallow search
-    /// predicts a fail high, `Some(alpha)` a fail low, with the pass's
-    /// confidence; `None` to search the node.
+    /// 1)`) of `n` empties and table key `key`: `Some(alpha + 1)` when the
+    /// shallow search predicts a fail high, `Some(alpha)` a fail low, with
+    /// the pass's confidence; `None` to search the node.
+    ///
+    /// What each test learnt of the shallow value is kept in
+    /// [`Probed`]: a later test at the same position (the other side's, or
+    /// the next pass's with its wider margin) that those bounds already
+    /// decide needs no search. The decision is the search's own, so
+    /// the solve is the same; only the shallow searches are fewer.
     #[inline]
     pub(super) fn try_endcut<C: Cpu>(
         &mut self,
@@ -171,6 +221,7 @@ impl Solver {
         o: u64,
         alpha: i32,
         n: u32,
+        key: u64,
     ) -> Option<i32> {
         if self.selective == 0 {
             return None;
@@ -179,27 +230,46 @@ impl Solver {
         let margin = CONFIDENCE[usize::from(self.selective) - 1] * cut.sigma;
         let limit = f64::from(super::INF_CENTI / 2);
         let beta = alpha + 1;
+        let (mut low, mut high) = self.probed.bounds(key);
+        let mut verdict = None;
         // Fail high: a·v + b − margin ≥ beta  ⇔  v ≥ (beta + margin − b) / a.
         if beta < 64 {
             let bound = ((f64::from(beta * 100) + margin - cut.b) / cut.a).ceil();
             if bound.abs() < limit {
                 let bound = bound as i32;
-                if self.shallow(cpu, p, o, cut.shallow, bound - 1, bound) >= bound {
-                    return Some(beta);
+                if low < bound && high >= bound {
+                    let v = self.shallow(cpu, p, o, cut.shallow, bound - 1, bound);
+                    if v >= bound {
+                        low = v;
+                    } else {
+                        high = v;
+                    }
+                }
+                if low >= bound {
+                    verdict = Some(beta);
                 }
             }
         }
         // Fail low: a·v + b + margin ≤ alpha  ⇔  v ≤ (alpha − margin − b) / a.
-        if alpha > -64 {
+        if verdict.is_none() && alpha > -64 {
             let bound = ((f64::from(alpha * 100) - margin - cut.b) / cut.a).floor();
             if bound.abs() < limit {
                 let bound = bound as i32;
-                if self.shallow(cpu, p, o, cut.shallow, bound, bound + 1) <= bound {
-                    return Some(alpha);
+                if high > bound && low <= bound {
+                    let v = self.shallow(cpu, p, o, cut.shallow, bound, bound + 1);
+                    if v <= bound {
+                        high = v;
+                    } else {
+                        low = v;
+                    }
+                }
+                if high <= bound {
+                    verdict = Some(alpha);
                 }
             }
         }
-        None
+        self.probed.keep(key, low, high);
+        verdict
     }
 
     /// The ordering evaluation's alpha-beta value of `b` at `depth`
@@ -321,6 +391,59 @@ mod tests {
             exact.clear();
             bold.clear();
             assert_eq!(bold.solve(&b).score, exact.solve(&b).score);
+        }
+    }
+
+    #[test]
+    fn kept_bounds_decide_as_the_shallow_searches_would() {
+        // A solver that keeps what its tests proved, asked at every pass's
+        // confidence and at several windows, against one that forgets
+        // before each test: the same verdict every time, with fewer nodes.
+        let cut = EndCut::new(&model(300.0), 10).unwrap();
+        let mut keeping = Solver::new(1, Some(order_eval()));
+        let mut fresh = Solver::new(1, Some(order_eval()));
+        keeping.set_endcut(Some(cut.clone()));
+        fresh.set_endcut(Some(cut));
+        let mut cuts = 0;
+        for n in [12, 16] {
+            for b in positions(11 + u64::from(n), n, 20) {
+                let key = crate::game::othello::hash::mixed(b.player, b.opponent);
+                for pass in 1..=CONFIDENCE.len() as u8 {
+                    for alpha in [-20, -6, -1, 0, 3, 12] {
+                        keeping.selective = pass;
+                        fresh.selective = pass;
+                        fresh.probed.clear();
+                        let (p, o) = (b.player, b.opponent);
+                        let want = fresh.try_endcut(Baseline, p, o, alpha, n, key);
+                        let got = keeping.try_endcut(Baseline, p, o, alpha, n, key);
+                        assert_eq!(got, want, "pass {pass} alpha {alpha}");
+                        cuts += usize::from(want.is_some());
+                    }
+                }
+            }
+        }
+        assert!(cuts > 0, "some tests cut");
+        assert!(
+            keeping.nodes < fresh.nodes / 2,
+            "{} {}",
+            keeping.nodes,
+            fresh.nodes
+        );
+    }
+
+    #[test]
+    fn a_cleared_solver_solves_again_with_the_same_nodes() {
+        let mut s = Solver::new(8, Some(order_eval()));
+        s.set_endcut(EndCut::new(&model(300.0), 16).ok());
+        for b in positions(13, 18, 3) {
+            s.clear();
+            let first = s.solve(&b);
+            s.clear();
+            let again = s.solve(&b);
+            assert_eq!(
+                (again.score, again.best_move, again.nodes),
+                (first.score, first.best_move, first.nodes)
+            );
         }
     }
 }
