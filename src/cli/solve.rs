@@ -19,7 +19,7 @@ pub struct SolveArgs {
     /// Only these lines (1-based, e.g. `1-3` or `5`)
     #[arg(long)]
     pub lines: Option<String>,
-    /// Transposition table size in MiB (with a second table of at most 4 MiB for positions of 10 empties or fewer)
+    /// Transposition table size in MiB (with a second table of at most 4 MiB for positions of 10 empties or fewer, and 1 MiB for the selective passes)
     #[arg(long, default_value_t = 64)]
     pub tt_mib: usize,
     /// Weights file (any kind) whose evaluation orders moves at high empties (default: the built-in copy of engines/weights/patterns-train.bin)
