@@ -161,9 +161,25 @@ impl Solver {
             .map_err(|e| Error::alloc(format!("tt_mib {tt_mib}"), e))?;
         let near = TranspositionTable::try_new(NEAR_MIB.min(tt_mib.max(1)))
             .map_err(|e| Error::alloc(format!("tt_mib {tt_mib}"), e))?;
-        Ok(Solver {
-            tt: Arc::new(tt),
-            near: Arc::new(near),
+        Ok(Solver::around(
+            Arc::new(tt),
+            Arc::new(near),
+            selective::Probed::new(),
+            eval,
+        ))
+    }
+
+    /// A solver as [`Solver::try_new`] makes one, around these tables
+    /// (empty).
+    fn around(
+        tt: Arc<TranspositionTable>,
+        near: Arc<TranspositionTable>,
+        probed: selective::Probed,
+        eval: Option<OthelloEval>,
+    ) -> Solver {
+        Solver {
+            tt,
+            near,
             nodes: 0,
             eval,
             eval_from: EVAL_SORT,
@@ -177,8 +193,27 @@ impl Solver {
             endcut: None,
             selective: 0,
             root_hint: None,
-            probed: selective::Probed::new(),
-        })
+            probed,
+        }
+    }
+
+    /// This solver's tables, emptied, in a solver otherwise as
+    /// [`Solver::try_new`] makes one (one thread, no cut model, no stop
+    /// flag, the same ordering evaluation): what an engine starts each
+    /// game with when its tables' pages are already backed, without
+    /// handing them back to the system and asking for them again.
+    pub fn renewed(self) -> Solver {
+        let Solver {
+            tt,
+            near,
+            eval,
+            mut probed,
+            ..
+        } = self;
+        tt.clear();
+        near.clear();
+        probed.clear();
+        Solver::around(tt, near, probed, eval)
     }
 
     /// The table of nodes of `n` empties.
@@ -353,5 +388,31 @@ mod tests {
         let s = Solver::new(16, None).solve(&b);
         assert_eq!(s.score, 18);
         assert_eq!(s.best_move.unwrap().to_string(), "g8");
+    }
+
+    #[test]
+    fn a_renewed_solver_solves_as_a_new_one() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ffo/fforum-1-19.obf");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let positions: Vec<Board> = obf::parse(&text, &path)
+            .unwrap()
+            .into_iter()
+            .map(|p| p.board)
+            .collect();
+        let mut used = Solver::new(4, Some(builtin::order_eval()));
+        // The same positions: what the tables kept would shorten the solves.
+        for b in &positions[1..4] {
+            used.solve(b);
+        }
+        let mut renewed = used.renewed();
+        let mut fresh = Solver::new(4, Some(builtin::order_eval()));
+        for b in &positions[1..4] {
+            let (got, want) = (renewed.solve(b), fresh.solve(b));
+            assert_eq!(
+                (got.score, got.best_move, got.nodes),
+                (want.score, want.best_move, want.nodes)
+            );
+        }
     }
 }

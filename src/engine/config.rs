@@ -163,6 +163,13 @@ pub struct SearchEngine {
 }
 
 impl SearchEngine {
+    /// Whether its moves are timed (a move time or a clock): its tables'
+    /// pages are then backed when its player is built, and kept from game
+    /// to game.
+    pub fn timed(&self) -> bool {
+        matches!(self.settings.limit, Limit::MoveTime(_) | Limit::Clock(..))
+    }
+
     /// Allocates the tables `copies` players of this engine hold at once
     /// (each its search's table and, when it solves endgames, its
     /// solver's), then frees them: a check, before any work starts, that

@@ -230,6 +230,13 @@ fn solver_eval(eval: &OthelloEval) -> Option<OthelloEval> {
     }
 }
 
+/// The tables a player keeps for its next game: the search's (if any)
+/// and the solver (if any).
+type Kept = (
+    Option<Arc<crate::search::TranspositionTable>>,
+    Option<Solver>,
+);
+
 /// A searching engine (with the exact solver for the endgame when its
 /// config asks for one).
 pub struct SearchPlayer {
@@ -248,26 +255,43 @@ pub struct SearchPlayer {
 impl SearchPlayer {
     /// The player of the engine `name`, searching as `engine` does.
     pub fn new(name: &str, engine: &SearchEngine) -> Self {
-        let mut searcher =
-            Searcher::new(engine.eval.clone(), engine.tt_mib, engine.ordering.clone());
+        SearchPlayer::assemble(name, engine, None)
+    }
+
+    /// [`SearchPlayer::new`], around the tables of `kept` (the search's
+    /// and the solver's, emptied) when given.
+    fn assemble(name: &str, engine: &SearchEngine, kept: Option<Kept>) -> Self {
+        let (mut searcher, solver) = match kept {
+            None => {
+                let searcher =
+                    Searcher::new(engine.eval.clone(), engine.tt_mib, engine.ordering.clone());
+                let solver = (engine.endgame_exact_at > 0)
+                    .then(|| Solver::new(engine.tt_mib.max(1), solver_eval(&engine.eval)));
+                (searcher, solver)
+            }
+            Some((tt, solver)) => (
+                Searcher::with_table(engine.eval.clone(), tt, engine.ordering.clone()),
+                solver.map(Solver::renewed),
+            ),
+        };
         searcher.probcut = engine.probcut.clone();
         let threads = engine.threads as usize;
+        let solver = solver.map(|mut solver| {
+            solver.set_threads(threads);
+            solver
+        });
         // Under a clock the tables' pages come now, not in the first timed
         // move that writes them: a fresh 64 MiB table's pages took 50 to
         // 300 ms to come, and a move time of 100 ms was overrun by as much.
         // A depth or node limit does not care when, and a shallow search
-        // would never touch most of them.
-        let timed = matches!(engine.settings.limit, Limit::MoveTime(_) | Limit::Clock(..));
-        let solver = (engine.endgame_exact_at > 0).then(|| {
-            let mut solver = Solver::new(engine.tt_mib.max(1), solver_eval(&engine.eval));
-            solver.set_threads(threads);
-            if timed {
+        // would never touch most of them. (Kept tables have theirs.)
+        if engine.timed() {
+            if let Some(solver) = &solver {
                 solver.back_pages();
             }
-            solver
-        });
-        if let (Some(tt), true) = (&searcher.tt, timed) {
-            tt.back_pages();
+            if let Some(tt) = &searcher.tt {
+                tt.back_pages();
+            }
         }
         SearchPlayer {
             fresh: true,
@@ -369,17 +393,30 @@ impl Player<Board> for SearchPlayer {
     }
 
     /// A fresh searcher (table, killers, history) and solver, so a game
-    /// never depends on the games before it.
+    /// never depends on the games before it. Under a clock the tables stay
+    /// and are emptied: their pages are backed already, and writing zeros
+    /// over them costs a few ms where handing them back and asking for
+    /// them again (each page zeroed by the system, perhaps compacted)
+    /// cost 50 to 300 ms per 64 MiB, each game. An emptied table is a
+    /// new one, so the games are the same. Without a clock the tables
+    /// are made anew, their pages coming as a search writes them (a
+    /// shallow search never touches most of a large table).
     fn new_game(&mut self, _setup: &GameSetup<Board>) -> Result<(), PlayerError> {
         if !self.fresh {
             let stop = self.stop.take();
             // The old tables go first: the new ones may be written whole at
             // once (under a time limit), and both at a time would hold
             // twice the memory.
-            self.searcher.tt = None;
+            let tt = self.searcher.tt.take();
             self.helpers.clear();
-            self.solver = None;
-            *self = SearchPlayer::new(&self.name, &self.engine);
+            let solver = self.solver.take();
+            let kept = self.engine.timed().then(|| {
+                if let Some(tt) = &tt {
+                    tt.clear();
+                }
+                (tt, solver)
+            });
+            *self = SearchPlayer::assemble(&self.name, &self.engine, kept);
             if let Some(flag) = stop {
                 self.stop_when(&flag);
             }
@@ -451,5 +488,51 @@ mod tests {
             time_left(Limit::Clock(1000, 10), used),
             Limit::Clock(1000, 10)
         );
+    }
+
+    fn strong(limit: Limit) -> SearchEngine {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engines/strong.ron");
+        let config = EngineConfig::load(&path).unwrap();
+        let mut engine = config.searching().unwrap().clone();
+        engine.tt_mib = 2;
+        engine.settings.limit = limit;
+        engine
+    }
+
+    fn setup() -> GameSetup<Board> {
+        GameSetup {
+            game_id: 0,
+            start: Board::start(),
+            opening: Vec::new(),
+            first: true,
+            clock: None,
+            move_time: None,
+            seed: 0,
+        }
+    }
+
+    #[test]
+    fn a_timed_player_keeps_its_tables_emptied_and_an_untimed_one_starts_anew() {
+        let pos = Board::start();
+        let key = pos.hash();
+        for (limit, kept) in [(Limit::MoveTime(30), true), (Limit::Depth(4), false)] {
+            let engine = strong(limit);
+            assert_eq!(engine.timed(), kept);
+            let mut player = SearchPlayer::new("strong", &engine);
+            player.new_game(&setup()).unwrap();
+            player.analyse(&pos, None);
+            let before = Arc::clone(player.searcher.tt.as_ref().unwrap());
+            assert!(before.probe(key).is_some(), "the search stored the root");
+            player.new_game(&setup()).unwrap();
+            let after = player.searcher.tt.as_ref().unwrap();
+            assert_eq!(Arc::ptr_eq(&before, after), kept, "{limit:?}");
+            assert!(
+                after.probe(key).is_none(),
+                "{limit:?}: a new game's table is empty"
+            );
+            // The helpers (none here) and the solver are the engine's as new.
+            assert_eq!(player.solver.as_ref().unwrap().threads(), 1);
+            assert!(player.fresh);
+        }
     }
 }

@@ -96,8 +96,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         Ok(Searcher::with_table(eval, tt, order))
     }
 
-    /// A fresh searcher around the table `tt` (none, new, or shared).
-    fn with_table(eval: E, tt: Option<Arc<TranspositionTable>>, order: Vec<OrderBy>) -> Self {
+    /// A fresh searcher around the table `tt` (none, new, emptied, or
+    /// shared): what [`Searcher::new`] makes with a table of its own.
+    pub fn with_table(eval: E, tt: Option<Arc<TranspositionTable>>, order: Vec<OrderBy>) -> Self {
         let flags = OrderFlags {
             killers: order.contains(&OrderBy::Killers),
             history: order.contains(&OrderBy::History),
