@@ -8,6 +8,7 @@
 //! the outputs written, instead of forfeiting every game.
 
 use super::observer::{Cadence, RunObserver};
+use super::prefix::Prefix;
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
@@ -48,7 +49,10 @@ pub struct Collector<'a> {
     last_analysis: Instant,
     last_write: Instant,
     last_sync: Instant,
+    /// Pairs of the last result block (a multiple of the cadence's).
     analysed_pairs: u64,
+    /// Which of the schedule's first pairs are complete.
+    prefix: Prefix,
     failure: Option<Error>,
     /// How each engine's first games of this run went.
     starts: Starts,
@@ -99,16 +103,23 @@ impl<'a> Collector<'a> {
             }
         }
         let results = analyse_counted(info, &games, counter.as_ref());
+        let mut prefix = Prefix::new(info);
+        for g in &games {
+            prefix.add(g.game_id);
+        }
+        let cadence = observer.cadence();
+        let every = cadence.pairs.unwrap_or(1).max(1);
         Collector {
             info,
             out,
             journal,
-            analysed_pairs: results.games / 2,
+            analysed_pairs: prefix.complete / every * every,
+            prefix,
             results,
             games,
             counter,
             fresh: true,
-            cadence: observer.cadence(),
+            cadence,
             observer,
             last_analysis: Instant::now(),
             last_write: Instant::now(),
@@ -142,6 +153,7 @@ impl<'a> Collector<'a> {
                     if let Some(c) = self.counter.as_mut() {
                         c.add(&rec);
                     }
+                    self.prefix.add(rec.game_id);
                     self.games.push(rec);
                 }
             }
@@ -275,6 +287,7 @@ impl<'a> Collector<'a> {
             if let Some(c) = self.counter.as_mut() {
                 c.add(&self.games[i]);
             }
+            self.prefix.add(self.games[i].game_id);
             self.played += 1;
             self.watch_starts(i);
             self.observer.game_finished(&self.games[i], i as u64 + 1);
@@ -305,30 +318,23 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Statistics of the first `upto` games when the observer's [`Cadence`]
-    /// asks for them (plain lines every so many pairs, the bar twice a
-    /// second, nothing quiet); files every 2 seconds. The files' own
-    /// analysis is not shown: plain lines come at multiples of their
-    /// interval however slow the games are.
+    /// Statistics when the observer's [`Cadence`] asks for them: a result
+    /// block for every so many pairs (plain lines), of exactly the
+    /// schedule's first pairs, shown once every game of them has finished,
+    /// so the blocks are the same whatever order the games finish in;
+    /// statistics of the first `upto` games twice a second (the bar), and
+    /// for the files every 2 seconds; nothing when quiet.
     fn refresh(&mut self, upto: usize) {
         let games = &self.games[..upto];
-        let pairs_now = upto as u64 / 2;
-        let pairs_due = self
-            .cadence
-            .pairs
-            .is_some_and(|n| pairs_now >= self.analysed_pairs + n);
         let time_due = self
             .cadence
             .every
             .is_some_and(|d| self.last_analysis.elapsed() > d);
         let for_files = self.last_write.elapsed() > WRITE_EVERY;
-        if pairs_due || time_due || for_files {
+        if time_due || for_files {
             self.results = analyse_counted(self.info, games, self.counter.as_ref());
         }
-        if pairs_due {
-            self.analysed_pairs = pairs_now;
-        }
-        if pairs_due || time_due {
+        if time_due {
             self.last_analysis = Instant::now();
             self.fresh = true;
         }
@@ -341,6 +347,19 @@ impl<'a> Collector<'a> {
         if self.fresh {
             self.fresh = false;
             self.observer.interval(&self.results);
+        }
+        if let Some(every) = self.cadence.pairs.filter(|&n| n > 0) {
+            while self.prefix.complete >= self.analysed_pairs + every {
+                self.analysed_pairs += every;
+                let last = self.prefix.order[self.analysed_pairs as usize - 1];
+                let block: Vec<GameRecord> = games
+                    .iter()
+                    .filter(|g| g.game_id / 2 <= last)
+                    .cloned()
+                    .collect();
+                let results = analyse_counted(self.info, &block, None);
+                self.observer.interval(&results);
+            }
         }
     }
 

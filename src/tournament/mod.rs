@@ -22,6 +22,7 @@ pub mod observer;
 pub mod options;
 pub mod play;
 pub mod pool;
+mod prefix;
 pub mod schedule;
 pub mod worker;
 pub mod workers;
@@ -438,6 +439,103 @@ mod tests {
         // At the start, then after 4 and 8 games: never at the game the
         // files happened to be written (about the seventh, 2 s in).
         assert_eq!(seen.0, [0, 4, 8]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Result blocks every 2 pairs, and every game as it finishes.
+    #[derive(Default)]
+    struct Blocks {
+        blocks: Vec<Results>,
+        games: Vec<GameRecord>,
+    }
+
+    impl RunObserver for Blocks {
+        fn cadence(&self) -> Cadence {
+            Cadence {
+                pairs: Some(2),
+                every: None,
+            }
+        }
+
+        fn game_finished(&mut self, game: &GameRecord, _games_done: u64) {
+            self.games.push(game.clone());
+        }
+
+        fn interval(&mut self, results: &Results) {
+            self.blocks.push(results.clone());
+        }
+    }
+
+    /// A random mover that takes its time over game 3 (the second of
+    /// pair 1), so that the other worker finishes the games after it first.
+    struct Slow {
+        random: crate::engine::player::RandomPlayer,
+        game: u64,
+    }
+
+    impl crate::engine::player::Player<crate::game::othello::Board> for Slow {
+        fn name(&self) -> &str {
+            crate::engine::player::Player::<crate::game::othello::Board>::name(&self.random)
+        }
+
+        fn new_game(
+            &mut self,
+            setup: &crate::engine::player::GameSetup<crate::game::othello::Board>,
+        ) -> std::result::Result<(), crate::engine::player::PlayerError> {
+            self.game = setup.game_id;
+            self.random.new_game(setup)
+        }
+
+        fn choose(
+            &mut self,
+            pos: &crate::game::othello::Board,
+            clock: &crate::engine::player::Clock,
+        ) -> std::result::Result<
+            crate::engine::player::MoveInfo<crate::game::othello::Move>,
+            crate::engine::player::PlayerError,
+        > {
+            if self.game == 3 {
+                std::thread::sleep(Duration::from_millis(40));
+            }
+            self.random.choose(pos, clock)
+        }
+    }
+
+    #[test]
+    fn result_blocks_are_of_the_first_pairs_whatever_order_games_finish_in() {
+        let dir = std::env::temp_dir().join(format!("arena-blocks-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let t = tournament(&dir);
+        let players = PlayerFactory(std::sync::Arc::new(|spec: &crate::engine::EngineSpec| {
+            Box::new(Slow {
+                random: crate::engine::player::RandomPlayer::new(spec.name(), 7),
+                game: 0,
+            }) as Box<dyn crate::engine::player::Player<crate::game::othello::Board>>
+        }));
+        let options = RunOptions {
+            players,
+            ..RunOptions::default()
+        };
+        let mut seen = Blocks::default();
+        run(&t, &options, &mut seen).unwrap();
+        let order: Vec<u64> = seen.games.iter().map(|g| g.game_id).collect();
+        let at = |id| order.iter().position(|&g| g == id).unwrap();
+        assert!(at(3) > at(4), "game 3 finished after game 4: {order:?}");
+        // The first statistics (none played), then blocks of 2, 4 pairs
+        // (5 pairs in all), each exactly the analysis of its first games.
+        let info = info(&t, Shard::ALL);
+        let played: Vec<u64> = seen.blocks.iter().map(|r| r.games_played).collect();
+        assert_eq!(played, [0, 4, 8], "{order:?}");
+        for block in &seen.blocks[1..] {
+            let first: Vec<GameRecord> = seen
+                .games
+                .iter()
+                .filter(|g| g.game_id < block.games_played)
+                .cloned()
+                .collect();
+            let want = crate::report::analyse(&info, &first);
+            assert_eq!(block.report_text(), want.report_text());
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,0 +1,40 @@
+//! Which of a run's first pairs are complete: the plain lines' result
+//! blocks are of exactly the schedule's first pairs, shown once both games
+//! of each have finished, whatever order the games finish in.
+
+use crate::records::TournamentInfo;
+
+/// The pairs of a run's schedule (its shard's, in order) and how many of
+/// the first have both games finished.
+pub(super) struct Prefix {
+    /// The pairs, in schedule order (ascending ids).
+    pub(super) order: Vec<u64>,
+    /// Per pair of `order`, the games finished (bit 0 the first, bit 1
+    /// the second), so a game seen twice counts once.
+    seen: Vec<u8>,
+    /// The first pairs of `order` complete.
+    pub(super) complete: u64,
+}
+
+impl Prefix {
+    pub(super) fn new(info: &TournamentInfo) -> Prefix {
+        let shard = info.shard();
+        let order: Vec<u64> = (0..info.total_pairs).filter(|&p| shard.owns(p)).collect();
+        Prefix {
+            seen: vec![0; order.len()],
+            order,
+            complete: 0,
+        }
+    }
+
+    /// Takes a finished game.
+    pub(super) fn add(&mut self, game_id: u64) {
+        if let Ok(i) = self.order.binary_search(&(game_id / 2)) {
+            self.seen[i] |= 1 << (game_id & 1);
+        }
+        while (self.complete as usize) < self.order.len() && self.seen[self.complete as usize] == 3
+        {
+            self.complete += 1;
+        }
+    }
+}
