@@ -261,6 +261,7 @@ impl SearchPlayer {
     /// [`SearchPlayer::new`], around the tables of `kept` (the search's
     /// and the solver's, emptied) when given.
     fn assemble(name: &str, engine: &SearchEngine, kept: Option<Kept>) -> Self {
+        let new_tables = kept.is_none();
         let (mut searcher, solver) = match kept {
             None => {
                 let searcher =
@@ -284,8 +285,8 @@ impl SearchPlayer {
         // move that writes them: a fresh 64 MiB table's pages took 50 to
         // 300 ms to come, and a move time of 100 ms was overrun by as much.
         // A depth or node limit does not care when, and a shallow search
-        // would never touch most of them. (Kept tables have theirs.)
-        if engine.timed() {
+        // would never touch most of them. Kept tables have theirs.
+        if engine.timed() && new_tables {
             if let Some(solver) = &solver {
                 solver.back_pages();
             }
@@ -395,9 +396,9 @@ impl Player<Board> for SearchPlayer {
     /// A fresh searcher (table, killers, history) and solver, so a game
     /// never depends on the games before it. Under a clock the tables stay
     /// and are emptied: their pages are backed already, and writing zeros
-    /// over them costs a few ms where handing them back and asking for
-    /// them again (each page zeroed by the system, perhaps compacted)
-    /// cost 50 to 300 ms per 64 MiB, each game. An emptied table is a
+    /// over them costs about a third of handing them back and asking for
+    /// them again (each page zeroed by the system, perhaps compacted),
+    /// each game (docs/results/2026-11-28-runner.md). An emptied table is a
     /// new one, so the games are the same. Without a clock the tables
     /// are made anew, their pages coming as a search writes them (a
     /// shallow search never touches most of a large table).
