@@ -267,14 +267,8 @@ impl Solver {
                         let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                         let replies = cpu.legal_moves(np, no);
                         let v = -self.shallow_moves(cpu, np, no, replies, depth - 1, -beta, -alpha);
-                        if v > best {
-                            best = v;
-                            if v > alpha {
-                                alpha = v;
-                                if v >= beta {
-                                    break;
-                                }
-                            }
+                        if raise(&mut best, &mut alpha, v, beta) {
+                            break;
                         }
                     }
                     return best;
@@ -297,20 +291,28 @@ impl Solver {
                 }
                 for &(_, np, no, replies) in &list[..count] {
                     let v = -self.shallow_moves(cpu, np, no, replies, depth - 1, -beta, -alpha);
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            alpha = v;
-                            if v >= beta {
-                                break;
-                            }
-                        }
+                    if raise(&mut best, &mut alpha, v, beta) {
+                        break;
                     }
                 }
                 best
             },
         )
     }
+}
+
+/// A child's value `v` in a fail-soft alpha-beta loop: raises the best
+/// value and alpha; true when it reaches `beta` (a cutoff).
+#[inline(always)]
+fn raise(best: &mut i32, alpha: &mut i32, v: i32, beta: i32) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            *alpha = v;
+            return v >= beta;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
