@@ -38,25 +38,12 @@ const SQUARE_VALUE: [i32; 64] = [
 ];
 
 /// Own discs that are stable because they hang on an owned corner: the
-/// corner and its owned neighbours along the two edges and the diagonal.
+/// corner and its owned neighbours along the two edges and the diagonal
+/// (a corner's neighbours are those three squares).
 #[inline(always)]
 fn corner_stability(own: u64) -> u32 {
-    const A1: u64 = 1;
-    const H1: u64 = 1 << 7;
-    const A8: u64 = 1 << 56;
-    const H8: u64 = 1 << 63;
-    let mut s = 0u64;
-    for (corner, near) in [
-        (A1, (1u64 << 1) | (1 << 8) | (1 << 9)),
-        (H1, (1u64 << 6) | (1 << 15) | (1 << 14)),
-        (A8, (1u64 << 48) | (1 << 57) | (1 << 49)),
-        (H8, (1u64 << 55) | (1 << 62) | (1 << 54)),
-    ] {
-        if own & corner != 0 {
-            s |= corner | (own & near);
-        }
-    }
-    s.count_ones()
+    let corners = own & CORNERS;
+    (corners | (neighbours(corners) & own)).count_ones()
 }
 
 /// The quadrant (its squares) that square `sq` is in.
@@ -327,6 +314,26 @@ mod tests {
                 .filter(|q| q & (1u64 << sq) != 0)
                 .collect();
             assert_eq!(holding, vec![quadrant_of(sq)], "square {sq}");
+        }
+    }
+
+    #[test]
+    fn corner_stability_counts_owned_corners_and_their_owned_neighbours() {
+        let mut rng = crate::util::SplitMix64::new(3);
+        for _ in 0..10_000 {
+            let own = rng.next_u64() & rng.next_u64();
+            let mut want = 0;
+            for (corner, near) in [
+                (0, [1, 8, 9]),
+                (7, [6, 15, 14]),
+                (56, [57, 48, 49]),
+                (63, [62, 55, 54]),
+            ] {
+                if own >> corner & 1 == 1 {
+                    want += 1 + near.iter().filter(|&&sq| own >> sq & 1 == 1).count() as u32;
+                }
+            }
+            assert_eq!(corner_stability(own), want, "{own:#x}");
         }
     }
 

@@ -171,30 +171,68 @@ const EDGE: u64 = !INNER;
 
 /// Squares whose whole line in each direction is filled: (row, column,
 /// a1-h8 diagonal, h1-a8 diagonal).
+///
+/// Each direction by doubling, as Edax's `get_full_lines`: after steps of
+/// 1, 2 and 4 squares a square knows whether the 8 squares from it toward
+/// one end of its line are filled (a step off the board counting as
+/// filled), so three steps each way replace a walk of seven.
 #[inline(always)]
 fn full_lines(filled: u64) -> [u64; 4] {
-    // A square's line is full when, walking both ways to the edge, every
-    // square is filled: propagate "filled so far" from each edge inward.
-    let mut full = [0u64; 4];
-    for (k, (shift, edge_lo, edge_hi)) in [
-        (1u32, COL_A, COL_H),
-        (8, ROW_1, ROW_8),
-        (9, COL_A | ROW_1, COL_H | ROW_8),
-        (7, COL_H | ROW_1, COL_A | ROW_8),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        // up: filled from this square to the high edge; down: to the low edge.
-        let mut up = filled & edge_hi;
-        let mut down = filled & edge_lo;
-        for _ in 0..7 {
-            up |= filled & (up >> shift) & !edge_hi;
-            down |= filled & (down << shift) & !edge_lo;
+    // Row: AND of a row's 8 bits lands on its column-a square, spread back.
+    let mut h = filled;
+    h &= h >> 1;
+    h &= h >> 2;
+    h &= h >> 4;
+    let row = (h & COL_A).wrapping_mul(0xFF);
+    // Column: the 8 rows rotated onto each other.
+    let mut v = filled;
+    v &= v.rotate_right(8);
+    v &= v.rotate_right(16);
+    v &= v.rotate_right(32);
+    // Diagonals: `up` toward the high end (shifts right bring square i + s
+    // to i), `down` toward the low end; a square with no square s away in
+    // that direction takes the step as filled (the masks).
+    let diagonal = |s: u32, up_off: [u64; 3], down_off: [u64; 3]| {
+        let (mut up, mut down) = (filled, filled);
+        for (k, (u, d)) in up_off.into_iter().zip(down_off).enumerate() {
+            let step = s << k;
+            up &= (up >> step) | u;
+            down &= (down << step) | d;
         }
-        full[k] = up & down;
-    }
-    full
+        up & down
+    };
+    // a1-h8 (i + 9): no square 9, 18, 36 further toward h8 on the h-file
+    // side or the top rows; none toward a1 on the a-file side or the
+    // bottom rows.
+    let d9 = diagonal(
+        9,
+        [
+            0xFF80_8080_8080_8080,
+            0xFFFF_C0C0_C0C0_C0C0,
+            0xFFFF_FFFF_F0F0_F0F0,
+        ],
+        [
+            0x0101_0101_0101_01FF,
+            0x0303_0303_0303_FFFF,
+            0x0F0F_0F0F_FFFF_FFFF,
+        ],
+    );
+    // h1-a8 (i + 7): toward a8 the a-file side and top rows; toward h1
+    // the h-file side and bottom rows.
+    let d7 = diagonal(
+        7,
+        [
+            0xFF01_0101_0101_0101,
+            0xFFFF_0303_0303_0303,
+            0xFFFF_FFFF_0F0F_0F0F,
+        ],
+        [
+            0x8080_8080_8080_80FF,
+            0xC0C0_C0C0_C0C0_FFFF,
+            0xF0F0_F0F0_FFFF_FFFF,
+        ],
+    );
+    [row, v, d9, d7]
 }
 
 /// Discs of `player` that can never be flipped, found from the edges in:
@@ -286,6 +324,45 @@ mod tests {
             }
         }
         all
+    }
+
+    /// Square-by-square reference of `full_lines`: walk each line to both
+    /// edges.
+    fn slow_full_lines(filled: u64) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        for (k, (dc, dr)) in [(1, 0), (0, 1), (1, 1), (-1, 1)].into_iter().enumerate() {
+            for sq in 0..64i32 {
+                let mut full = true;
+                for sign in [1, -1] {
+                    let (mut c, mut r) = (sq % 8, sq / 8);
+                    while (0..8).contains(&c) && (0..8).contains(&r) {
+                        full &= filled >> (r * 8 + c) & 1 == 1;
+                        c += sign * dc;
+                        r += sign * dr;
+                    }
+                }
+                if full {
+                    out[k] |= 1u64 << sq;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn full_lines_match_a_walk_along_each_line() {
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        for i in 0..20_000 {
+            // Dense boards, so that lines are often full.
+            let holes = xorshift(&mut s) & xorshift(&mut s) & xorshift(&mut s);
+            let filled = match i {
+                0 => 0,
+                1 => !0,
+                _ if i % 2 == 0 => !holes,
+                _ => !(holes & xorshift(&mut s)),
+            };
+            assert_eq!(full_lines(filled), slow_full_lines(filled), "{filled:#x}");
+        }
     }
 
     fn xorshift(state: &mut u64) -> u64 {
