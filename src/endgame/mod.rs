@@ -40,6 +40,7 @@
 
 pub mod builtin;
 mod last;
+mod leaves;
 mod nodes;
 pub mod obf;
 mod ordering;

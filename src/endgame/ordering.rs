@@ -4,8 +4,10 @@
 //! from [`EVAL_SORT`](super::EVAL_SORT) empties, when the solver has an
 //! evaluation, a shallow alpha-beta search of the position after each move.
 
+use super::leaves::{Leaves, NoEval};
 use super::nodes::final_score;
 use super::{Solver, ETC_DEPTH, INF_CENTI, SMALL};
+use crate::eval::OthelloEval;
 use crate::game::cpu::Cpu;
 use crate::game::othello::bitboard::{neighbours, Bits};
 use crate::game::othello::hash::mixed;
@@ -108,92 +110,84 @@ impl Solver {
         alpha: i32,
         list: &mut [Scored; 32],
     ) -> usize {
-        cpu.run(
+        let mut nodes = 0;
+        let at = (p, o, moves, n, hash_move, pv, alpha);
+        // The evaluation is chosen inside the code path's function, so
+        // that the whole ordering, its state included, is compiled for it.
+        let count = cpu.run(
             #[inline(always)]
-            move || {
-                let empty = !(p | o);
-                let odd = odd_quadrants(empty);
-                let mut count = 0;
-                for sq in Bits(moves) {
-                    let f = cpu.flips(sq, p, o);
-                    let bit = 1u64 << sq;
-                    let (np, no) = (o ^ f, p ^ f ^ bit);
-                    let replies = cpu.legal_moves(np, no);
-                    // Below ETC_DEPTH nothing else asks for the children's
-                    // table buckets ahead of their probes: asked for here.
-                    if n > SMALL + 1 && n < ETC_DEPTH {
-                        self.table(n - 1).prefetch(mixed(np, no));
-                    }
-                    let mut key = fast_key(sq, replies, no, empty, odd);
-                    if hash_move == Some(sq as u8) {
-                        // First whatever the rest say: no ordering search.
-                        key = i32::MAX;
-                    } else if n >= self.eval_from && self.eval.is_some() {
-                        // Edax's ordering at high empties: a shallow search of the
-                        // position after the move, one ply deeper every three
-                        // empties from 14 (two more at PV nodes, one less when the
-                        // table names a move to try first), scored by the
-                        // evaluation and worth a quarter (depth 0), half (1-2) or
-                        // one (3+) opponent reply per disc.
-                        let mut depth = (n.saturating_sub(14) / 3 + if pv { 2 } else { 0 }).min(8);
-                        if hash_move.is_some() {
-                            depth = depth.saturating_sub(1);
-                        }
-                        key -= self.sort_bonus(cpu, np, no, replies, depth, alpha);
-                    }
-                    // Insertion by key, stable.
-                    let mut j = count;
-                    while j > 0 && list[j - 1].key < key {
-                        list[j] = list[j - 1];
-                        j -= 1;
-                    }
-                    list[j] = Scored {
-                        sq: sq as u8,
-                        flips: f,
-                        key,
-                    };
-                    count += 1;
+            || match self.eval.as_ref().filter(|_| n >= self.eval_from) {
+                Some(OthelloEval::Patterns(e)) => {
+                    self.order_by(cpu, Some((e, e.root(p, o))), at, list, &mut nodes)
                 }
-                count
+                Some(
+                    e @ (OthelloEval::Discs | OthelloEval::Squares(_) | OthelloEval::Features(_)),
+                ) => self.order_by(cpu, Some((e, ())), at, list, &mut nodes),
+                None => self.order_by(cpu, None::<(&NoEval, ())>, at, list, &mut nodes),
             },
-        )
+        );
+        self.nodes += nodes;
+        count
     }
 
-    /// What the ordering search takes off the key of the move to `(np,
-    /// no)` (`replies` the opponent's moves there): its value at `depth`,
-    /// worth a quarter (depth 0), half (1-2) or one (3+) opponent reply per
-    /// disc. At depth 0 the position is evaluated here, with the replies
-    /// already known (the same value and node count as [`Solver::shallow`]).
+    /// [`Solver::order`] with `leaves` (the evaluation and the position's
+    /// state for it) when the ordering searches run, counting their nodes
+    /// in `nodes`.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
-    fn sort_bonus<C: Cpu>(
-        &mut self,
+    #[allow(clippy::type_complexity)] // the node's values, as `order` takes them
+    fn order_by<C: Cpu, L: Leaves>(
+        &self,
         cpu: C,
-        np: u64,
-        no: u64,
-        replies: u64,
-        depth: u32,
-        alpha: i32,
-    ) -> i32 {
-        let v = match &self.eval {
-            Some(e) if depth == 0 && replies != 0 => {
-                self.nodes += 1;
-                e.evaluate_moves_on(cpu, np, no, replies, cpu.legal_moves(no, np))
+        leaves: Option<(&L, L::State)>,
+        (p, o, moves, n, hash_move, pv, alpha): (u64, u64, u64, u32, Option<u8>, bool, i32),
+        list: &mut [Scored; 32],
+        nodes: &mut u64,
+    ) -> usize {
+        let empty = !(p | o);
+        let odd = odd_quadrants(empty);
+        let mut count = 0;
+        for sq in Bits(moves) {
+            let f = cpu.flips(sq, p, o);
+            let bit = 1u64 << sq;
+            let (np, no) = (o ^ f, p ^ f ^ bit);
+            let replies = cpu.legal_moves(np, no);
+            // Below ETC_DEPTH nothing else asks for the children's
+            // table buckets ahead of their probes: asked for here.
+            if n > SMALL + 1 && n < ETC_DEPTH {
+                self.table(n - 1).prefetch(mixed(np, no));
             }
-            _ => {
-                // Only moves within SORT_DELTA discs of alpha need a close
-                // order: a reply that refutes a move by more is a cutoff.
-                let refuted = -(alpha - SORT_DELTA).max(-64) * 100;
-                self.shallow(cpu, np, no, depth, -INF_CENTI, refuted)
+            let mut key = fast_key(sq, replies, no, empty, odd);
+            if hash_move == Some(sq as u8) {
+                // First whatever the rest say: no ordering search.
+                key = i32::MAX;
+            } else if let Some((e, state)) = &leaves {
+                // Edax's ordering at high empties: a shallow search of the
+                // position after the move, one ply deeper every three
+                // empties from 14 (two more at PV nodes, one less when the
+                // table names a move to try first), scored by the
+                // evaluation and worth a quarter (depth 0), half (1-2) or
+                // one (3+) opponent reply per disc.
+                let mut depth = (n.saturating_sub(14) / 3 + if pv { 2 } else { 0 }).min(8);
+                if hash_move.is_some() {
+                    depth = depth.saturating_sub(1);
+                }
+                let child = e.child(state, sq, f);
+                key -= sort_bonus(cpu, *e, &child, nodes, (np, no, replies), depth, alpha);
             }
-        };
-        let per_disc = match depth {
-            0 => 1 << 13,
-            1 | 2 => 1 << 14,
-            _ => 1 << 15,
-        };
-        // Clamped to the range of real scores, so no key overflows.
-        (i64::from(v.clamp(-6400, 6400)) * per_disc / 100) as i32
+            // Insertion by key, stable.
+            let mut j = count;
+            while j > 0 && list[j - 1].key < key {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = Scored {
+                sq: sq as u8,
+                flips: f,
+                key,
+            };
+            count += 1;
+        }
+        count
     }
 
     /// Alpha-beta value (centidiscs, fail-soft) of `p` to move at `depth`
@@ -207,85 +201,153 @@ impl Solver {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        cpu.run(
+        let mut nodes = 0;
+        let v = cpu.run(
             #[inline(always)]
-            move || {
+            || {
                 let moves = cpu.legal_moves(p, o);
-                self.shallow_moves(cpu, p, o, moves, depth, alpha, beta)
+                let at = (p, o, moves);
+                let window = (depth, alpha, beta);
+                match &self.eval {
+                    Some(OthelloEval::Patterns(e)) => {
+                        shallow_by(cpu, e, &mut nodes, at, &e.root(p, o), window)
+                    }
+                    Some(
+                        e @ (OthelloEval::Discs
+                        | OthelloEval::Squares(_)
+                        | OthelloEval::Features(_)),
+                    ) => shallow_by(cpu, e, &mut nodes, at, &(), window),
+                    None => shallow_by(cpu, &NoEval, &mut nodes, at, &(), window),
+                }
             },
-        )
+        );
+        self.nodes += nodes;
+        v
     }
+}
 
-    /// [`Solver::shallow`] of a position whose moves (`moves`) are known.
-    /// From depth 2 the moves are tried fewest opponent replies first (as
-    /// the solver orders its own): in the cut model's null-window tests
-    /// a move that holds is found sooner, and one with few replies is the
-    /// cheaper to prove.
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
-    fn shallow_moves<C: Cpu>(
-        &mut self,
-        cpu: C,
-        p: u64,
-        o: u64,
-        moves: u64,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        cpu.run(
-            #[inline(always)]
-            move || {
-                self.nodes += 1;
-                if moves == 0 {
-                    let theirs = cpu.legal_moves(o, p);
-                    if theirs == 0 {
-                        return final_score(p, o) * 100;
-                    }
-                    return -self.shallow_moves(cpu, o, p, theirs, depth, -beta, -alpha);
+/// What the ordering search takes off the key of the move to `(np, no)`
+/// (`replies` the opponent's moves there, `state` its state for `leaves`):
+/// its value at `depth`, worth a quarter (depth 0), half (1-2) or one (3+)
+/// opponent reply per disc. At depth 0 the position is evaluated here,
+/// with the replies already known (the same value and node count as
+/// [`shallow_by`]).
+#[inline(always)]
+fn sort_bonus<C: Cpu, L: Leaves>(
+    cpu: C,
+    leaves: &L,
+    state: &L::State,
+    nodes: &mut u64,
+    (np, no, replies): (u64, u64, u64),
+    depth: u32,
+    alpha: i32,
+) -> i32 {
+    let v = if depth == 0 && replies != 0 {
+        *nodes += 1;
+        leaves.value(cpu, state, np, no, replies, cpu.legal_moves(no, np))
+    } else {
+        // Only moves within SORT_DELTA discs of alpha need a close
+        // order: a reply that refutes a move by more is a cutoff.
+        let refuted = -(alpha - SORT_DELTA).max(-64) * 100;
+        shallow_by(
+            cpu,
+            leaves,
+            nodes,
+            (np, no, replies),
+            state,
+            (depth, -INF_CENTI, refuted),
+        )
+    };
+    let per_disc = match depth {
+        0 => 1 << 13,
+        1 | 2 => 1 << 14,
+        _ => 1 << 15,
+    };
+    // Clamped to the range of real scores, so no key overflows.
+    (i64::from(v.clamp(-6400, 6400)) * per_disc / 100) as i32
+}
+
+/// Alpha-beta value (centidiscs, fail-soft) of `p` to move against `o`,
+/// whose moves are `moves` and state for `leaves` is `state`, at `depth`
+/// in the window `(alpha, beta)`, counting its nodes in `nodes`. From
+/// depth 2 the moves are tried fewest opponent replies first (as the
+/// solver orders its own): in the cut model's null-window tests a move
+/// that holds is found sooner, and one with few replies is the cheaper to
+/// prove.
+fn shallow_by<C: Cpu, L: Leaves>(
+    cpu: C,
+    leaves: &L,
+    nodes: &mut u64,
+    (p, o, moves): (u64, u64, u64),
+    state: &L::State,
+    (depth, mut alpha, beta): (u32, i32, i32),
+) -> i32 {
+    cpu.run(
+        #[inline(always)]
+        move || {
+            *nodes += 1;
+            if moves == 0 {
+                let theirs = cpu.legal_moves(o, p);
+                if theirs == 0 {
+                    return final_score(p, o) * 100;
                 }
-                if depth == 0 {
-                    let Some(e) = &self.eval else { return 0 };
-                    return e.evaluate_moves_on(cpu, p, o, moves, cpu.legal_moves(o, p));
-                }
-                let mut best = -INF_CENTI;
-                if depth == 1 || moves & (moves - 1) == 0 {
-                    for sq in Bits(moves) {
-                        let f = cpu.flips(sq, p, o);
-                        let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
-                        let replies = cpu.legal_moves(np, no);
-                        let v = -self.shallow_moves(cpu, np, no, replies, depth - 1, -beta, -alpha);
-                        if raise(&mut best, &mut alpha, v, beta) {
-                            break;
-                        }
-                    }
-                    return best;
-                }
-                // (key, child discs, its moves), fewest weighted replies first.
-                let mut list = [(0u32, 0u64, 0u64, 0u64); 32];
-                let mut count = 0;
+                let passed = leaves.passed(state);
+                return -shallow_by(
+                    cpu,
+                    leaves,
+                    nodes,
+                    (o, p, theirs),
+                    &passed,
+                    (depth, -beta, -alpha),
+                );
+            }
+            if depth == 0 {
+                return leaves.value(cpu, state, p, o, moves, cpu.legal_moves(o, p));
+            }
+            let mut best = -INF_CENTI;
+            if depth == 1 || moves & (moves - 1) == 0 {
                 for sq in Bits(moves) {
                     let f = cpu.flips(sq, p, o);
                     let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                     let replies = cpu.legal_moves(np, no);
-                    let key = replies.count_ones() + (replies & CORNERS).count_ones();
-                    let mut j = count;
-                    while j > 0 && list[j - 1].0 > key {
-                        list[j] = list[j - 1];
-                        j -= 1;
-                    }
-                    list[j] = (key, np, no, replies);
-                    count += 1;
-                }
-                for &(_, np, no, replies) in &list[..count] {
-                    let v = -self.shallow_moves(cpu, np, no, replies, depth - 1, -beta, -alpha);
+                    let child = leaves.child(state, sq, f);
+                    let at = (np, no, replies);
+                    let v = -shallow_by(cpu, leaves, nodes, at, &child, (depth - 1, -beta, -alpha));
                     if raise(&mut best, &mut alpha, v, beta) {
                         break;
                     }
                 }
-                best
-            },
-        )
-    }
+                return best;
+            }
+            // (key, square, child discs, its moves), fewest weighted
+            // replies first.
+            let mut list = [(0u32, 0usize, 0u64, 0u64, 0u64); 32];
+            let mut count = 0;
+            for sq in Bits(moves) {
+                let f = cpu.flips(sq, p, o);
+                let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                let replies = cpu.legal_moves(np, no);
+                let key = replies.count_ones() + (replies & CORNERS).count_ones();
+                let mut j = count;
+                while j > 0 && list[j - 1].0 > key {
+                    list[j] = list[j - 1];
+                    j -= 1;
+                }
+                list[j] = (key, sq, np, no, replies);
+                count += 1;
+            }
+            for &(_, sq, np, no, replies) in &list[..count] {
+                // The flips are what changed on the opponent's side.
+                let child = leaves.child(state, sq, np ^ o);
+                let at = (np, no, replies);
+                let v = -shallow_by(cpu, leaves, nodes, at, &child, (depth - 1, -beta, -alpha));
+                if raise(&mut best, &mut alpha, v, beta) {
+                    break;
+                }
+            }
+            best
+        },
+    )
 }
 
 /// A child's value `v` in a fail-soft alpha-beta loop: raises the best
@@ -382,10 +444,25 @@ mod tests {
                 solver.shallow(cpu, p, o, depth, -INF_CENTI, INF_CENTI),
                 want
             );
+            let crate::eval::OthelloEval::Patterns(patterns) = &eval else {
+                panic!("the built-in evaluation is a pattern evaluation");
+            };
             for bound in [want - 37, want, want + 1, want + 250] {
+                let before = solver.nodes;
                 let v = solver.shallow(cpu, p, o, depth, bound - 1, bound);
                 assert_eq!(v >= bound, want >= bound, "depth {depth} bound {bound}");
                 assert!(if v >= bound { want >= v } else { want <= v }, "fail-soft");
+                // The readings carried to the leaves and the board read at
+                // each: the same values, the same nodes.
+                let moves = crate::game::othello::bitboard::legal_moves(p, o);
+                let window = (depth, bound - 1, bound);
+                let mut nodes = (0, 0);
+                let carried = patterns.root(p, o);
+                let by_configs =
+                    shallow_by(cpu, patterns, &mut nodes.0, (p, o, moves), &carried, window);
+                let by_board = shallow_by(cpu, &eval, &mut nodes.1, (p, o, moves), &(), window);
+                assert_eq!((by_configs, nodes.0), (v, solver.nodes - before));
+                assert_eq!((by_board, nodes.1), (v, solver.nodes - before));
             }
             checked += 1;
         }

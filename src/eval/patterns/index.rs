@@ -3,6 +3,7 @@
 //! table that reads the gathered bits as base-3 digits (see the module docs
 //! of [`patterns`](super) for the index).
 
+use super::configs::LANES;
 use super::set::{INSTANCES, OFFSETS, PATTERNS, SET};
 use crate::game::othello::symmetry::{mirror_columns, transpose};
 use crate::game::othello::Board;
@@ -32,7 +33,7 @@ static TERNARY: [u16; 1024] = {
 /// image, per pattern (patterns an image does not serve are skipped by the
 /// caller).
 #[inline(always)]
-fn gather(x: u64, pattern: usize) -> usize {
+const fn gather(x: u64, pattern: usize) -> usize {
     const DIAG: u64 = 0x0101_0101_0101_0101;
     (match pattern {
         0 => (x & 0xFF) | ((x >> 1) & 0x100) | ((x >> 5) & 0x200),
@@ -66,7 +67,7 @@ const SERVES: [u16; 8] = {
 
 /// The 8 images of a bitboard, indexed by [`Symmetry`] number.
 #[inline(always)]
-fn images(x: u64) -> [u64; 8] {
+const fn images(x: u64) -> [u64; 8] {
     let m = mirror_columns(x);
     let t = transpose(x);
     let tm = mirror_columns(t);
@@ -101,6 +102,66 @@ pub fn for_each_index(player: u64, opponent: u64, mut f: impl FnMut(usize, usize
     }
 }
 
+/// Calls macro `$m` with every instance as `(image, pattern)`, in the
+/// order of [`SERVES`] (as [`for_each_index`] visits them): the one list
+/// the written-out readings below and [`INSTANCE_LIST`] are made from.
+macro_rules! with_instances {
+    ($m:ident) => {
+        $m!(
+            (0, 0),
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (0, 4),
+            (0, 5),
+            (0, 6),
+            (0, 7),
+            (0, 8),
+            (0, 9),
+            (1, 1),
+            (1, 2),
+            (1, 5),
+            (1, 6),
+            (1, 7),
+            (1, 8),
+            (1, 9),
+            (2, 0),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (2, 4),
+            (2, 6),
+            (2, 7),
+            (2, 8),
+            (2, 9),
+            (3, 1),
+            (3, 2),
+            (4, 0),
+            (4, 2),
+            (4, 3),
+            (4, 4),
+            (4, 6),
+            (4, 7),
+            (4, 8),
+            (4, 9),
+            (5, 2),
+            (6, 0),
+            (6, 2),
+            (6, 3),
+            (6, 4),
+            (7, 2),
+        )
+    };
+}
+
+/// Every instance as `(image, pattern)`, in [`for_each_index`] order.
+pub(super) const INSTANCE_LIST: [(usize, usize); INSTANCES] = {
+    macro_rules! list {
+        ($(($s:literal, $k:literal)),* $(,)?) => { [$(($s, $k)),*] };
+    }
+    with_instances!(list)
+};
+
 /// The sum of the table weights of every instance: [`for_each_index`]
 /// written out, image by image and pattern by pattern, so that every
 /// gather is a constant sequence of shifts (the evaluation's hot path).
@@ -115,51 +176,50 @@ pub(super) fn table_sum(t: &[i16], player: u64, opponent: u64) -> i32 {
                 + 2 * usize::from(TERNARY[gather(o[$s], $k)])]))*
         };
     }
-    // (image, pattern) in the order of SERVES, as for_each_index visits them.
-    sum!(
-        (0, 0),
-        (0, 1),
-        (0, 2),
-        (0, 3),
-        (0, 4),
-        (0, 5),
-        (0, 6),
-        (0, 7),
-        (0, 8),
-        (0, 9),
-        (1, 1),
-        (1, 2),
-        (1, 5),
-        (1, 6),
-        (1, 7),
-        (1, 8),
-        (1, 9),
-        (2, 0),
-        (2, 1),
-        (2, 2),
-        (2, 3),
-        (2, 4),
-        (2, 6),
-        (2, 7),
-        (2, 8),
-        (2, 9),
-        (3, 1),
-        (3, 2),
-        (4, 0),
-        (4, 2),
-        (4, 3),
-        (4, 4),
-        (4, 6),
-        (4, 7),
-        (4, 8),
-        (4, 9),
-        (5, 2),
-        (6, 0),
-        (6, 2),
-        (6, 3),
-        (6, 4),
-        (7, 2),
-    )
+    with_instances!(sum)
+}
+
+/// Each instance's squares of `x` read as base-3 digits of 1 (the value
+/// of those discs alone in the instance's index), in [`for_each_index`]
+/// order, into the first [`INSTANCES`] of `LANES` lanes.
+#[inline(always)]
+pub(super) fn digits(x: u64) -> [u16; LANES] {
+    let x = images(x);
+    let mut out = [0u16; LANES];
+    let mut j = 0;
+    macro_rules! read {
+        ($(($s:literal, $k:literal)),* $(,)?) => {
+            $(
+                out[j] = TERNARY[gather(x[$s], $k)];
+                j += 1;
+            )*
+        };
+    }
+    with_instances!(read);
+    debug_assert_eq!(j, INSTANCES);
+    out
+}
+
+/// `digits(1 << sq)` for every square, computed at compile time: what a
+/// disc of the side on `sq` adds to each instance's reading.
+pub(super) const fn square_digits() -> [[u16; LANES]; 64] {
+    let mut out = [[0u16; LANES]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let x = images(1u64 << sq);
+        let mut j = 0;
+        while j < INSTANCES {
+            let (s, k) = INSTANCE_LIST[j];
+            let g = gather(x[s], k);
+            if g != 0 {
+                // One disc lands on one digit: 3 to its position.
+                out[sq][j] = 3u16.pow(g.trailing_zeros());
+            }
+            j += 1;
+        }
+        sq += 1;
+    }
+    out
 }
 
 /// The index of every instance, in the order of [`for_each_index`] (for

@@ -53,6 +53,7 @@
 //! `file.rs`.
 
 mod binary;
+mod configs;
 mod file;
 mod index;
 mod set;
@@ -60,6 +61,7 @@ mod set;
 mod tests;
 
 pub use binary::{is_binary, MAGIC, MAGIC_2};
+pub use configs::{Configs, LANES};
 pub use file::{weights_file, MAX_SCALAR, MAX_TABLE_WEIGHT};
 pub use index::{for_each_index, indices};
 pub use set::{offset, Pattern, INSTANCES, PATTERNS, SET, STAGE_SIZE};
@@ -172,15 +174,35 @@ impl Patterns {
         )
     }
 
+    /// [`Patterns::evaluate_moves_on`] of a position whose instance
+    /// readings (`configs`) the caller carries from move to move: the same
+    /// value, without reading the instances off the board.
+    #[inline(always)]
+    pub fn evaluate_configs_on<C: Cpu>(
+        &self,
+        cpu: C,
+        configs: &Configs,
+        player: u64,
+        opponent: u64,
+        own: u64,
+        theirs: u64,
+    ) -> i32 {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let empties = (!(player | opponent)).count_ones();
+                let w = self.stages.at(empties);
+                configs.table_sum(&w.tables) + scalars(w, empties, own, theirs)
+            },
+        )
+    }
+
     /// The score of a position from its discs and both sides' legal moves.
     #[inline(always)]
     fn score(&self, player: u64, opponent: u64, own: u64, theirs: u64) -> i32 {
         let empties = (!(player | opponent)).count_ones();
         let w = self.stages.at(empties);
-        let sum = table_sum(&w.tables, player, opponent);
-        let mobility = own.count_ones() as i32 - theirs.count_ones() as i32;
-        let parity = parity_of(empties);
-        sum + (w.bias + w.mobility * f64::from(mobility) + w.parity * parity).round() as i32
+        table_sum(&w.tables, player, opponent) + scalars(w, empties, own, theirs)
     }
 
     /// The scalar terms and every instance: its squares, its configuration
@@ -226,6 +248,14 @@ impl Patterns {
         });
         terms
     }
+}
+
+/// The scalar terms of stage `w` (bias, mobility from both sides' legal
+/// moves, parity of `empties`), rounded to centidiscs.
+#[inline(always)]
+fn scalars(w: &StageWeights, empties: u32, own: u64, theirs: u64) -> i32 {
+    let mobility = own.count_ones() as i32 - theirs.count_ones() as i32;
+    (w.bias + w.mobility * f64::from(mobility) + w.parity * parity_of(empties)).round() as i32
 }
 
 /// The parity term's value: +1 when the number of empty squares is odd

@@ -166,3 +166,50 @@ fn known_moves_give_the_same_value() {
         }
     }
 }
+
+#[test]
+fn carried_readings_evaluate_as_the_board_does() {
+    // Random games: each position's readings carried from the start by
+    // `after` and `passed` equal those read off the board, and evaluate
+    // the same.
+    let eval = Patterns::from_binary(
+        &std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("engines/weights/patterns-train.bin"),
+        )
+        .unwrap(),
+        Path::new("patterns-train.bin"),
+    )
+    .unwrap();
+    let mut rng = SplitMix64::new(11);
+    let mut positions = 0;
+    for _ in 0..200 {
+        let (mut p, mut o) = (Board::start().player, Board::start().opponent);
+        let mut c = Configs::of(p, o);
+        loop {
+            assert_eq!(c, Configs::of(p, o));
+            let (own, theirs) = (legal_moves(p, o), legal_moves(o, p));
+            let want = eval.evaluate_moves_on(Baseline, p, o, own, theirs);
+            assert_eq!(
+                eval.evaluate_configs_on(Baseline, &c, p, o, own, theirs),
+                want
+            );
+            if let Some(avx2) = crate::game::cpu::Avx2::detect() {
+                assert_eq!(eval.evaluate_configs_on(avx2, &c, p, o, own, theirs), want);
+            }
+            positions += 1;
+            if own == 0 {
+                if theirs == 0 {
+                    break;
+                }
+                (p, o, c) = (o, p, c.passed());
+                continue;
+            }
+            let squares: Vec<usize> = crate::game::othello::bitboard::Bits(own).collect();
+            let sq = squares[rng.below(squares.len() as u64) as usize];
+            let f = crate::game::othello::bitboard::flips(sq, p, o);
+            (p, o, c) = (o ^ f, p ^ f ^ (1u64 << sq), c.after(sq, f));
+        }
+    }
+    assert!(positions > 10_000, "{positions}");
+}

@@ -74,7 +74,7 @@ impl Symmetry {
 
 /// Reverses the columns of every row (a↔h).
 #[inline]
-pub fn mirror_columns(b: u64) -> u64 {
+pub const fn mirror_columns(b: u64) -> u64 {
     let b = ((b >> 1) & 0x5555_5555_5555_5555) | ((b & 0x5555_5555_5555_5555) << 1);
     let b = ((b >> 2) & 0x3333_3333_3333_3333) | ((b & 0x3333_3333_3333_3333) << 2);
     ((b >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((b & 0x0F0F_0F0F_0F0F_0F0F) << 4)
@@ -82,7 +82,7 @@ pub fn mirror_columns(b: u64) -> u64 {
 
 /// Swaps rows and columns (reflection in the a1-h8 diagonal).
 #[inline]
-pub fn transpose(mut b: u64) -> u64 {
+pub const fn transpose(mut b: u64) -> u64 {
     let t = 0x0F0F_0F0F_0000_0000 & (b ^ (b << 28));
     b ^= t ^ (t >> 28);
     let t = 0x3333_0000_3333_0000 & (b ^ (b << 14));
