@@ -17,7 +17,9 @@
 //!   less when the table names a move, that move itself going first
 //!   unsearched; a window that stops telling moves
 //!   apart 8 discs below alpha; a disc of estimate weighs a quarter to one
-//!   opponent reply);
+//!   opponent reply); a pattern evaluation's readings are carried down
+//!   those searches from move to move (`leaves.rs`), not read off each
+//!   leaf's board;
 //! - with an evaluation, an aspiration window at the root: one disc either
 //!   side of a depth-4 estimate, widened until the score falls inside;
 //! - stability cutoffs: the opponent's stable discs bound the score from

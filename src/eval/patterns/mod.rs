@@ -49,7 +49,8 @@
 //! and at most 1e5. `parity` may be left out (0: files written before it
 //! existed read as they did).
 //!
-//! The set is in `set.rs`, index reading in `index.rs`, the weights file in
+//! The set is in `set.rs`, index reading in `index.rs`, the readings a
+//! search carries from move to move in `configs.rs`, the weights file in
 //! `file.rs`.
 
 mod binary;
@@ -61,7 +62,7 @@ mod set;
 mod tests;
 
 pub use binary::{is_binary, MAGIC, MAGIC_2};
-pub use configs::{Configs, LANES};
+pub use configs::Configs;
 pub use file::{weights_file, MAX_SCALAR, MAX_TABLE_WEIGHT};
 pub use index::{for_each_index, indices};
 pub use set::{offset, Pattern, INSTANCES, PATTERNS, SET, STAGE_SIZE};
