@@ -108,12 +108,12 @@ impl<'a> Collector<'a> {
             prefix.add(g.game_id);
         }
         let cadence = observer.cadence();
-        let every = cadence.pairs.unwrap_or(1).max(1);
         Collector {
             info,
             out,
             journal,
-            analysed_pairs: prefix.complete / every * every,
+            // Blocks a resumed run showed before are not shown again.
+            analysed_pairs: cadence.block_pairs().map_or(0, |n| prefix.complete / n * n),
             prefix,
             results,
             games,
@@ -348,7 +348,7 @@ impl<'a> Collector<'a> {
             self.fresh = false;
             self.observer.interval(&self.results);
         }
-        if let Some(every) = self.cadence.pairs.filter(|&n| n > 0) {
+        if let Some(every) = self.cadence.block_pairs() {
             while self.prefix.complete >= self.analysed_pairs + every {
                 self.analysed_pairs += every;
                 let last = self.prefix.order[self.analysed_pairs as usize - 1];

@@ -25,6 +25,12 @@ pub struct Cadence {
 }
 
 impl Cadence {
+    /// Pairs per result block, when the observer takes blocks (`pairs` of
+    /// 0 takes none).
+    pub fn block_pairs(&self) -> Option<u64> {
+        self.pairs.filter(|&n| n > 0)
+    }
+
     /// No statistics but the output files' (a quiet run).
     pub const FILES_ONLY: Cadence = Cadence {
         pairs: None,
