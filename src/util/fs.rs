@@ -84,6 +84,10 @@ fn sync_folder(path: &Path) -> Result<()> {
     }
 }
 
+/// How long a lock whose file names this process is tried again (see
+/// [`FolderLock::take`]): far longer than any fork-to-exec window.
+const SELF_HELD_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// An exclusive advisory lock on a folder, held until dropped: one writer
 /// per results folder. The lock file (`.arena.lock`) holds the owner's pid,
 /// for the message a second writer gets. The operating system releases the
@@ -125,17 +129,32 @@ impl FolderLock {
             .truncate(false)
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                let mut text = String::new();
-                let _ = file.read_to_string(&mut text);
-                return Err(LockError::Busy {
-                    folder: crate::error::path_text(dir),
-                    pid: text.trim().parse().ok(),
-                });
+        // A lock this process let go of can still be held for a moment by a
+        // child another thread is starting: between its fork and its exec
+        // the child shares every open file, the lock file's too. So when the
+        // holder named in the file is this very process, the lock is tried
+        // again for a bounded while before it counts as taken; a holder
+        // that is another process is refused at once.
+        let deadline = std::time::Instant::now() + SELF_HELD_GRACE;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    let mut text = String::new();
+                    let _ = file.seek(SeekFrom::Start(0));
+                    let _ = file.read_to_string(&mut text);
+                    let pid = text.trim().parse().ok();
+                    if pid == Some(std::process::id()) && std::time::Instant::now() < deadline {
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                        continue;
+                    }
+                    return Err(LockError::Busy {
+                        folder: crate::error::path_text(dir),
+                        pid,
+                    });
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e).into()),
             }
-            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e).into()),
         }
         let pid = format!("{}\n", std::process::id());
         file.set_len(0)
@@ -181,6 +200,26 @@ mod tests {
         );
         drop(first);
         FolderLock::take(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A child forked by another thread shares the lock file's description
+    /// until it execs; a copy of the descriptor (`try_clone`, a `dup`) is
+    /// that same sharing. Taking the lock again must wait for the copy to
+    /// close rather than call this process busy (a CI run once failed so).
+    #[test]
+    fn a_lock_still_shared_with_a_starting_child_is_waited_for() {
+        let dir = std::env::temp_dir().join(format!("arena-lock-fork-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let first = FolderLock::take(&dir).unwrap();
+        let child_copy = first._file.try_clone().unwrap();
+        drop(first);
+        let closer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            drop(child_copy);
+        });
+        FolderLock::take(&dir).unwrap();
+        closer.join().unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
