@@ -1,8 +1,8 @@
 //! The solver's small-position code, at [`SMALL`](super::SMALL) empties or
-//! fewer: no table, no sorting, moves into odd-parity quadrants first, at
-//! three empties the empty squares tried directly (no move generation),
-//! two empties solved inline and the last empty square counted directly
-//! (`last.rs`).
+//! fewer: no table, no sorting, moves into odd-parity quadrants first
+//! (corners first in each), at three empties the empty squares tried
+//! directly (no move generation), two empties solved inline and the last
+//! empty square counted directly (`last.rs`).
 
 use super::last::last_empty;
 use super::nodes::final_score;
@@ -88,7 +88,12 @@ impl Solver {
         // themselves are tried (a move is legal when it flips something):
         // with so few that is cheaper, as in Edax; a square next to no
         // opponent disc flips nothing and is skipped at once. Either way
-        // the order is odd quadrants first, then by square.
+        // the order is odd quadrants first and, in each, corners first,
+        // then by square. Corners first is the head of Edax's presorted
+        // square order: FFO #40-#49 visit 3.6% fewer nodes. The rest of
+        // Edax's order (centre-side squares next, C- and X-squares last),
+        // written as a rank look-up, visited 5% fewer nodes but took 1.04x
+        // the time; C- and X-squares last as a third group saved nothing.
         let mut best = -65;
         let mut moved = false;
         let candidates = if n >= MOVEGEN_FROM {
@@ -96,7 +101,8 @@ impl Solver {
         } else {
             empty
         };
-        for group in [candidates & odd, candidates & !odd] {
+        let (good, rest) = (candidates & CORNERS, candidates & !CORNERS);
+        for group in [good & odd, rest & odd, good & !odd, rest & !odd] {
             for sq in Bits(group) {
                 if n < MOVEGEN_FROM && NEIGHBOURS[sq] & o == 0 {
                     continue;
@@ -187,6 +193,9 @@ impl Solver {
 /// 1.07 from 3 (4 rounds; one generation costs about as much as the
 /// two or three flip tests it replaces).
 const MOVEGEN_FROM: u32 = 4;
+
+/// The four corners.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The squares around each square (not the square itself).
 static NEIGHBOURS: [u64; 64] = {
