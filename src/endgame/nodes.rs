@@ -3,7 +3,7 @@
 //! [`SMALL`] empties down, the small-position code of `small.rs`. Every
 //! node is fail-soft.
 
-use super::ordering::{odd_quadrants, Scored};
+use super::ordering::{odd_quadrants, Moves, Scored};
 use super::parallel::DEFER_MIN;
 use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
 use crate::game::cpu::{Avx2, Cpu};
@@ -121,7 +121,7 @@ impl Solver {
                 return e.score;
             }
         }
-        let mut list = [Scored::default(); 32];
+        let mut list = Moves::new();
         let count = self.order(cpu, p, o, moves, n, hash_move, true, alpha, &mut list);
         let alpha0 = alpha;
         let (best, best_sq) = self.search_moves(cpu, p, o, &list[..count], alpha, beta, n);
@@ -305,7 +305,7 @@ impl Solver {
             rest &= !(1u64 << sq);
         }
         if best <= alpha && rest != 0 {
-            let mut list = [Scored::default(); 32];
+            let mut list = Moves::new();
             let count = self.order(cpu, p, o, rest, n, hash_move, false, alpha, &mut list);
             let (v, sq) = self.null_moves(cpu, p, o, &list[..count], alpha, n, first.is_some());
             if self.aborted {
@@ -345,17 +345,15 @@ impl Solver {
         alpha: i32,
         n: u32,
     ) -> Option<i32> {
-        let mut keys = [(0u64, 0u8); 32];
-        let mut count = 0;
+        let mut keys = arrayvec::ArrayVec::<(u64, u8), 64>::new();
         let others = moves & !first.map_or(0, |sq| 1u64 << sq);
         for sq in first.map(usize::from).into_iter().chain(Bits(others)) {
             let f = cpu.flips(sq, p, o);
             let k = mixed(o ^ f, p ^ f ^ (1u64 << sq));
             self.table(n - 1).prefetch(k);
-            keys[count] = (k, sq as u8);
-            count += 1;
+            keys.push((k, sq as u8));
         }
-        for &(k, sq) in &keys[..count] {
+        for &(k, sq) in &keys {
             if let Some(e) = self.table(n - 1).probe(k) {
                 if self.believes(&e)
                     && matches!(e.bound, Bound::Upper | Bound::Exact)

@@ -3,7 +3,7 @@
 //! which (unlike inner nodes) reports its best move.
 
 use super::nodes::final_score;
-use super::ordering::Scored;
+use super::ordering::Moves;
 use super::{Solution, Solver, CHECK_EVERY, INF_CENTI};
 use crate::game::cpu::{detect, Baseline, Cpu};
 use crate::game::othello::bitboard::legal_moves;
@@ -122,7 +122,7 @@ impl Solver {
                     let (v, _) = self.root(cpu, o, p, -beta, -alpha);
                     return (-v, Some(Move::PASS));
                 }
-                let mut list = [Scored::default(); 32];
+                let mut list = Moves::new();
                 // The previous selective pass's move (when legal here: after a
                 // pass the root is the opponent's) is tried first.
                 let hint = self.root_hint.filter(|&sq| moves >> sq & 1 == 1);
