@@ -26,11 +26,13 @@
 //!   above, so a node fails low without search when that bound is at most
 //!   alpha;
 //! - at [`SMALL`] empties or fewer, no table and no sorting: moves in
-//!   odd-parity quadrants first, and the last empty square counted directly;
+//!   odd-parity quadrants first, corners first in each, and the last empty
+//!   square counted directly;
 //! - optionally, before a long solve, selective passes (Multi-ProbCut on
 //!   the exact score) whose moves order the exact pass (`selective.rs`).
 //!
-//! Nothing allocates during a solve: every list is on the stack.
+//! Nothing allocates during a solve: every list is on the stack, and
+//! nothing in a list is written before a move is (`ArrayVec`).
 //!
 //! The root and its aspiration window are in `root.rs`, the inner nodes
 //! (PVS, null-window, small) in `nodes.rs`, move ordering in `ordering.rs`,
