@@ -55,8 +55,15 @@ impl Leaves for Patterns {
     }
 }
 
-/// Any evaluation, scoring the board at each leaf.
-impl Leaves for OthelloEval {
+/// An evaluation that carries nothing and scores the board at each leaf:
+/// its [`Leaves`] follow from its value alone.
+pub(super) trait BoardLeaves {
+    /// The value (centidiscs) of `p` to move against `o`, whose legal
+    /// moves are `own` and the opponent's `theirs`.
+    fn board_value<C: Cpu>(&self, cpu: C, p: u64, o: u64, own: u64, theirs: u64) -> i32;
+}
+
+impl<E: BoardLeaves> Leaves for E {
     type State = ();
 
     #[inline(always)]
@@ -70,6 +77,14 @@ impl Leaves for OthelloEval {
 
     #[inline(always)]
     fn value<C: Cpu>(&self, cpu: C, _: &(), p: u64, o: u64, own: u64, theirs: u64) -> i32 {
+        self.board_value(cpu, p, o, own, theirs)
+    }
+}
+
+/// Any evaluation, scoring the board at each leaf.
+impl BoardLeaves for OthelloEval {
+    #[inline(always)]
+    fn board_value<C: Cpu>(&self, cpu: C, p: u64, o: u64, own: u64, theirs: u64) -> i32 {
         self.evaluate_moves_on(cpu, p, o, own, theirs)
     }
 }
@@ -77,20 +92,32 @@ impl Leaves for OthelloEval {
 /// No evaluation: every leaf is worth 0.
 pub(super) struct NoEval;
 
-impl Leaves for NoEval {
-    type State = ();
-
+impl BoardLeaves for NoEval {
     #[inline(always)]
-    fn root(&self, _: u64, _: u64) {}
-
-    #[inline(always)]
-    fn child(&self, _: &(), _: usize, _: u64) {}
-
-    #[inline(always)]
-    fn passed(&self, _: &()) {}
-
-    #[inline(always)]
-    fn value<C: Cpu>(&self, _: C, _: &(), _: u64, _: u64, _: u64, _: u64) -> i32 {
+    fn board_value<C: Cpu>(&self, _: C, _: u64, _: u64, _: u64, _: u64) -> i32 {
         0
     }
 }
+
+/// Runs `$body` with `$leaves` and `$state` bound to the [`Leaves`] of
+/// `$eval` (an [`OthelloEval`]) and the state of `$p` to move against
+/// `$o`: the one place that says which evaluation carries what (pattern
+/// tables their readings, the others nothing). A macro, not a function,
+/// because the body is generic over the evaluation's type.
+macro_rules! with_leaves {
+    ($eval:expr, $p:expr, $o:expr, |$leaves:ident, $state:ident| $body:expr) => {
+        match $eval {
+            $crate::eval::OthelloEval::Patterns(e) => {
+                let ($leaves, $state) = (e, $crate::endgame::leaves::Leaves::root(e, $p, $o));
+                $body
+            }
+            e @ ($crate::eval::OthelloEval::Discs
+            | $crate::eval::OthelloEval::Squares(_)
+            | $crate::eval::OthelloEval::Features(_)) => {
+                let ($leaves, $state) = (e, ());
+                $body
+            }
+        }
+    };
+}
+pub(super) use with_leaves;

@@ -122,9 +122,9 @@ impl Solver {
             }
         }
         let mut list = Moves::new();
-        let count = self.order(cpu, p, o, moves, n, hash_move, true, alpha, &mut list);
+        self.order(cpu, p, o, moves, n, hash_move, true, alpha, &mut list);
         let alpha0 = alpha;
-        let (best, best_sq) = self.search_moves(cpu, p, o, &list[..count], alpha, beta, n);
+        let (best, best_sq) = self.search_moves(cpu, p, o, &list, alpha, beta, n);
         if self.aborted {
             return 0;
         }
@@ -306,8 +306,8 @@ impl Solver {
         }
         if best <= alpha && rest != 0 {
             let mut list = Moves::new();
-            let count = self.order(cpu, p, o, rest, n, hash_move, false, alpha, &mut list);
-            let (v, sq) = self.null_moves(cpu, p, o, &list[..count], alpha, n, first.is_some());
+            self.order(cpu, p, o, rest, n, hash_move, false, alpha, &mut list);
+            let (v, sq) = self.null_moves(cpu, p, o, &list, alpha, n, first.is_some());
             if self.aborted {
                 return 0;
             }

@@ -4,10 +4,9 @@
 //! from [`EVAL_SORT`](super::EVAL_SORT) empties, when the solver has an
 //! evaluation, a shallow alpha-beta search of the position after each move.
 
-use super::leaves::{Leaves, NoEval};
+use super::leaves::{with_leaves, Leaves, NoEval};
 use super::nodes::final_score;
 use super::{Solver, ETC_DEPTH, INF_CENTI, SMALL};
-use crate::eval::OthelloEval;
 use crate::game::cpu::Cpu;
 use crate::game::othello::bitboard::{neighbours, Bits};
 use crate::game::othello::hash::mixed;
@@ -100,7 +99,7 @@ fn fast_key(sq: usize, replies: u64, no: u64, empty: u64, odd: u64) -> i32 {
 }
 
 impl Solver {
-    /// Fills `list` with the moves of `moves`, best first; returns how many.
+    /// Fills `list` (empty) with the moves of `moves`, best first.
     #[inline]
     #[allow(clippy::too_many_arguments)] // the hot path: plain values, no struct to fill
     pub(super) fn order<C: Cpu>(
@@ -114,25 +113,21 @@ impl Solver {
         pv: bool,
         alpha: i32,
         list: &mut Moves,
-    ) -> usize {
+    ) {
         let mut nodes = 0;
         let at = (p, o, moves, n, hash_move, pv, alpha);
         // The evaluation is chosen inside the code path's function, so
         // that the whole ordering, its state included, is compiled for it.
-        let count = cpu.run(
+        cpu.run(
             #[inline(always)]
             || match self.eval.as_ref().filter(|_| n >= self.eval_from) {
-                Some(OthelloEval::Patterns(e)) => {
-                    self.order_by(cpu, Some((e, e.root(p, o))), at, list, &mut nodes)
-                }
-                Some(
-                    e @ (OthelloEval::Discs | OthelloEval::Squares(_) | OthelloEval::Features(_)),
-                ) => self.order_by(cpu, Some((e, ())), at, list, &mut nodes),
+                Some(eval) => with_leaves!(eval, p, o, |leaves, state| {
+                    self.order_by(cpu, Some((leaves, state)), at, list, &mut nodes)
+                }),
                 None => self.order_by(cpu, None::<(&NoEval, ())>, at, list, &mut nodes),
             },
         );
         self.nodes += nodes;
-        count
     }
 
     /// [`Solver::order`] with `leaves` (the evaluation and the position's
@@ -147,7 +142,7 @@ impl Solver {
         (p, o, moves, n, hash_move, pv, alpha): (u64, u64, u64, u32, Option<u8>, bool, i32),
         list: &mut Moves,
         nodes: &mut u64,
-    ) -> usize {
+    ) {
         let empty = !(p | o);
         let odd = odd_quadrants(empty);
         for sq in Bits(moves) {
@@ -193,7 +188,6 @@ impl Solver {
             }
             list[j] = new;
         }
-        list.len()
     }
 
     /// Alpha-beta value (centidiscs, fail-soft) of `p` to move at `depth`
@@ -215,14 +209,9 @@ impl Solver {
                 let at = (p, o, moves);
                 let window = (depth, alpha, beta);
                 match &self.eval {
-                    Some(OthelloEval::Patterns(e)) => {
-                        shallow_by(cpu, e, &mut nodes, at, &e.root(p, o), window)
-                    }
-                    Some(
-                        e @ (OthelloEval::Discs
-                        | OthelloEval::Squares(_)
-                        | OthelloEval::Features(_)),
-                    ) => shallow_by(cpu, e, &mut nodes, at, &(), window),
+                    Some(eval) => with_leaves!(eval, p, o, |leaves, state| {
+                        shallow_by(cpu, leaves, &mut nodes, at, &state, window)
+                    }),
                     None => shallow_by(cpu, &NoEval, &mut nodes, at, &(), window),
                 }
             },

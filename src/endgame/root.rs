@@ -126,8 +126,8 @@ impl Solver {
                 // The previous selective pass's move (when legal here: after a
                 // pass the root is the opponent's) is tried first.
                 let hint = self.root_hint.filter(|&sq| moves >> sq & 1 == 1);
-                let count = self.order(cpu, p, o, moves, n, hint, true, alpha, &mut list);
-                let (best, best_sq) = self.search_moves(cpu, p, o, &list[..count], alpha, beta, n);
+                self.order(cpu, p, o, moves, n, hint, true, alpha, &mut list);
+                let (best, best_sq) = self.search_moves(cpu, p, o, &list, alpha, beta, n);
                 (best, Some(Move::square(Square::new(best_sq))))
             },
         )
