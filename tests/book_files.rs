@@ -198,10 +198,10 @@ fn import_writes_move_lists_and_refuses_positions() {
 fn xot_large_list_imports_legal_and_distinct() {
     let path = repo("../shared/data/openings/xot_openingslarge.txt");
     if !path.exists() {
-        eprintln!(
-            "note: {} is absent; skipping the XOT import test",
+        crate::util::skip(&format!(
+            "{} is absent (the shared data folder beside the repository)",
             path.display()
-        );
+        ));
         return;
     }
     let book = import_move_lists(&path).unwrap_or_else(|e| panic!("{e}"));

@@ -6,7 +6,8 @@ use crate::tournament::{config, engine, games, squares, tmp};
 use crate::util::{arena, stderr, stdout};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// `arena run CONFIG --out DIR` with `more` flags.
 fn run(config: &Path, out: &Path, more: &[&str]) -> std::process::Output {
@@ -150,10 +151,175 @@ fn an_events_file_that_cannot_be_created_is_an_error_before_any_game() {
         events.to_str().unwrap(),
     ]);
     assert_eq!(r.status.code(), Some(1));
-    assert!(
-        stderr(&r).contains("cannot create the events file"),
-        "{}",
-        stderr(&r)
+    let err = stderr(&r);
+    assert!(err.contains("cannot open the events file"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let journal = std::fs::read_to_string(dir.join("out/journal.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 1, "no game was played: {journal}");
+}
+
+/// A config of two searchers to `depth` and one less, `rounds` pairs of
+/// games, with its output folder.
+fn slow_config(dir: &Path, rounds: u64, depth: u32) -> (PathBuf, PathBuf) {
+    let ab = |name: &str, depth: u32| {
+        engine(
+            name,
+            &format!(
+                "search: AlphaBeta(fail: Soft), limit: Depth({depth}), eval: WeightedSquares(weights: {:?})",
+                squares()
+            ),
+        )
+    };
+    let format = format!("RoundRobin(rounds: {rounds})");
+    let (cfg, t) = config(dir, &format, &[ab("a", depth), ab("b", depth - 1)], "");
+    (cfg, t.out)
+}
+
+#[test]
+fn an_events_file_of_the_run_itself_is_refused_and_nothing_is_touched() {
+    let dir = tmp("events-own");
+    let (cfg, out) = slow_config(&dir, 2, 3);
+    let c = cfg.to_str().unwrap();
+    let r = arena(&["run", c, "--quiet"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let journal = out.join("journal.jsonl");
+    let before = std::fs::read(&journal).unwrap();
+    let config_text = std::fs::read(&cfg).unwrap();
+    let book = crate::util::repo("openings/all-4ply.txt");
+    let book_text = std::fs::read(&book).unwrap();
+    // The journal (however it is spelled), another file of the folder, the
+    // folder itself, the config, the book.
+    let dotted = out.join("../out/journal.jsonl");
+    for events in [
+        journal.clone(),
+        dotted,
+        out.join("results.json"),
+        out.join("new-file.jsonl"),
+        out.clone(),
+        cfg.clone(),
+        book.clone(),
+    ] {
+        for resume in [false, true] {
+            let mut args = vec!["run", c, "--events", events.to_str().unwrap()];
+            if resume {
+                args.push("--resume");
+            }
+            let r = arena(&args);
+            let err = stderr(&r);
+            assert_eq!(r.status.code(), Some(2), "{}: {err}", events.display());
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.starts_with("error: --events: "), "{err}");
+        }
+    }
+    assert_eq!(
+        std::fs::read(&journal).unwrap(),
+        before,
+        "the journal is kept"
     );
-    assert!(!dir.join("out").exists(), "no game was played");
+    assert_eq!(std::fs::read(&cfg).unwrap(), config_text);
+    assert_eq!(std::fs::read(&book).unwrap(), book_text);
+    assert!(!out.join("new-file.jsonl").exists());
+    let r = arena(&["report", out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+}
+
+#[test]
+fn a_second_writer_with_events_is_refused_before_it_touches_them() {
+    let dir = tmp("events-second");
+    let (cfg, out) = slow_config(&dir, 20, 7);
+    let c = cfg.to_str().unwrap();
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["run", c, "--quiet", "--concurrency", "1"])
+        .spawn()
+        .unwrap();
+    let journal = out.join("journal.jsonl");
+    let started = crate::worker_processes::wait_for(Duration::from_secs(60), || {
+        std::fs::read_to_string(&journal).is_ok_and(|j| j.lines().count() > 2)
+    });
+    assert!(started, "the first run plays");
+    // Events of the run itself: refused whatever else is asked.
+    let own = arena(&["run", c, "--resume", "--events", journal.to_str().unwrap()]);
+    assert_eq!(own.status.code(), Some(2), "{}", stderr(&own));
+    // Events elsewhere: the second writer is refused, its events untouched.
+    let events = dir.join("events.jsonl");
+    std::fs::write(&events, "kept\n").unwrap();
+    let second = arena(&["run", c, "--resume", "--events", events.to_str().unwrap()]);
+    let err = stderr(&second);
+    assert_eq!(second.status.code(), Some(1), "{err}");
+    assert!(err.contains("in use by another arena run"), "{err}");
+    assert_eq!(std::fs::read_to_string(&events).unwrap(), "kept\n");
+    let ended = crate::worker_processes::wait_for(Duration::from_secs(300), || {
+        first.try_wait().unwrap().is_some()
+    });
+    if !ended {
+        first.kill().ok();
+    }
+    assert!(first.wait().unwrap().success());
+    let report = arena(&["report", out.to_str().unwrap(), "--json"]);
+    assert!(report.status.success(), "{}", stderr(&report));
+    let results: Value = serde_json::from_str(&stdout(&report)).unwrap();
+    assert_eq!(
+        results["games_played"], 40,
+        "every game of the first run is kept"
+    );
+}
+
+#[test]
+fn a_pipe_is_written_when_read_and_refused_at_once_when_nobody_reads_it() {
+    let dir = tmp("events-fifo");
+    let (cfg, _) = slow_config(&dir, 1, 3);
+    let fifo = dir.join("events.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let args = [
+        "run",
+        cfg.to_str().unwrap(),
+        "--quiet",
+        "--events",
+        fifo.to_str().unwrap(),
+    ];
+    let r = crate::util::arena_in_within(&dir, &args, Duration::from_secs(30));
+    let err = stderr(&r);
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("a pipe that no process reads"), "{err}");
+    // With a reader, every event arrives through it.
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let mut wrote = false;
+    for _ in 0..100 {
+        let args = [
+            "run",
+            cfg.to_str().unwrap(),
+            "--quiet",
+            "--overwrite",
+            "--events",
+            fifo.to_str().unwrap(),
+        ];
+        let r = crate::util::arena_in_within(&dir, &args, Duration::from_secs(60));
+        if r.status.success() {
+            wrote = true;
+            break;
+        }
+        // The reader has not opened the pipe yet.
+        assert!(
+            stderr(&r).contains("a pipe that no process reads"),
+            "{}",
+            stderr(&r)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(wrote, "the run never found the reader");
+    let text = reader.join().unwrap();
+    let events: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events.iter().filter(|e| e["event"] == "game").count(), 2);
+    assert_eq!(events.last().unwrap()["event"], "finished");
 }

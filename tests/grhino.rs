@@ -9,14 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Where `name` is found in PATH, as the engine file's `command` is.
-fn in_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
-}
-
 /// Runs `arena args` and waits at most `limit` for it (killing it past
 /// that): its exit status and stderr.
 fn arena_within(args: &[&str], limit: Duration) -> (std::process::ExitStatus, String) {
@@ -58,15 +50,12 @@ fn read(path: &Path) -> String {
 
 /// gtp-rhino's path, or `None` after saying why the test is skipped.
 pub(crate) fn gtp_rhino() -> Option<PathBuf> {
-    let found = in_path("gtp-rhino");
-    if found.is_none() {
-        eprintln!(
-            "skipped: gtp-rhino is not in PATH. On Debian: apt-get install grhino-data, then \
-             the grhino package (or, without its GUI dependencies, apt-get download grhino and \
-             dpkg -x it, linking usr/games/gtp-rhino into PATH), as .ci/run does"
-        );
-    }
-    found
+    crate::util::program(
+        "gtp-rhino",
+        "on Debian: apt-get install grhino-data, then the grhino package or, without its GUI \
+         dependencies, apt-get download grhino and dpkg -x it, linking usr/games/gtp-rhino into \
+         PATH, as .ci/run does",
+    )
 }
 
 #[test]

@@ -6,40 +6,14 @@
 
 use crate::grhino::gtp_rhino;
 use crate::tournament::{games, players, tmp};
-use crate::util::{repo, stderr, stdout};
+use crate::util::{arena_in_within, repo, stderr, stdout};
 use arena::tournament::matchup::{match_tournament, MatchOptions};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// `arena args` run in `dir`, killed (and the test failed) past `limit`.
-pub(crate) fn arena_in_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the arena binary runs");
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            child.kill().ok();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "arena {} still running after {} s: killed\n{}",
-                args.join(" "),
-                limit.as_secs(),
-                stderr(&out)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
 }
 
 /// The folder a run printed as its results' (relative to `dir`).
@@ -227,17 +201,17 @@ fn bad_engine_arguments_are_one_line_and_write_nothing() {
     let changed = |fields: &str| format!("{}:{fields}", s(&v1));
     for (arg, says) in [
         (
-            "cmd=gtp-rhino proto=uci".to_string(),
+            "cmd=sh proto=uci".to_string(),
             "proto=uci: arena speaks gtp or nboard",
         ),
         ("proto=gtp arg=-l".into(), "no cmd=PROGRAM"),
-        ("cmd=gtp-rhino arg=-l".into(), "no proto="),
+        ("cmd=sh arg=-l".into(), "no proto="),
         (
             "cmd=no-such-program-here proto=gtp".into(),
             "cmd=no-such-program-here: no such program in PATH",
         ),
         (
-            "cmd=gtp-rhino proto=gtp dir=no-such-folder".into(),
+            "cmd=sh proto=gtp dir=no-such-folder".into(),
             "no such folder",
         ),
         (

@@ -6,8 +6,8 @@
 //! is one line, exit code 2, and nothing written. The real binary, run
 //! from a folder outside the repository, bounded in time.
 
-use crate::inline::arena_in_within;
 use crate::tournament::tmp;
+use crate::util::arena_in_within;
 use crate::util::{repo, stderr, stdout};
 use std::path::Path;
 use std::process::Output;

@@ -109,10 +109,10 @@ fn run_report_and_merge_write_the_page_and_a_browser_draws_it() {
     ]);
     assert!(read(&quick.join("report.html")).contains("<svg id=\"crosstable-heatmap\""));
 
-    let Some(chromium) = chromium() else {
-        eprintln!(
-            "skipped the browser half: no `chromium` on the PATH (.ci/run installs Debian's)"
-        );
+    let Some(chromium) = crate::util::program(
+        "chromium",
+        "the browser half: .ci/run installs Debian's chromium",
+    ) else {
         return;
     };
     in_the_browser(&chromium, &dir, &sprt, &quick);
@@ -188,14 +188,6 @@ fn header_elo_is_the_results_elo(dom: &str, results: &str) {
         .filter(|r| r.trim_matches(['0', '.']).is_empty())
         .unwrap_or(&expected);
     assert_eq!(shown, expected, "the header's Elo");
-}
-
-/// `chromium` from the PATH.
-fn chromium() -> Option<PathBuf> {
-    let paths = std::env::var_os("PATH")?;
-    std::env::split_paths(&paths)
-        .map(|d| d.join("chromium"))
-        .find(|p| p.is_file())
 }
 
 /// Chromium, headless, without a sandbox, GPU or anything reaching the

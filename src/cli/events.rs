@@ -1,5 +1,9 @@
 //! `--events FILE`: a run as JSON lines for other tools, one object a line,
-//! each line flushed as it is written. `{"event":"game",...}` for every
+//! each line flushed as it is written. The file is opened only once the
+//! run's folder is locked and checked (a refused run touches nothing), and
+//! never waits to open: a pipe nobody reads is refused. A regular file is
+//! replaced when the first line is written (unless it is where stdout or
+//! stderr already go: then lines are added). `{"event":"game",...}` for every
 //! game that comes in (the journal's keys, without per-move data),
 //! `{"event":"interval",...}` each time the statistics are recomputed with
 //! new games in them, and one last `{"event":"finished",...}` (or
@@ -11,7 +15,6 @@
 use crate::records::GameRecord;
 use crate::report::{Results, Status};
 use crate::tournament::observer::{End, RunObserver, Start};
-use anyhow::Context;
 use serde::Serialize;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -20,25 +23,25 @@ use std::path::{Path, PathBuf};
 /// The JSON-lines observer of `--events FILE`.
 pub struct Events {
     path: PathBuf,
-    /// `None` once a write failed (the run goes on, without events).
+    /// `None` before [`RunObserver::open`] and once a write failed (the
+    /// run goes on, without events).
     file: Option<BufWriter<File>>,
+    /// True while a regular file opened has yet to be emptied (at the
+    /// first line).
+    replace: bool,
     /// Games in the last statistics written.
     last_games: u64,
 }
 
 impl Events {
-    /// Creates (or empties) `path`.
-    ///
-    /// # Errors
-    /// A file that cannot be created.
-    pub fn create(path: &Path) -> anyhow::Result<Events> {
-        let file = File::create(path)
-            .with_context(|| format!("cannot create the events file {}", path.display()))?;
-        Ok(Events {
+    /// The events of `path`, opened when the run opens its observers.
+    pub fn new(path: &Path) -> Events {
+        Events {
             path: path.to_path_buf(),
-            file: Some(BufWriter::new(file)),
+            file: None,
+            replace: false,
             last_games: 0,
-        })
+        }
     }
 
     /// Writes `value` as one line and flushes it; on a write error says so
@@ -47,8 +50,13 @@ impl Events {
         let Some(file) = self.file.as_mut() else {
             return;
         };
-        let written = serde_json::to_writer(&mut *file, value)
-            .map_err(std::io::Error::from)
+        let emptied = if std::mem::take(&mut self.replace) {
+            file.get_ref().set_len(0)
+        } else {
+            Ok(())
+        };
+        let written = emptied
+            .and_then(|()| serde_json::to_writer(&mut *file, value).map_err(std::io::Error::from))
             .and_then(|()| file.write_all(b"\n"))
             .and_then(|()| file.flush());
         if let Err(e) = written {
@@ -61,7 +69,33 @@ impl Events {
     }
 }
 
+/// True when `file` is where this process's stdout or stderr go.
+fn is_standard_output(file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(m) = file.metadata() else {
+        return false;
+    };
+    ["/proc/self/fd/1", "/proc/self/fd/2"]
+        .iter()
+        .any(|fd| std::fs::metadata(fd).is_ok_and(|o| o.dev() == m.dev() && o.ino() == m.ino()))
+}
+
 impl RunObserver for Events {
+    fn open(&mut self) -> crate::error::Result<()> {
+        let file = crate::util::sys::open_writer(&self.path).map_err(|e| {
+            let why = if crate::util::sys::no_reader(&e) {
+                "it is a pipe that no process reads".to_string()
+            } else {
+                e.to_string()
+            };
+            let path = crate::error::path_text(&self.path);
+            crate::error::Error::Run(format!("cannot open the events file {path}: {why}").into())
+        })?;
+        self.replace = file.metadata().is_ok_and(|m| m.is_file()) && !is_standard_output(&file);
+        self.file = Some(BufWriter::new(file));
+        Ok(())
+    }
+
     fn started(&mut self, start: &Start<'_>) {
         self.last_games = start.done;
     }

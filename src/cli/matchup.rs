@@ -231,7 +231,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(note) = note {
         eprintln!("{note}");
     }
-    let mut observer = args.folder.observer()?;
+    let mut observer = args.folder.observer(&t, &t.out)?;
     let options = args.folder.run_options();
     let outcome = reaping(|| tournament::run(&t, &options, &mut observer))?;
     Ok(code(outcome.exit_code))

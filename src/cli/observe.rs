@@ -31,13 +31,8 @@ const BAR_EVERY: Duration = Duration::from_millis(500);
 /// `every_pairs` pairs, 0 never); with the JSON lines of `events` beside
 /// it when given.
 ///
-/// # Errors
-/// An events file that cannot be created.
-pub fn observer(
-    quiet: bool,
-    every_pairs: u64,
-    events: Option<&Path>,
-) -> anyhow::Result<Box<dyn RunObserver>> {
+/// The events file is opened as the run opens its observers.
+pub fn observer(quiet: bool, every_pairs: u64, events: Option<&Path>) -> Box<dyn RunObserver> {
     let display: Box<dyn RunObserver> = if quiet {
         Box::new(Quiet)
     } else if std::io::stdout().is_terminal() {
@@ -45,10 +40,10 @@ pub fn observer(
     } else {
         Box::new(Lines::new(every_pairs))
     };
-    Ok(match events {
-        Some(path) => Box::new(Tee(display, Events::create(path)?)),
+    match events {
+        Some(path) => Box::new(Tee(display, Events::new(path))),
         None => display,
-    })
+    }
 }
 
 /// The bar of a run on a terminal.

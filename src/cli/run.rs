@@ -9,7 +9,7 @@ use crate::tournament::workers::{self, WorkerOptions};
 use crate::tournament::{self, RunObserver, RunOptions, Shard, Tournament};
 use crate::Error;
 use crossbeam_channel::Receiver;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -98,13 +98,28 @@ impl FolderArgs {
         }
     }
 
-    /// What the run shows (`--quiet`, a terminal or not) and writes
-    /// (`--events`).
+    /// What the run of `t` into `out` shows (`--quiet`, a terminal or not)
+    /// and writes (`--events`, opened once the run's folder is locked and
+    /// checked).
     ///
     /// # Errors
-    /// An events file that cannot be created.
-    pub fn observer(&self) -> anyhow::Result<Box<dyn RunObserver>> {
-        observe::observer(self.quiet, self.ratinginterval, self.events.as_deref())
+    /// [`Error::Usage`] naming `--events` when it is a file of the run
+    /// itself: its config, a file an engine reads, its book, anything in
+    /// its output folder (nothing is touched).
+    pub fn observer(&self, t: &Tournament, out: &Path) -> crate::Result<Box<dyn RunObserver>> {
+        if let Some(events) = &self.events {
+            if let Some(what) = t.owns(events, out) {
+                return Err(Error::usage(
+                    "events",
+                    format!(
+                        "{} is {what}: the events file must be another file",
+                        crate::error::path_text(events)
+                    ),
+                ));
+            }
+        }
+        let events = self.events.as_deref();
+        Ok(observe::observer(self.quiet, self.ratinginterval, events))
     }
 }
 
@@ -180,7 +195,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let t = Tournament::load_with(&args.config, &overrides)?;
-    let mut observer = args.folder.observer()?;
+    let out = args.out.as_deref().unwrap_or(&t.out);
+    let mut observer = args.folder.observer(&t, out)?;
     let options = RunOptions {
         concurrency: args.concurrency,
         out: args.out.clone(),

@@ -269,6 +269,14 @@ impl EngineConfig {
         fingerprint
     }
 
+    /// The files the engine reads (weights and ProbCut files, relative to
+    /// `base`).
+    pub fn inputs(&self, base: &Path) -> Vec<PathBuf> {
+        let w = &self.written;
+        let files = [w.eval.weights(), w.probcut.as_deref()];
+        files.into_iter().flatten().map(|p| base.join(p)).collect()
+    }
+
     /// Puts back an evaluation the checks did not load (`spec` as written,
     /// `eval` loaded from elsewhere: the bench's built-in weights, a
     /// command line's weights file).

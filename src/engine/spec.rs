@@ -167,6 +167,16 @@ impl EngineSpec {
         }
     }
 
+    /// The files the engine reads as it plays (weights and ProbCut files
+    /// relative to `base`; an external engine's program), besides its own
+    /// engine file.
+    pub fn inputs(&self, base: &Path) -> Vec<std::path::PathBuf> {
+        match self {
+            EngineSpec::Engine(e) => e.inputs(base),
+            EngineSpec::External(x) => x.program_file().into_iter().collect(),
+        }
+    }
+
     /// The in-process engine, if it is one.
     pub fn in_process(&self) -> Option<&EngineConfig> {
         match self {

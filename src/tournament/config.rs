@@ -7,10 +7,11 @@
 //! Paths of engines and the book are relative to the config file; `out` is
 //! relative to the directory `arena` runs in (like any output path).
 
+use super::engines::{load_engines, Loaded};
 use super::options::check_forced_limit;
 pub use super::options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
 use crate::book::{read_book, Book, BookError, Opening, OpeningOrder, Order};
-use crate::engine::{EngineArg, EngineConfig, EngineSpec, RawEngine};
+use crate::engine::{EngineSpec, RawEngine};
 use crate::error::{Error, Result};
 use crate::game::othello::Board;
 use crate::game::GameKind;
@@ -127,6 +128,9 @@ pub struct Tournament {
     pub out: PathBuf,
     /// Exit code 3 on H0.
     pub fail_on_h0: bool,
+    /// The files the run reads: the config, the engine files and what they
+    /// read (weights, ProbCut models, programs), the book.
+    pub inputs: Vec<PathBuf>,
     /// Hash of everything that decides the games (not concurrency, output
     /// folder or exit policy), as 16 hex digits.
     pub hash: String,
@@ -183,9 +187,51 @@ impl Tournament {
         })
     }
 
+    /// What of this run `path` is, when it is one of its files (as
+    /// [`Tournament::inputs`] lists them) or anything inside its output
+    /// folder `out`: a file the run must not have written over by others.
+    /// Paths are compared as the filesystem resolves them (links followed,
+    /// `..` taken away).
+    pub fn owns(&self, path: &Path, out: &Path) -> Option<String> {
+        let p = resolved(path);
+        let folder = resolved(out);
+        if p.starts_with(&folder) {
+            return Some(format!(
+                "inside the run's output folder {}",
+                crate::error::path_text(out)
+            ));
+        }
+        let input = self.inputs.iter().find(|i| resolved(i) == p)?;
+        Some(if input == path {
+            "a file the run reads".to_string()
+        } else {
+            format!("a file the run reads ({})", crate::error::path_text(input))
+        })
+    }
+
     /// Engine names, in config order.
     pub fn engine_names(&self) -> Vec<String> {
         self.engines.iter().map(|e| e.name().to_string()).collect()
+    }
+}
+
+/// `path` as the filesystem resolves it: links followed and `..` taken
+/// away in the part that exists, the rest appended as written.
+fn resolved(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut rest = Vec::new();
+    let mut head = absolute.as_path();
+    loop {
+        if let Ok(real) = head.canonicalize() {
+            return rest.iter().rev().fold(real, |p, part| p.join(part));
+        }
+        match (head.parent(), head.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                head = parent;
+            }
+            _ => return absolute,
+        }
     }
 }
 
@@ -214,7 +260,11 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
                 return Err(src.field(field, msg));
             }
         }
-        let (engines, fingerprints) = load_engines(&src, &raw.engines, tc, raw.limit)?;
+        let Loaded {
+            engines,
+            fingerprints,
+            mut inputs,
+        } = load_engines(&src, &raw.engines, tc, raw.limit)?;
         let sprt = check_format(&src, &raw.format, engines.len())?;
         check_size(&src, &raw.format, engines.len())?;
         check_policy(&src, &raw, sprt.is_some())?;
@@ -239,6 +289,8 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             }
             (None, _) => start_only(raw.seed),
         };
+        inputs.push(src.path.to_path_buf());
+        inputs.extend(raw.book.as_ref().map(|b| src.base().join(&b.file)));
         let hash = config_hash(&raw, &fingerprints, &book_hash, game);
         let family = {
             let mut r = raw.clone();
@@ -260,124 +312,11 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             seed: raw.seed,
             out: raw.out,
             fail_on_h0: raw.fail_on_h0,
+            inputs,
             hash,
             family,
         })
     }
-}
-
-/// Loads every engine (files relative to the config, inline ones checked
-/// against the config's text), with the fingerprint of each for the
-/// config hash; names must be unique.
-fn load_engines(
-    src: &Source<'_>,
-    refs: &[EngineRef],
-    time_control: Option<Limit>,
-    forced: Option<Limit>,
-) -> Result<(Vec<EngineSpec>, Vec<serde_json::Value>)> {
-    // A forced limit stands in for a missing one too.
-    let time_control = forced.or(time_control);
-    if refs.len() < 2 {
-        return Err(src.field(
-            "engines",
-            format!("a tournament needs at least 2 engines, got {}", refs.len()),
-        ));
-    }
-    let mut engines: Vec<EngineSpec> = Vec::new();
-    let mut fingerprints = Vec::new();
-    // The files loaded so far: one file listed twice is self-play.
-    let mut files: Vec<Option<PathBuf>> = Vec::new();
-    for (i, e) in refs.iter().enumerate() {
-        let (mut config, weights_base, file) = load_engine(src, i, e, time_control)?;
-        if file.is_some() && files.contains(&file) {
-            self_play_name(&mut config, &engines);
-        }
-        if engines.iter().any(|o| o.name() == config.name()) {
-            return Err(src.entry("engines", i).field(
-                "engines",
-                format!(
-                    "two engines are named {:?}; names must be unique (they label results)",
-                    config.name()
-                ),
-            ));
-        }
-        files.push(file);
-        if let Some(l) = forced {
-            config.force_limit(l);
-        }
-        fingerprints.push(config.fingerprint(&weights_base));
-        engines.push(config);
-    }
-    Ok((engines, fingerprints))
-}
-
-/// Engine `i` of the list (`time_control` standing in for a missing
-/// limit), the folder its relative paths start from, and its file (made
-/// canonical) when it is a file as written.
-fn load_engine(
-    src: &Source<'_>,
-    i: usize,
-    e: &EngineRef,
-    time_control: Option<Limit>,
-) -> Result<(EngineSpec, PathBuf, Option<PathBuf>)> {
-    match e {
-        EngineRef::Path(p) => load_file(src, i, p, time_control),
-        EngineRef::Inline(r) => {
-            let mut raw = r.clone();
-            if let Some(limit) = time_control {
-                raw.set_default_limit(limit);
-            }
-            let c = EngineConfig::try_from(Sourced {
-                raw,
-                source: src.entry("engines", i),
-            })?;
-            Ok((EngineSpec::Engine(c), src.base().to_path_buf(), None))
-        }
-        EngineRef::Arg(text) => {
-            let arg = EngineArg::parse(text, src.base())?;
-            if let Some(p) = arg.file() {
-                return load_file(src, i, p, time_control);
-            }
-            let (spec, base) = arg.load(src.base(), time_control)?;
-            Ok((spec, base, None))
-        }
-    }
-}
-
-/// Engine `i`, the file `p` (relative to the config), as [`load_engine`].
-fn load_file(
-    src: &Source<'_>,
-    i: usize,
-    p: &Path,
-    time_control: Option<Limit>,
-) -> Result<(EngineSpec, PathBuf, Option<PathBuf>)> {
-    let full = src.base().join(p);
-    let shown = crate::error::path_text(&full);
-    let problem = match crate::util::text::file_problem(&full) {
-        _ if !full.exists() => Some("not found".to_string()),
-        Some(p) => Some(p.to_string()),
-        None => None,
-    };
-    if let Some(problem) = problem {
-        return Err(src.entry("engines", i).field(
-            "engines",
-            format!("engine {}: engine file {shown} {problem}", i + 1),
-        ));
-    }
-    let c = EngineSpec::load(&full, time_control)?;
-    let folder = full.parent().unwrap_or(Path::new(".")).to_path_buf();
-    Ok((c, folder, Some(full.canonicalize().unwrap_or(full))))
-}
-
-/// An engine file listed again plays as `NAME-2` (`-3`, …): the first
-/// name not taken.
-fn self_play_name(config: &mut EngineSpec, taken: &[EngineSpec]) {
-    let base = config.name().to_string();
-    let name = (2..)
-        .map(|n| format!("{base}-{n}"))
-        .find(|n| taken.iter().all(|o| o.name() != n))
-        .expect("a free name");
-    config.rename(name);
 }
 
 /// The format's own settings against `n` engines; the SPRT it runs, if any.

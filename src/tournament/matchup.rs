@@ -150,6 +150,8 @@ pub fn match_tournament(a: &str, b: &str, o: &MatchOptions) -> Result<Tournament
     let text = match_config(a, b, o)?;
     let generated = Path::new("arena-match.ron");
     let mut t = Tournament::parse(&text, generated).map_err(|e| usage_error(e, a, b, generated))?;
+    // No such file: the config is the command line's.
+    t.inputs.retain(|p| p != generated);
     if o.out.is_none() {
         let mut name = default_out(&engine_arg(a)?, &engine_arg(b)?).into_os_string();
         name.push(format!("-{}", &t.family[..8]));

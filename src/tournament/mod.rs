@@ -15,6 +15,7 @@
 pub mod adjudicate;
 pub mod collector;
 pub mod config;
+mod engines;
 pub mod folder;
 pub mod matchup;
 pub mod merge;
@@ -264,6 +265,7 @@ fn run_scheduled(
     let played = folder.games.len();
     let book_note = info.book_note();
     let warnings = engine_warnings(t);
+    observer.open()?;
     observer.started(&Start {
         total,
         done: played as u64,

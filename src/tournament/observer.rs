@@ -91,7 +91,8 @@ pub struct End<'a> {
 }
 
 /// What a run tells whoever watches it. Every method does nothing by
-/// default. Events come in this order: `started`; `game_finished` and
+/// default. Events come in this order: `open` (which may refuse the run);
+/// `started`; `game_finished` and
 /// `interval` as games come in (with `stop_requested` when a first stop
 /// request arrives); `play_ended` once no game will be taken any more
 /// (also when the run fails); `finished` when the outputs are written.
@@ -100,6 +101,17 @@ pub trait RunObserver {
     /// once, before the first game.
     fn cadence(&self) -> Cadence {
         Cadence::FILES_ONLY
+    }
+
+    /// Once the run's folder is locked and its journal checked (a second
+    /// writer, a folder of another run and a bad journal are refused before
+    /// this): opens what the observer writes to, so that a refused run
+    /// touches none of it.
+    ///
+    /// # Errors
+    /// What cannot be opened: the run ends before its first game.
+    fn open(&mut self) -> crate::error::Result<()> {
+        Ok(())
     }
 
     /// Before the first game.
@@ -141,6 +153,11 @@ impl<A: RunObserver, B: RunObserver> RunObserver for Tee<A, B> {
         self.0.cadence().and(self.1.cadence())
     }
 
+    fn open(&mut self) -> crate::error::Result<()> {
+        self.0.open()?;
+        self.1.open()
+    }
+
     fn started(&mut self, start: &Start<'_>) {
         self.0.started(start);
         self.1.started(start);
@@ -175,6 +192,10 @@ impl<A: RunObserver, B: RunObserver> RunObserver for Tee<A, B> {
 impl<T: RunObserver + ?Sized> RunObserver for Box<T> {
     fn cadence(&self) -> Cadence {
         (**self).cadence()
+    }
+
+    fn open(&mut self) -> crate::error::Result<()> {
+        (**self).open()
     }
 
     fn started(&mut self, start: &Start<'_>) {

@@ -18,6 +18,7 @@ pub mod ron_edit;
 mod ron_explain;
 mod ron_place;
 pub mod ron_scan;
+pub mod sys;
 pub mod text;
 
 pub use self::ron::{check_stages, parse_ron, stage_of, Source, Sourced};

@@ -92,6 +92,7 @@ pub fn run_worker(
     let mut games = folder.games;
     games.extend(peers.poll()?);
     let warnings = crate::tournament::engine_warnings(t);
+    observer.open()?;
     observer.started(&Start {
         total: 2 * info.total_pairs,
         done: games.len() as u64,

@@ -1,0 +1,146 @@
+//! A tournament's engines, loaded from its config: files relative to the
+//! config, inline ones checked against the config's text, each with its
+//! fingerprint (for the config hash) and the files it reads.
+
+use super::config::EngineRef;
+use crate::engine::{EngineArg, EngineConfig, EngineSpec};
+use crate::error::Result;
+use crate::search::Limit;
+use crate::util::{Source, Sourced};
+use std::path::{Path, PathBuf};
+
+/// The engines of a config, loaded.
+pub(super) struct Loaded {
+    /// The engines, in config order, with unique names.
+    pub engines: Vec<EngineSpec>,
+    /// Each one's fingerprint, for the config hash.
+    pub fingerprints: Vec<serde_json::Value>,
+    /// The files they read: engine files, weights, ProbCut models,
+    /// external programs.
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Loads every engine (files relative to the config, inline ones checked
+/// against the config's text), with the fingerprint of each for the
+/// config hash and the files each reads; names must be unique.
+pub(super) fn load_engines(
+    src: &Source<'_>,
+    refs: &[EngineRef],
+    time_control: Option<Limit>,
+    forced: Option<Limit>,
+) -> Result<Loaded> {
+    // A forced limit stands in for a missing one too.
+    let time_control = forced.or(time_control);
+    if refs.len() < 2 {
+        return Err(src.field(
+            "engines",
+            format!("a tournament needs at least 2 engines, got {}", refs.len()),
+        ));
+    }
+    let mut engines: Vec<EngineSpec> = Vec::new();
+    let mut fingerprints = Vec::new();
+    let mut inputs = Vec::new();
+    // The files loaded so far: one file listed twice is self-play.
+    let mut files: Vec<Option<PathBuf>> = Vec::new();
+    for (i, e) in refs.iter().enumerate() {
+        let (mut config, weights_base, file) = load_engine(src, i, e, time_control)?;
+        if file.is_some() && files.contains(&file) {
+            self_play_name(&mut config, &engines);
+        }
+        if engines.iter().any(|o| o.name() == config.name()) {
+            return Err(src.entry("engines", i).field(
+                "engines",
+                format!(
+                    "two engines are named {:?}; names must be unique (they label results)",
+                    config.name()
+                ),
+            ));
+        }
+        inputs.extend(file.iter().cloned());
+        if let EngineRef::Arg(text) = e {
+            let arg = EngineArg::parse(text, src.base())?;
+            inputs.extend(arg.path().map(|p| src.base().join(p)));
+        }
+        inputs.extend(config.inputs(&weights_base));
+        files.push(file);
+        if let Some(l) = forced {
+            config.force_limit(l);
+        }
+        fingerprints.push(config.fingerprint(&weights_base));
+        engines.push(config);
+    }
+    Ok(Loaded {
+        engines,
+        fingerprints,
+        inputs,
+    })
+}
+
+/// Engine `i` of the list (`time_control` standing in for a missing
+/// limit), the folder its relative paths start from, and its file (made
+/// canonical) when it is a file as written.
+fn load_engine(
+    src: &Source<'_>,
+    i: usize,
+    e: &EngineRef,
+    time_control: Option<Limit>,
+) -> Result<(EngineSpec, PathBuf, Option<PathBuf>)> {
+    match e {
+        EngineRef::Path(p) => load_file(src, i, p, time_control),
+        EngineRef::Inline(r) => {
+            let mut raw = r.clone();
+            if let Some(limit) = time_control {
+                raw.set_default_limit(limit);
+            }
+            let c = EngineConfig::try_from(Sourced {
+                raw,
+                source: src.entry("engines", i),
+            })?;
+            Ok((EngineSpec::Engine(c), src.base().to_path_buf(), None))
+        }
+        EngineRef::Arg(text) => {
+            let arg = EngineArg::parse(text, src.base())?;
+            if let Some(p) = arg.file() {
+                return load_file(src, i, p, time_control);
+            }
+            let (spec, base) = arg.load(src.base(), time_control)?;
+            Ok((spec, base, None))
+        }
+    }
+}
+
+/// Engine `i`, the file `p` (relative to the config), as [`load_engine`].
+fn load_file(
+    src: &Source<'_>,
+    i: usize,
+    p: &Path,
+    time_control: Option<Limit>,
+) -> Result<(EngineSpec, PathBuf, Option<PathBuf>)> {
+    let full = src.base().join(p);
+    let shown = crate::error::path_text(&full);
+    let problem = match crate::util::text::file_problem(&full) {
+        _ if !full.exists() => Some("not found".to_string()),
+        Some(p) => Some(p.to_string()),
+        None => None,
+    };
+    if let Some(problem) = problem {
+        return Err(src.entry("engines", i).field(
+            "engines",
+            format!("engine {}: engine file {shown} {problem}", i + 1),
+        ));
+    }
+    let c = EngineSpec::load(&full, time_control)?;
+    let folder = full.parent().unwrap_or(Path::new(".")).to_path_buf();
+    Ok((c, folder, Some(full.canonicalize().unwrap_or(full))))
+}
+
+/// An engine file listed again plays as `NAME-2` (`-3`, …): the first
+/// name not taken.
+fn self_play_name(config: &mut EngineSpec, taken: &[EngineSpec]) {
+    let base = config.name().to_string();
+    let name = (2..)
+        .map(|n| format!("{base}-{n}"))
+        .find(|n| taken.iter().all(|o| o.name() != n))
+        .expect("a free name");
+    config.rename(name);
+}
