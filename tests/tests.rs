@@ -43,4 +43,5 @@ mod train;
 mod trees;
 mod trust;
 mod unknown;
+mod worker_probe;
 mod worker_processes;

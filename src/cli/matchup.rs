@@ -125,10 +125,15 @@ fn parse_sprt(words: &[String], fail_on_h0: bool) -> Result<SprtOptions, String>
         model: "Normalized",
         fail_on_h0,
     };
+    let mut given: Vec<&str> = Vec::new();
     for word in words {
         let (key, value) = word.split_once('=').ok_or_else(|| {
             format!("{word:?}: give KEY=VALUE, e.g. elo0=0 elo1=5 alpha=0.05 beta=0.05")
         })?;
+        if given.contains(&key) {
+            return Err(format!("{key}= is given twice: give each key once"));
+        }
+        given.push(key);
         let number = || {
             value
                 .parse::<f64>()
@@ -264,6 +269,7 @@ mod tests {
             "elo0=0 elo1=5 gamma=1",
             "elo0=0 elo1",
             "elo0=0 elo1=5 model=x",
+            "elo0=0 elo0=1 elo1=5",
         ] {
             assert!(parse_sprt(&words(bad), false).is_err(), "{bad}");
         }

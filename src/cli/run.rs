@@ -216,20 +216,23 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// [`Error::Usage`] (exit 2) naming `--worker`.
 fn worker_id(given: &str) -> crate::Result<String> {
-    let id = if given == "auto" {
-        ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
-            .iter()
-            .find_map(|v| std::env::var(v).ok().filter(|s| !s.trim().is_empty()))
-            .ok_or_else(|| Error::Usage {
-                argument: "--worker".into(),
-                message: "auto takes the ID from SLURM_ARRAY_TASK_ID (a Slurm array job) or JOB_COMPLETION_INDEX (a Kubernetes Indexed Job), and neither is set: give the ID".into(),
-            })?
-    } else {
-        given.to_string()
-    };
-    workers::check_id(&id).map_err(|message| Error::Usage {
-        argument: "--worker".into(),
-        message,
+    if given != "auto" {
+        workers::check_id(given).map_err(|message| Error::Usage {
+            argument: "--worker".into(),
+            message,
+        })?;
+        return Ok(given.to_string());
+    }
+    let (variable, id) = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+        .iter()
+        .find_map(|v| Some((*v, std::env::var(v).ok().filter(|s| !s.trim().is_empty())?)))
+        .ok_or_else(|| Error::Usage {
+            argument: "--worker".into(),
+            message: "auto takes the ID from SLURM_ARRAY_TASK_ID (a Slurm array job) or JOB_COMPLETION_INDEX (a Kubernetes Indexed Job), and neither is set: give the ID".into(),
+        })?;
+    workers::check_id(&id).map_err(|why| Error::Usage {
+        argument: format!("{variable} (read by --worker auto)").into(),
+        message: format!("not a worker ID: {why}"),
     })?;
     Ok(id)
 }

@@ -68,13 +68,19 @@ impl EngineArg {
     /// file that exists in `base`, is an engine file, relative to `base`.
     ///
     /// # Errors
-    /// [`Error::Usage`] naming the argument: a word that is not `KEY=VALUE`,
+    /// [`Error::Usage`] naming the argument: an empty one, a word that is not `KEY=VALUE`,
     /// an unknown key, a missing `cmd=` or `proto=`, an unknown protocol.
     pub fn parse(text: &str, base: &Path) -> Result<EngineArg> {
         let bad = |message: String| Error::Usage {
             argument: text.into(),
             message,
         };
+        if text.trim().is_empty() {
+            return Err(Error::Usage {
+                argument: format!("{text:?}").into(),
+                message: "an engine argument is empty: give an engine file, FILE.ron:FIELD=VALUE, or cmd=PROGRAM proto=gtp|nboard".into(),
+            });
+        }
         let first_key = text
             .split_whitespace()
             .next()

@@ -56,9 +56,13 @@ pub struct Journal {
 pub struct Contents {
     /// Its header.
     pub header: Header,
-    /// Complete game lines, in file order (each game id once: a second
-    /// line of an id is an error).
+    /// Complete game lines, in file order (each game id once: a line that
+    /// repeats an earlier one exactly is left out, and listed in
+    /// `repeated`; another second line of an id is an error).
     pub games: Vec<GameRecord>,
+    /// The game id and line of each line that repeated an earlier game's
+    /// line exactly (two writers of one journal both wrote it).
+    pub repeated: Vec<(u64, usize)>,
     /// The line number (1-based) of each game.
     pub lines: Vec<usize>,
     /// The journal's path.
@@ -67,12 +71,25 @@ pub struct Contents {
     pub valid_len: u64,
 }
 
+/// What a game line was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Taken {
+    /// A game, added.
+    Game,
+    /// An exact repeat of an earlier game's line, left out.
+    Repeat,
+    /// The last line, torn or not terminated by a kill: played again.
+    Replay,
+}
+
 /// What reading a journal has gathered so far.
 #[derive(Default)]
 pub(super) struct Gathered {
     pub(super) header: Option<Header>,
     pub(super) games: Vec<GameRecord>,
-    seen: std::collections::HashSet<u64>,
+    /// Each game id read, with the hash of its line's text.
+    seen: std::collections::HashMap<u64, u64>,
+    repeated: Vec<(u64, usize)>,
     lines: Vec<usize>,
     valid_len: u64,
 }
@@ -128,34 +145,45 @@ impl Gathered {
         Ok(())
     }
 
-    /// Takes line `n` as a game; false when it is the last line, torn or
-    /// not terminated by a kill, which is replayed.
+    /// Takes line `n` as a game.
     pub(super) fn take_game(
         &mut self,
         path: &Path,
         n: usize,
         line: &str,
         complete: bool,
-    ) -> Result<bool> {
+    ) -> Result<Taken> {
         match serde_json::from_str::<GameRecord>(line.trim_end()) {
             Ok(rec) => {
                 if !complete {
-                    return Ok(false); // written in full but not terminated: replay it
+                    return Ok(Taken::Replay); // written in full but not terminated
                 }
                 let game = self.header.as_ref().map_or(GameKind::Othello, |h| h.game);
                 check_game(&rec, game).map_err(|b| bad_field(path, n, line, &b))?;
-                if !self.seen.insert(rec.game_id) {
-                    let b = BadGame {
-                        field: "game_id",
-                        message: format!("game {} is in the journal twice", rec.game_id),
-                    };
-                    return Err(bad_field(path, n, line, &b));
+                let text = crate::util::fnv1a(line.trim_end().as_bytes());
+                match self.seen.insert(rec.game_id, text) {
+                    None => {}
+                    Some(before) if before == text => {
+                        self.seen.insert(rec.game_id, before);
+                        self.repeated.push((rec.game_id, n));
+                        return Ok(Taken::Repeat);
+                    }
+                    Some(_) => {
+                        let b = BadGame {
+                            field: "game_id",
+                            message: format!(
+                                "game {} is in the journal twice, with other content each time",
+                                rec.game_id
+                            ),
+                        };
+                        return Err(bad_field(path, n, line, &b));
+                    }
                 }
                 self.lines.push(n);
                 self.games.push(rec);
-                Ok(true)
+                Ok(Taken::Game)
             }
-            Err(_) if !complete => Ok(false), // torn by a kill: replay it
+            Err(_) if !complete => Ok(Taken::Replay), // torn by a kill
             Err(e) => Err(corrupt(path, n, line, &e)),
         }
     }
@@ -198,7 +226,7 @@ pub fn read(path: &Path) -> Result<Contents> {
             got.valid_len += read as u64;
             continue;
         }
-        if !got.take_game(path, n, &line, complete)? {
+        if got.take_game(path, n, &line, complete)? == Taken::Replay {
             break;
         }
         if complete {
@@ -212,6 +240,7 @@ pub fn read(path: &Path) -> Result<Contents> {
         header,
         games: got.games,
         lines: got.lines,
+        repeated: got.repeated,
         valid_len: got.valid_len,
         path: path.to_path_buf(),
     })
@@ -260,6 +289,18 @@ pub(super) fn bad_field(path: &Path, line_no: usize, line: &str, b: &BadGame) ->
 }
 
 impl Contents {
+    /// The note on lines that repeat a game exactly, when there are any.
+    pub fn repeat_note(&self) -> Option<String> {
+        let (first, _) = self.repeated.first()?;
+        let lines: Vec<String> = self.repeated.iter().map(|(_, l)| l.to_string()).collect();
+        Some(format!(
+            "{} repeats {} game lines exactly (game {first} first; lines {}), as two writers of one journal leave it: each game counts once",
+            crate::error::path_text(&self.path),
+            self.repeated.len(),
+            lines.join(", ")
+        ))
+    }
+
     /// Checks every game against the run `info` describes (the shard, and
     /// the schedule, which puts game `id` in `slot(id)` when it is fixed in
     /// advance), and the header against `info`'s config.

@@ -6,7 +6,7 @@
 use super::check::{check_in_run, BadGame, Slot};
 use super::game::GameRecord;
 use super::info::TournamentInfo;
-use super::journal::Gathered;
+use super::journal::{Gathered, Taken};
 use crate::error::{Error, Result};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -71,7 +71,9 @@ impl Tail {
                 self.check_header(info)?;
                 continue;
             }
-            self.got.take_game(&self.path, n, &line, true)?;
+            if self.got.take_game(&self.path, n, &line, true)? != Taken::Game {
+                continue;
+            }
             let rec = self.got.games.pop().expect("a game was taken");
             check_in_run(&rec, info, slot)
                 .map_err(|b: BadGame| super::journal::bad_field(&self.path, n, &line, &b))?;

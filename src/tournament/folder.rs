@@ -414,11 +414,14 @@ pub fn report(dir: &Path) -> Result<(TournamentInfo, Results)> {
         }
         Err(e) => return Err(Error::io(dir, e)),
     }
+    // A folder that holds no run is left as it was: no lock file.
+    read_info(dir)?;
     let _lock = FolderLock::take(dir).map_err(lock_error)?;
     let info = read_info(dir)?;
     let c = journal::read(&dir.join("journal.jsonl"))?;
     check_journal(&c, &info)?;
     let mut results = analyse(&info, &c.games);
+    results.notes.extend(c.repeat_note());
     note_capped_transcripts(dir, &info, &mut results);
     write_outputs(dir, &info, &results, &c.games)?;
     Ok((info, results))

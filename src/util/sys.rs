@@ -47,3 +47,26 @@ pub fn open_writer(path: &Path) -> std::io::Result<File> {
     set_blocking(&file)?;
     Ok(file)
 }
+
+/// This machine's name, as `gethostname(2)` gives it (`None` when it
+/// fails).
+pub fn host_name() -> Option<String> {
+    let mut buf = [0u8; 256];
+    // SAFETY: the buffer is writable for its whole length, which is passed.
+    let r = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    if r != 0 {
+        return None;
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    Some(String::from_utf8_lossy(&buf[..end]).trim().to_string())
+}
+
+/// True when process `pid` of this host exists (whoever owns it).
+pub fn process_exists(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}

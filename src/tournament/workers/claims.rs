@@ -5,6 +5,12 @@
 //! is taken over by creating the next generation, `claims/p.1`, `p.2`...:
 //! the newest generation names the pair's owner.
 //!
+//! A claim file that names no worker (a folder or a dangling link in its
+//! place, unreadable or non-UTF-8 bytes, text that is no worker ID: a
+//! foreign or half-synced file) is [`Owner::Unreadable`], read so in one
+//! place ([`read_claim`]): its pair is taken over as a gone worker's is,
+//! by the next generation, and `arena report` notes it.
+//!
 //! The [`ClaimScheduler`] hands out the pairs in index order, claiming one
 //! only when the pool has a free slot (so a worker is never further ahead
 //! than its concurrency), after first finishing the pairs it had claimed
@@ -14,9 +20,92 @@
 use super::heartbeat;
 use crate::error::{Error, Result};
 use crate::tournament::schedule::{Finished, Next, Schedule, Scheduler};
-use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// Who a claim file names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// A worker, by ID.
+    Worker(String),
+    /// No worker: the file and why, in words. Taken over as a gone
+    /// worker's claim is.
+    Unreadable(String),
+}
+
+impl Owner {
+    /// True when this is worker `id`.
+    pub fn is(&self, id: &str) -> bool {
+        matches!(self, Owner::Worker(w) if w == id)
+    }
+}
+
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Owner::Worker(id) => f.write_str(id),
+            Owner::Unreadable(why) => write!(f, "nobody ({why})"),
+        }
+    }
+}
+
+/// Reads the claim file `name` in the claims folder `dir`: `None` when
+/// there is no such name.
+pub fn read_claim(dir: &Path, name: &str) -> Option<Owner> {
+    let path = dir.join(name);
+    let unreadable = |why: String| Some(Owner::Unreadable(format!("claims/{name} {why}")));
+    match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => return unreadable(format!("cannot be read: {e}")),
+        Ok(m) if m.is_dir() => return unreadable("is a folder".into()),
+        Ok(_) => {}
+    }
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return unreadable("is a link to nothing".into())
+        }
+        Err(e) => return unreadable(format!("cannot be read: {e}")),
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return unreadable("is not UTF-8 text".into());
+    };
+    let id = text.trim();
+    match super::check_id(id) {
+        Ok(()) => Some(Owner::Worker(id.to_string())),
+        Err(why) => unreadable(format!("names no worker: {why}")),
+    }
+}
+
+/// Every generation's owner of every claim in the run folder `dir`: pair
+/// to owners, oldest first.
+///
+/// # Errors
+/// The claims folder cannot be read.
+pub fn claim_owners(dir: &Path) -> Result<BTreeMap<u64, Vec<Owner>>> {
+    let claims = dir.join("claims");
+    let mut by_pair: BTreeMap<u64, BTreeMap<u32, Owner>> = BTreeMap::new();
+    let entries = match std::fs::read_dir(&claims) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(Error::io(&claims, e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(&claims, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some((pair, gen)) = parse_claim_name(&name) else {
+            continue;
+        };
+        if let Some(owner) = read_claim(&claims, &name) {
+            by_pair.entry(pair).or_default().insert(gen, owner);
+        }
+    }
+    Ok(by_pair
+        .into_iter()
+        .map(|(p, gens)| (p, gens.into_values().collect()))
+        .collect())
+}
 
 /// How often a worker with nothing to claim looks again.
 pub const POLL: Duration = Duration::from_secs(1);
@@ -100,12 +189,12 @@ impl Claims {
 
     /// The newest generation of pair `pair`'s claim and its owner (`None`
     /// when nobody claimed it).
-    pub fn owner(&self, pair: u64) -> Option<(u32, String)> {
+    pub fn owner(&self, pair: u64) -> Option<(u32, Owner)> {
         let mut found = None;
         for gen in 0.. {
-            match std::fs::read_to_string(self.dir.join(claim_name(pair, gen))) {
-                Ok(text) => found = Some((gen, text.trim().to_string())),
-                Err(_) => return found,
+            match read_claim(&self.dir, &claim_name(pair, gen)) {
+                Some(owner) => found = Some((gen, owner)),
+                None => return found,
             }
         }
         found
@@ -127,11 +216,16 @@ impl Claims {
         live.max(1)
     }
 
-    /// True when the owner `owner` of a claim is gone for good.
-    fn owner_is_stale(&self, owner: &str, stale_after: Duration) -> bool {
-        owner != self.me
-            && (super::check_id(owner).is_err()
-                || heartbeat::is_stale(&self.workers.join(owner).join("heartbeat"), stale_after))
+    /// True when the owner `owner` of a claim is gone for good (a claim
+    /// that names no worker has none).
+    fn owner_is_stale(&self, owner: &Owner, stale_after: Duration) -> bool {
+        match owner {
+            Owner::Unreadable(_) => true,
+            Owner::Worker(id) => {
+                *id != self.me
+                    && heartbeat::is_stale(&self.workers.join(id).join("heartbeat"), stale_after)
+            }
+        }
     }
 }
 
@@ -181,6 +275,9 @@ pub struct ClaimScheduler {
     pub claimed: u64,
     /// A claim that could not be written: the run stops.
     pub failure: Option<Error>,
+    /// The claims that named no worker which this worker took over (each
+    /// file and why).
+    pub unreadable: Vec<String>,
 }
 
 impl ClaimScheduler {
@@ -218,6 +315,7 @@ impl ClaimScheduler {
             last_takeover: Instant::now(),
             claimed: 0,
             failure: None,
+            unreadable: Vec::new(),
         }
     }
 
@@ -253,6 +351,9 @@ impl ClaimScheduler {
                 self.elsewhere.remove(&pair);
                 self.claimed += 1;
                 self.queue_pair(pair);
+                if let Owner::Unreadable(why) = owner {
+                    self.unreadable.push(why);
+                }
                 return Ok(true);
             }
         }
@@ -294,12 +395,15 @@ impl ClaimScheduler {
             return Ok(false);
         };
         self.elsewhere.remove(&pair);
-        if owner == self.claims.me {
+        if owner.is(&self.claims.me) {
             return Ok(false);
         }
         if self.claims.claim(pair, gen + 1)? {
             self.claimed += 1;
             self.queue_pair(pair);
+            if let Owner::Unreadable(why) = owner {
+                self.unreadable.push(why);
+            }
         }
         Ok(true)
     }
@@ -418,16 +522,53 @@ mod tests {
         let (a, b) = (Claims::new(&dir, "a"), Claims::new(&dir, "b"));
         assert!(a.claim(3, 0).unwrap());
         assert!(!b.claim(3, 0).unwrap());
-        assert_eq!(b.owner(3), Some((0, "a".to_string())));
+        let worker = |id: &str| Owner::Worker(id.to_string());
+        assert_eq!(b.owner(3), Some((0, worker("a"))));
         assert!(b.claim(3, 1).unwrap());
         assert!(!a.claim(3, 1).unwrap());
-        assert_eq!(a.owner(3), Some((1, "b".to_string())));
+        assert_eq!(a.owner(3), Some((1, worker("b"))));
         assert_eq!(a.owner(4), None);
-        let all = super::super::report::claim_owners(&dir).unwrap();
-        assert_eq!(all.get(&3), Some(&vec!["a".to_string(), "b".to_string()]));
+        let all = claim_owners(&dir).unwrap();
+        assert_eq!(all.get(&3), Some(&vec![worker("a"), worker("b")]));
         // No heartbeat: gone; this worker's own claims never are.
-        assert!(a.owner_is_stale("b", Duration::from_secs(60)));
-        assert!(!a.owner_is_stale("a", Duration::from_secs(60)));
+        let minute = Duration::from_secs(60);
+        assert!(a.owner_is_stale(&worker("b"), minute));
+        assert!(!a.owner_is_stale(&worker("a"), minute));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_claim_that_names_no_worker_is_unreadable_and_taken_over() {
+        let dir = std::env::temp_dir().join(format!("arena-claims-odd-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for d in ["claims/1", "workers/a"] {
+            std::fs::create_dir_all(dir.join(d)).unwrap();
+        }
+        let claims = dir.join("claims");
+        std::os::unix::fs::symlink(dir.join("nowhere"), claims.join("2")).unwrap();
+        std::fs::write(claims.join("3"), b"\xff\xfe\n").unwrap();
+        std::fs::write(claims.join("4"), "a b\n").unwrap();
+        std::fs::write(claims.join("5"), "b\n").unwrap();
+        let a = Claims::new(&dir, "a");
+        for (pair, says) in [
+            (1, "claims/1 is a folder"),
+            (2, "claims/2 is a link to nothing"),
+            (3, "claims/3 is not UTF-8 text"),
+            (4, "claims/4 names no worker"),
+        ] {
+            let Some((0, Owner::Unreadable(why))) = a.owner(pair) else {
+                panic!("pair {pair}: {:?}", a.owner(pair));
+            };
+            assert!(why.starts_with(says), "{why}");
+            assert!(a.owner_is_stale(&Owner::Unreadable(why), Duration::from_secs(60)));
+            // Not the pair's: the name is taken. The next generation is.
+            assert!(!a.claim(pair, 0).unwrap());
+            assert!(a.claim(pair, 1).unwrap());
+            assert_eq!(a.owner(pair), Some((1, Owner::Worker("a".into()))));
+        }
+        assert_eq!(a.owner(5), Some((0, Owner::Worker("b".into()))));
+        let all = claim_owners(&dir).unwrap();
+        assert!(matches!(all[&1][0], Owner::Unreadable(_)) && all[&1][1].is("a"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

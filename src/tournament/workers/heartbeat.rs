@@ -57,31 +57,17 @@ impl Beat {
     }
 }
 
-/// This machine's name.
+/// This machine's name ("unknown-host" when it has none that can be
+/// written in a heartbeat's line).
 pub fn host_name() -> String {
-    let mut buf = [0u8; 256];
-    // SAFETY: the buffer is writable for its whole length, which is passed.
-    let r = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
-    if r != 0 {
-        return "unknown-host".into();
-    }
-    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    let name = String::from_utf8_lossy(&buf[..end]).trim().to_string();
-    if name.is_empty() || name.contains(char::is_whitespace) {
-        "unknown-host".into()
-    } else {
-        name
-    }
+    crate::util::sys::host_name()
+        .filter(|n| !n.is_empty() && !n.contains(char::is_whitespace))
+        .unwrap_or_else(|| "unknown-host".into())
 }
 
 /// True when process `pid` of this host exists.
-fn process_exists(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: signal 0 only checks that the process exists.
-    let r = unsafe { libc::kill(pid, 0) };
-    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+pub fn process_exists(pid: u32) -> bool {
+    crate::util::sys::process_exists(pid)
 }
 
 /// How long ago a heartbeat was written (0 when its time is in the future:

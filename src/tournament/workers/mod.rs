@@ -5,8 +5,9 @@
 //! - `tournament.json`, written by the first worker (the others check it is
 //!   their config's);
 //! - `claims/`: one file per pair a worker took ([`claims`]);
-//! - `workers/ID/`: each worker's own journal, heartbeat ([`heartbeat`])
-//!   and engine transcripts. A worker writes nothing else.
+//! - `workers/ID/`: each worker's own journal, heartbeat ([`heartbeat`]),
+//!   seats (which process holds the ID: [`seat`]) and engine transcripts.
+//!   A worker writes nothing else.
 //!
 //! Every worker follows the others' journals ([`peers`]) and counts the
 //! SPRT over the finished prefix of pairs, as one machine does, so it stops
@@ -20,6 +21,7 @@ pub mod heartbeat;
 pub mod peers;
 pub mod report;
 pub mod run;
+pub mod seat;
 pub mod status;
 
 pub use peers::Peers;
@@ -229,7 +231,7 @@ pub fn open(
     for dir in [out.join("claims"), own.clone()] {
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     }
-    heartbeat::refuse_live(&own.join("heartbeat"), id, out)?;
+    seat::take(&own, id, out)?;
     check_build(out, info, w)?;
     let heartbeat = heartbeat::Heartbeat::start(&own.join("heartbeat"))?;
     let path = own.join("journal.jsonl");
@@ -255,10 +257,10 @@ pub fn open(
     };
     // The pairs whose newest claim is this worker's, not finished.
     let played: BTreeSet<u64> = games.iter().map(|g| g.game_id).collect();
-    let mine = report::claim_owners(out)?
+    let mine = claims::claim_owners(out)?
         .into_iter()
         .filter(|(p, owners)| {
-            owners.last().is_some_and(|o| o == id)
+            owners.last().is_some_and(|o| o.is(id))
                 && !(played.contains(&(2 * p)) && played.contains(&(2 * p + 1)))
         })
         .map(|(p, _)| p)

@@ -3,7 +3,7 @@
 //! combined (a game played by two workers counts once), and the run's
 //! outputs written, by one writer holding the folder's lock.
 
-use super::claims::parse_claim_name;
+use super::claims::{claim_owners, Owner};
 use super::heartbeat;
 use crate::error::{Error, Result};
 use crate::records::journal;
@@ -32,46 +32,19 @@ pub struct WorkerReport {
     pub missing: Option<String>,
 }
 
-/// Every generation's owner of every claim: pair to owners, oldest first.
-///
-/// # Errors
-/// The claims folder cannot be read.
-pub fn claim_owners(dir: &Path) -> Result<BTreeMap<u64, Vec<String>>> {
-    let claims = dir.join("claims");
-    let mut by_pair: BTreeMap<u64, BTreeMap<u32, String>> = BTreeMap::new();
-    let entries = match std::fs::read_dir(&claims) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(Error::io(&claims, e)),
-    };
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(&claims, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some((pair, gen)) = parse_claim_name(&name) else {
-            continue;
-        };
-        let owner = std::fs::read_to_string(entry.path()).unwrap_or_default();
-        by_pair
-            .entry(pair)
-            .or_default()
-            .insert(gen, owner.trim().to_string());
-    }
-    Ok(by_pair
-        .into_iter()
-        .map(|(p, gens)| (p, gens.into_values().collect()))
-        .collect())
-}
-
 /// Reads every worker's journal in `dir` (by ID order), each checked
 /// against the run and against the claims: a game of a pair its worker
-/// never claimed is a lie, named by file and line.
+/// never claimed is a lie, named by file and line. Also gives the notes on
+/// what was read: folders in `workers/` whose names cannot be worker IDs
+/// (a filesystem's `.snapshot` or `lost+found`), left alone, and journals
+/// that repeat a game line exactly.
 ///
 /// # Errors
-/// A bad journal (file, line, field), a worker folder with a bad name.
-pub fn read_workers(dir: &Path, info: &TournamentInfo) -> Result<Vec<WorkerGames>> {
+/// A bad journal (file, line, field).
+pub fn read_workers(dir: &Path, info: &TournamentInfo) -> Result<(Vec<WorkerGames>, Vec<String>)> {
     let owners = claim_owners(dir)?;
     let workers = dir.join("workers");
-    let mut ids: Vec<String> = match std::fs::read_dir(&workers) {
+    let mut names: Vec<String> = match std::fs::read_dir(&workers) {
         Ok(entries) => entries
             .filter_map(|e| e.ok())
             .filter(|e| e.path().is_dir())
@@ -80,27 +53,29 @@ pub fn read_workers(dir: &Path, info: &TournamentInfo) -> Result<Vec<WorkerGames
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(Error::io(&workers, e)),
     };
-    ids.sort();
+    names.sort();
+    let (ids, strangers): (Vec<String>, Vec<String>) =
+        names.into_iter().partition(|n| super::check_id(n).is_ok());
+    let mut notes = Vec::new();
+    if !strangers.is_empty() {
+        notes.push(format!(
+            "{} holds folders whose names are no worker IDs, left alone: {}",
+            crate::error::path_text(&workers),
+            strangers.join(", ")
+        ));
+    }
     let mut all = Vec::new();
     for id in ids {
-        let folder = workers.join(&id);
-        super::check_id(&id).map_err(|why| {
-            Error::Run(
-                format!(
-                    "{} is not a worker's folder: {why}",
-                    crate::error::path_text(&folder)
-                )
-                .into(),
-            )
-        })?;
-        let path = folder.join("journal.jsonl");
+        let path = workers.join(&id).join("journal.jsonl");
         if !path.exists() {
             continue;
         }
         let c = journal::read(&path)?;
         check_journal(&c, info)?;
         for (g, &line) in c.games.iter().zip(&c.lines) {
-            let claimed = owners.get(&g.pair_id).is_some_and(|o| o.contains(&id));
+            let claimed = owners
+                .get(&g.pair_id)
+                .is_some_and(|o| o.iter().any(|w| w.is(&id)));
             if !claimed {
                 return Err(Error::config_at(
                     &path,
@@ -111,14 +86,15 @@ pub fn read_workers(dir: &Path, info: &TournamentInfo) -> Result<Vec<WorkerGames
                         g.game_id,
                         g.pair_id,
                         g.pair_id,
-                        owners.get(&g.pair_id).map_or("does not exist".to_string(), |o| format!("names {}", o.join(", ")))
+                        owners.get(&g.pair_id).map_or("does not exist".to_string(), |o| format!("names {}", owner_names(o)))
                     ),
                 ));
             }
         }
+        notes.extend(c.repeat_note());
         all.push(WorkerGames { id, games: c.games });
     }
-    Ok(all)
+    Ok((all, notes))
 }
 
 /// The run's games, each once (the first worker's by ID when two played
@@ -174,10 +150,13 @@ fn mixed_builds(
             continue;
         };
         if !record.allow_mixed_builds {
+            let path = folder.join("worker.json");
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let (line, column) = key_place(&text, "build");
             return Err(Error::config_at(
-                &folder.join("worker.json"),
-                0,
-                0,
+                &path,
+                line,
+                column,
                 format!("build: worker {:?} played with another build than the run's ({d}) without --allow-mixed-builds", w.id),
             ));
         }
@@ -189,6 +168,42 @@ fn mixed_builds(
             differ.join("; ")
         )
     }))
+}
+
+/// The line and column (1-based) of `key`'s first `"key":` in the JSON
+/// `text` (1, 1 when it is not there).
+fn key_place(text: &str, key: &str) -> (usize, usize) {
+    let quoted = format!("\"{key}\"");
+    text.lines()
+        .enumerate()
+        .find_map(|(i, l)| Some((i + 1, l.find(&quoted)? + 1)))
+        .unwrap_or((1, 1))
+}
+
+/// The owners of a claim, oldest first, in words.
+fn owner_names(owners: &[Owner]) -> String {
+    let words: Vec<String> = owners.iter().map(Owner::to_string).collect();
+    words.join(", ")
+}
+
+/// The note on the claims that named no worker (each taken over by the
+/// next generation, or still to be).
+pub fn unreadable_note(owners: &BTreeMap<u64, Vec<Owner>>) -> Option<String> {
+    let odd: Vec<&str> = owners
+        .values()
+        .flatten()
+        .filter_map(|o| match o {
+            Owner::Unreadable(why) => Some(why.as_str()),
+            Owner::Worker(_) => None,
+        })
+        .collect();
+    (!odd.is_empty()).then(|| {
+        format!(
+            "{} claims name no worker (a worker takes such a pair over as a gone worker's, by the next claim): {}",
+            odd.len(),
+            odd.join("; ")
+        )
+    })
 }
 
 /// Games per worker, for the notes.
@@ -210,7 +225,11 @@ pub fn missing(dir: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Resul
         if done.contains(&(2 * pair)) && done.contains(&(2 * pair + 1)) {
             continue;
         }
-        let owner = o.last().map_or("", String::as_str);
+        let Some(Owner::Worker(owner)) = o.last() else {
+            let why = o.last().map(Owner::to_string).unwrap_or_default();
+            unfinished.push(format!("{pair} ({why}, to be taken over)"));
+            continue;
+        };
         let heart = dir.join("workers").join(owner).join("heartbeat");
         let when = match heartbeat::Beat::read(&heart) {
             Some((b, t)) if b.count.is_some() => {
@@ -259,7 +278,7 @@ pub fn missing(dir: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Resul
 pub fn report(dir: &Path) -> Result<WorkerReport> {
     let _lock = FolderLock::take(dir).map_err(lock_error)?;
     let mut info = read_info(dir)?;
-    let workers = read_workers(dir, &info)?;
+    let (workers, read_notes) = read_workers(dir, &info)?;
     let (games, twice) = combine(&workers);
     let mut results = analyse(&info, &games);
     let mut lacking = None;
@@ -269,6 +288,8 @@ pub fn report(dir: &Path) -> Result<WorkerReport> {
         results = analyse(&info, &games);
         lacking = Some(what);
     }
+    results.notes.extend(read_notes);
+    results.notes.extend(unreadable_note(&claim_owners(dir)?));
     results.notes.extend(twice);
     results.notes.push(per_worker(&workers));
     results.notes.extend(mixed_builds(dir, &info, &workers)?);

@@ -25,6 +25,8 @@ pub struct WorkerSummary {
     pub decided: Option<(&'static str, u64)>,
     /// Its time reading the other workers' journals, and its whole time.
     pub reading: (std::time::Duration, std::time::Duration),
+    /// The claims naming no worker that it took over (each file and why).
+    pub unreadable: Vec<String>,
 }
 
 impl std::fmt::Display for WorkerSummary {
@@ -40,10 +42,18 @@ impl std::fmt::Display for WorkerSummary {
         );
         match self.decided {
             Some((verdict, pairs)) => {
-                write!(f, "run decided {verdict} after {pairs} pairs; {played}")
+                write!(f, "run decided {verdict} after {pairs} pairs; {played}")?;
             }
-            None => write!(f, "run complete; {played}"),
+            None => write!(f, "run complete; {played}")?,
         }
+        if !self.unreadable.is_empty() {
+            write!(
+                f,
+                "; it took over claims that name no worker: {}",
+                self.unreadable.join("; ")
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -128,6 +138,7 @@ pub fn run_worker(
         games: own + played,
         decided: decision(&info, &games),
         reading,
+        unreadable: std::mem::take(&mut scheduler.unreadable),
     };
     let line = summary.to_string();
     observer.finished(&End {

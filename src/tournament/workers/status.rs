@@ -3,8 +3,9 @@
 //! Elo, LLR and how far to a bound), each worker's pairs and last write,
 //! and an estimate of the pairs left.
 
+use super::claims::{claim_owners, Owner};
 use super::heartbeat;
-use super::report::{claim_owners, combine, WorkerGames};
+use super::report::{combine, WorkerGames};
 use crate::error::Result;
 use crate::records::journal;
 use crate::records::TournamentInfo;
@@ -104,7 +105,11 @@ pub fn status(dir: &Path) -> Result<Status> {
     let pair_done = |p: u64| done.contains(&(2 * p)) && done.contains(&(2 * p + 1));
     let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     for (&p, o) in &owners {
-        let e = per.entry(o.last().map_or("", String::as_str)).or_default();
+        let owner = match o.last() {
+            Some(Owner::Worker(id)) => id.as_str(),
+            _ => "",
+        };
+        let e = per.entry(owner).or_default();
         e.0 += 1;
         e.1 += u64::from(pair_done(p));
     }
