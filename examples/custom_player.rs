@@ -82,7 +82,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }));
     // What `arena run` shows: a bar on a terminal, plain lines otherwise
     // (`tournament::Silent` shows nothing).
-    let mut shown = arena::cli::observe::observer(false, arena::cli::observe::EVERY_PAIRS, None)?;
+    let mut shown = arena::cli::observe::observer(false, arena::cli::observe::EVERY_PAIRS, None);
     let outcome = tournament::run(
         &t,
         &RunOptions {
