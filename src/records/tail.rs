@@ -184,10 +184,15 @@ mod tests {
         let got = tail.more(&info(), &none).unwrap();
         assert_eq!(got.iter().map(|g| g.game_id).collect::<Vec<_>>(), [1, 2]);
         assert!(tail.more(&info(), &none).unwrap().is_empty());
-        // A game twice is an error naming the line.
+        // A game line repeated byte for byte is read as nothing new; the
+        // same game with other content is an error naming the line.
         j.append(&game(1)).unwrap();
+        assert!(tail.more(&info(), &none).unwrap().is_empty());
+        let mut changed = game(1);
+        changed.reason.push_str(" again");
+        j.append(&changed).unwrap();
         let err = tail.more(&info(), &none).unwrap_err().to_string();
-        assert!(err.contains(":5:") && err.contains("twice"), "{err}");
+        assert!(err.contains(":6:") && err.contains("twice"), "{err}");
         // Another config's journal is refused.
         let other = dir.join("other.jsonl");
         let h = Header {

@@ -35,6 +35,14 @@ pub enum Owner {
 }
 
 impl Owner {
+    /// The worker's ID (`None` for a claim that names no worker).
+    pub fn worker(&self) -> Option<&str> {
+        match self {
+            Owner::Worker(id) => Some(id),
+            Owner::Unreadable(_) => None,
+        }
+    }
+
     /// True when this is worker `id`.
     pub fn is(&self, id: &str) -> bool {
         matches!(self, Owner::Worker(w) if w == id)

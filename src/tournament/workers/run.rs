@@ -101,14 +101,13 @@ pub fn run_worker(
     let mut peers = Peers::new(&out, &w.id, &info, plan);
     let mut games = folder.games;
     games.extend(peers.poll()?);
-    let warnings = crate::tournament::engine_warnings(t);
     observer.open()?;
     observer.started(&Start {
         total: 2 * info.total_pairs,
         done: games.len() as u64,
         book_note: info.book_note().as_deref(),
         resuming: own > 0,
-        warnings: &warnings,
+        warnings: &crate::tournament::engine_warnings(t),
     });
     let mut collector =
         Collector::new(&info, &out, folder.journal, games, true, observer).with_peers(peers);

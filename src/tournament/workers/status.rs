@@ -58,13 +58,9 @@ pub struct Status {
 pub fn status(dir: &Path) -> Result<Status> {
     let info = read_info(dir)?;
     if !info.workers {
-        return Err(crate::error::Error::Run(
-            format!(
-                "{} is not a run played by workers (arena report shows it)",
-                crate::error::path_text(dir)
-            )
-            .into(),
-        ));
+        let dir = crate::error::path_text(dir);
+        let why = format!("{dir} is not a run played by workers (arena report shows it)");
+        return Err(crate::error::Error::Run(why.into()));
     }
     let owners = claim_owners(dir)?;
     let mut workers = Vec::new();
@@ -105,11 +101,8 @@ pub fn status(dir: &Path) -> Result<Status> {
     let pair_done = |p: u64| done.contains(&(2 * p)) && done.contains(&(2 * p + 1));
     let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     for (&p, o) in &owners {
-        let owner = match o.last() {
-            Some(Owner::Worker(id)) => id.as_str(),
-            _ => "",
-        };
-        let e = per.entry(owner).or_default();
+        let owner = o.last().and_then(Owner::worker);
+        let e = per.entry(owner.unwrap_or("")).or_default();
         e.0 += 1;
         e.1 += u64::from(pair_done(p));
     }
