@@ -69,11 +69,6 @@ impl Limit {
             Limit::Depth(_) | Limit::Nodes(_) | Limit::MoveTime(_) | Limit::Clock(..) => None,
         }
     }
-
-    /// True when the same input gives the same result every time.
-    pub fn is_deterministic(self) -> bool {
-        matches!(self, Limit::Depth(_) | Limit::Nodes(_))
-    }
 }
 
 /// The clock of the side to move, in a game played with [`Limit::Clock`].

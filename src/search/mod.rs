@@ -244,11 +244,6 @@ impl Variant {
         Variant::MtdF,
     ];
 
-    /// The variant whose [`Variant::name`] is `name`.
-    pub fn from_name(name: &str) -> Option<Variant> {
-        Variant::ALL.into_iter().find(|v| v.name() == name)
-    }
-
     /// One line on what the variant is, for `--help`.
     pub fn summary(self) -> &'static str {
         match self {

@@ -2,7 +2,7 @@
 //! three rotations and four reflections, on bitboards, squares and boards.
 
 use super::board::Board;
-use super::square::{Move, Square};
+use super::square::Square;
 
 /// One of the 8 symmetries, numbered 0..8: bit 0 mirrors columns (a↔h),
 /// bit 1 mirrors rows (1↔8), bit 2 transposes (swaps column and row), applied
@@ -42,12 +42,6 @@ impl Symmetry {
     #[inline]
     pub fn square(self, sq: Square) -> Square {
         Square::new(self.apply(sq.bit()).trailing_zeros() as u8)
-    }
-
-    /// Applies the symmetry to a move (a pass stays a pass).
-    pub fn move_(self, mv: Move) -> Move {
-        mv.to_square()
-            .map_or(Move::PASS, |sq| Move::square(self.square(sq)))
     }
 
     /// Applies the symmetry to a board (the side to move is unchanged).
