@@ -265,3 +265,47 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The files of `src/` other than `util/sys.rs` that call `libc`, with
+/// the line of each call.
+fn libc_outside_sys(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for path in files {
+        let rel = path.strip_prefix(src).expect("under src/");
+        if rel == Path::new("util/sys.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("source is UTF-8");
+        for (i, line) in text.lines().enumerate() {
+            if code_of(line).contains("libc::") {
+                found.push(format!("src/{}:{}", rel.display(), i + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn platform_calls_are_made_in_one_module() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = libc_outside_sys(&src);
+    assert!(
+        found.is_empty(),
+        "libc called outside src/util/sys.rs:\n{}",
+        found.join("\n")
+    );
+    // The check sees a call where there is one.
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("layers-libc");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(tmp.join("util")).unwrap();
+    std::fs::write(tmp.join("util/sys.rs"), "fn a() { libc::kill(1, 0); }\n").unwrap();
+    std::fs::write(
+        tmp.join("x.rs"),
+        "// libc::kill\nfn b() { libc::getpid(); }\n",
+    )
+    .unwrap();
+    assert_eq!(libc_outside_sys(&tmp), ["src/x.rs:2"]);
+}

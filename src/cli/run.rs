@@ -7,6 +7,7 @@ use crate::tournament::config::Overrides;
 use crate::tournament::options::{StopRequest, Stops};
 use crate::tournament::workers::{self, WorkerOptions};
 use crate::tournament::{self, RunObserver, RunOptions, Shard, Tournament};
+use crate::util::sys::StopSignal;
 use crate::Error;
 use crossbeam_channel::Receiver;
 use std::path::{Path, PathBuf};
@@ -276,74 +277,23 @@ pub(super) fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// Ctrl-C (SIGINT), SIGTERM and SIGHUP as a channel of stop requests
 /// (`None` when the handlers cannot be installed: then they end the
-/// process as usual). The handlers write the signal's number to a pipe,
-/// the one thing a handler may safely do; a thread turns each into a
-/// request. Installed once; every caller gets the same channel.
+/// process as usual; see [`crate::util::sys::on_stop_signals`]).
+/// Installed once; every caller gets the same channel.
 pub fn stop_requests() -> Option<Receiver<StopRequest>> {
     static REQUESTS: OnceLock<Option<Receiver<StopRequest>>> = OnceLock::new();
-    REQUESTS.get_or_init(signals::install).clone()
-}
-
-/// The signal handlers behind [`stop_requests`].
-mod signals {
-    use super::StopRequest;
-    use crossbeam_channel::Receiver;
-    use std::io::Read;
-    use std::os::fd::FromRawFd;
-    use std::sync::atomic::{AtomicI32, Ordering};
-
-    /// The pipe's write end, for the handler.
-    static PIPE: AtomicI32 = AtomicI32::new(-1);
-
-    extern "C" fn on_signal(signal: libc::c_int) {
-        // SAFETY: only async-signal-safe calls (write(2) on a descriptor
-        // that stays open, errno saved and restored).
-        unsafe {
-            let errno = *libc::__errno_location();
-            let byte = signal as u8;
-            libc::write(PIPE.load(Ordering::Relaxed), (&byte as *const u8).cast(), 1);
-            *libc::__errno_location() = errno;
-        }
-    }
-
-    pub fn install() -> Option<Receiver<StopRequest>> {
-        let mut fds = [0; 2];
-        // SAFETY: pipe2(2) fills the two descriptors of the array; fcntl
-        // and sigaction get integers and a zeroed, filled-in sigaction.
-        unsafe {
-            if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
-                return None;
-            }
-            libc::fcntl(fds[1], libc::F_SETFL, libc::O_NONBLOCK);
-            PIPE.store(fds[1], Ordering::Relaxed);
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                if libc::sigaction(signal, &action, std::ptr::null_mut()) != 0 {
-                    return None;
-                }
-            }
-        }
-        // SAFETY: the read end is ours alone from here.
-        let mut pipe = unsafe { std::fs::File::from_raw_fd(fds[0]) };
-        let (tx, rx) = crossbeam_channel::unbounded();
-        std::thread::spawn(move || {
-            let mut byte = [0u8; 1];
-            while pipe.read_exact(&mut byte).is_ok() {
-                let request = if i32::from(byte[0]) == libc::SIGINT {
-                    StopRequest::Interrupt
-                } else {
-                    StopRequest::Terminate
+    REQUESTS
+        .get_or_init(|| {
+            let (tx, rx) = crossbeam_channel::unbounded();
+            let installed = crate::util::sys::on_stop_signals(move |signal| {
+                let request = match signal {
+                    StopSignal::Interrupt => StopRequest::Interrupt,
+                    StopSignal::Terminate => StopRequest::Terminate,
                 };
-                if tx.send(request).is_err() {
-                    return;
-                }
-            }
-        });
-        Some(rx)
-    }
+                tx.send(request).is_ok()
+            });
+            installed.then_some(rx)
+        })
+        .clone()
 }
 
 /// Runs `arena report`.

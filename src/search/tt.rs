@@ -130,10 +130,6 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
-/// Bytes in a transparent huge page (x86-64 and most Linux targets).
-#[cfg(target_os = "linux")]
-const HUGE_PAGE: usize = 2 << 20;
-
 /// The table's words: zeroed memory aligned to a cache line, so no
 /// 32-byte bucket straddles two lines. On Linux it is mapped straight from
 /// the kernel (zero pages, supplied lazily, so a large table costs only
@@ -179,73 +175,12 @@ fn zeroed_words(n: usize) -> Result<Words, AllocError> {
             block: 0,
         });
     }
-    let (ptr, block) = map_zeroed(bytes).ok_or(refused)?;
-    Ok(Words { ptr, len: n, block })
-}
-
-/// A fresh zeroed block of at least `bytes` (not 0), aligned as [`Words`]
-/// says, and its size.
-#[cfg(target_os = "linux")]
-fn map_zeroed(bytes: usize) -> Option<(std::ptr::NonNull<AtomicU64>, usize)> {
-    use libc::{c_void, MAP_ANONYMOUS, MAP_FAILED, MAP_PRIVATE, PROT_READ, PROT_WRITE};
-    let huge = bytes >= HUGE_PAGE;
-    // A whole number of huge pages (a table of 2 MiB or more already is:
-    // a power of two), and room to slide them to a huge-page boundary.
-    let (block, mapped) = if huge {
-        let block = bytes.checked_next_multiple_of(HUGE_PAGE)?;
-        (block, block.checked_add(HUGE_PAGE)?)
-    } else {
-        (bytes, bytes)
-    };
-    // SAFETY: an anonymous private mapping at an address of the kernel's
-    // choosing: it touches no memory that exists already.
-    let base = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            mapped,
-            PROT_READ | PROT_WRITE,
-            MAP_PRIVATE | MAP_ANONYMOUS,
-            -1,
-            0,
-        )
-    };
-    if base == MAP_FAILED {
-        return None;
-    }
-    if !huge {
-        return Some((std::ptr::NonNull::new(base.cast::<AtomicU64>())?, block));
-    }
-    let addr = base as usize;
-    let head = addr.next_multiple_of(HUGE_PAGE) - addr;
-    let tail = mapped - head - block;
-    // SAFETY: `head` is less than a huge page, so `start` lies within the
-    // mapping. The head and the tail are the parts of the mapping just
-    // made that lie outside the block kept (both page-aligned: the mapping
-    // is, and `start` and `block` are multiples of the huge page). The
-    // advice only changes how the kept block is backed; refused, it leaves
-    // ordinary pages.
-    let start = unsafe {
-        let start = base.cast::<u8>().add(head);
-        if head > 0 {
-            libc::munmap(base, head);
-        }
-        if tail > 0 {
-            libc::munmap(start.add(block).cast::<c_void>(), tail);
-        }
-        libc::madvise(start.cast::<c_void>(), block, libc::MADV_HUGEPAGE);
-        start
-    };
-    Some((std::ptr::NonNull::new(start.cast::<AtomicU64>())?, block))
-}
-
-/// A fresh zeroed block of `bytes` (not 0), aligned as [`Words`] says,
-/// and its size.
-#[cfg(not(target_os = "linux"))]
-fn map_zeroed(bytes: usize) -> Option<(std::ptr::NonNull<AtomicU64>, usize)> {
-    let layout = std::alloc::Layout::from_size_align(bytes, 64).ok()?;
-    // SAFETY: the layout's size is not zero.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
-    Some((std::ptr::NonNull::new(ptr)?, bytes))
+    let (ptr, block) = crate::util::sys::map_zeroed(bytes).ok_or(refused)?;
+    Ok(Words {
+        ptr: ptr.cast::<AtomicU64>(),
+        len: n,
+        block,
+    })
 }
 
 impl Drop for Words {
@@ -254,16 +189,8 @@ impl Drop for Words {
             return;
         }
         // SAFETY: the block of `self.block` bytes came from `map_zeroed`
-        // and is freed once, here, as it was obtained.
-        #[cfg(target_os = "linux")]
-        unsafe {
-            libc::munmap(self.ptr.as_ptr().cast(), self.block);
-        }
-        #[cfg(not(target_os = "linux"))]
-        unsafe {
-            let layout = std::alloc::Layout::from_size_align_unchecked(self.block, 64);
-            std::alloc::dealloc(self.ptr.as_ptr().cast(), layout);
-        }
+        // and is freed once, here.
+        unsafe { crate::util::sys::unmap_zeroed(self.ptr.cast::<u8>(), self.block) };
     }
 }
 
@@ -486,6 +413,7 @@ mod tests {
         }
         #[cfg(target_os = "linux")]
         {
+            use crate::util::sys::HUGE_PAGE;
             assert_eq!(
                 TranspositionTable::new(4).words.as_ptr() as usize % HUGE_PAGE,
                 0

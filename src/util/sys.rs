@@ -1,5 +1,9 @@
-//! What arena asks of the operating system beyond the standard library:
-//! the one place for `libc` calls (issue: platform code in one place).
+//! What arena asks of the operating system beyond the standard library,
+//! in one place: the only module that calls `libc` (tests/layers.rs holds
+//! it to that). Kept by hand rather than taken from crates: each piece is a
+//! call or two (prctl, kill of a process group, poll, mmap with huge-page
+//! advice) that no well-kept crate offers alone; the signal handlers, which
+//! signal-hook would give, are a dozen lines of the same self-pipe.
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -69,4 +73,286 @@ pub fn process_exists(pid: u32) -> bool {
     // SAFETY: signal 0 only checks that the process exists.
     let r = unsafe { libc::kill(pid, 0) };
     r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Bytes in a transparent huge page (x86-64 and most Linux targets).
+#[cfg(target_os = "linux")]
+pub const HUGE_PAGE: usize = 2 << 20;
+
+/// A fresh zeroed block of at least `bytes` (not 0), aligned to a
+/// cache line (from 2 MiB up, to a transparent huge page, advised to be
+/// backed by them), and its size.
+#[cfg(target_os = "linux")]
+pub fn map_zeroed(bytes: usize) -> Option<(std::ptr::NonNull<u8>, usize)> {
+    use libc::{c_void, MAP_ANONYMOUS, MAP_FAILED, MAP_PRIVATE, PROT_READ, PROT_WRITE};
+    let huge = bytes >= HUGE_PAGE;
+    // A whole number of huge pages (a table of 2 MiB or more already is:
+    // a power of two), and room to slide them to a huge-page boundary.
+    let (block, mapped) = if huge {
+        let block = bytes.checked_next_multiple_of(HUGE_PAGE)?;
+        (block, block.checked_add(HUGE_PAGE)?)
+    } else {
+        (bytes, bytes)
+    };
+    // SAFETY: an anonymous private mapping at an address of the kernel's
+    // choosing: it touches no memory that exists already.
+    let base = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            mapped,
+            PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if base == MAP_FAILED {
+        return None;
+    }
+    if !huge {
+        return Some((std::ptr::NonNull::new(base.cast::<u8>())?, block));
+    }
+    let addr = base as usize;
+    let head = addr.next_multiple_of(HUGE_PAGE) - addr;
+    let tail = mapped - head - block;
+    // SAFETY: `head` is less than a huge page, so `start` lies within the
+    // mapping. The head and the tail are the parts of the mapping just
+    // made that lie outside the block kept (both page-aligned: the mapping
+    // is, and `start` and `block` are multiples of the huge page). The
+    // advice only changes how the kept block is backed; refused, it leaves
+    // ordinary pages.
+    let start = unsafe {
+        let start = base.cast::<u8>().add(head);
+        if head > 0 {
+            libc::munmap(base, head);
+        }
+        if tail > 0 {
+            libc::munmap(start.add(block).cast::<c_void>(), tail);
+        }
+        libc::madvise(start.cast::<c_void>(), block, libc::MADV_HUGEPAGE);
+        start
+    };
+    Some((std::ptr::NonNull::new(start)?, block))
+}
+
+/// A fresh zeroed block of `bytes` (not 0), aligned to a cache line, and
+/// its size.
+#[cfg(not(target_os = "linux"))]
+pub fn map_zeroed(bytes: usize) -> Option<(std::ptr::NonNull<u8>, usize)> {
+    let layout = std::alloc::Layout::from_size_align(bytes, 64).ok()?;
+    // SAFETY: the layout's size is not zero.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+    Some((std::ptr::NonNull::new(ptr)?, bytes))
+}
+
+/// Gives back a block [`map_zeroed`] gave.
+///
+/// # Safety
+/// `ptr` and `block` are exactly what one call of [`map_zeroed`] returned,
+/// and the block is given back once and not used after.
+pub unsafe fn unmap_zeroed(ptr: std::ptr::NonNull<u8>, block: usize) {
+    #[cfg(target_os = "linux")]
+    // SAFETY: as the caller promises.
+    unsafe {
+        libc::munmap(ptr.as_ptr().cast(), block);
+    }
+    #[cfg(not(target_os = "linux"))]
+    // SAFETY: as the caller promises: the layout is the one allocated.
+    unsafe {
+        let layout = std::alloc::Layout::from_size_align_unchecked(block, 64);
+        std::alloc::dealloc(ptr.as_ptr(), layout);
+    }
+}
+
+// --- Processes -------------------------------------------------------------
+
+/// Sends SIGKILL to the process group `pid` leads.
+pub fn kill_group(pid: u32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: kill(2) takes plain integers and touches no memory of ours.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Sends SIGKILL to process `pid` and, when it leads one, to its group.
+pub fn kill_tree(pid: u32) {
+    let Ok(p) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    // SAFETY: plain integers; the caller names its own unreaped child.
+    unsafe {
+        if libc::getpgid(p) == p {
+            libc::kill(-p, libc::SIGKILL);
+        }
+        libc::kill(p, libc::SIGKILL);
+    }
+}
+
+/// Waits for this process's child `pid` to end (its status unread).
+pub fn reap(pid: u32) {
+    if let Ok(p) = libc::pid_t::try_from(pid) {
+        // SAFETY: waits for our own child; the status is not read.
+        unsafe {
+            libc::waitpid(p, std::ptr::null_mut(), 0);
+        }
+    }
+}
+
+/// Makes this process a child subreaper (Linux): descendants whose parent
+/// ends are re-parented to it. False where that cannot be done.
+pub fn become_subreaper() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: prctl(2) with integer arguments only.
+        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 }
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+/// In a child between fork and exec: asks for SIGKILL when the thread
+/// that forked it ends, and kills itself at once when its parent (pid
+/// `parent`) is already gone. Async-signal-safe.
+///
+/// # Errors
+/// prctl(2) refused.
+pub fn die_with_parent(parent: i32) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(2), getppid(2) and raise(3) are async-signal-safe
+    // and take integers only.
+    unsafe {
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if libc::getppid() != parent {
+            libc::raise(libc::SIGKILL);
+        }
+    }
+    let _ = parent;
+    Ok(())
+}
+
+/// The exit status of a process killed by SIGKILL (for one that could not
+/// be reaped).
+pub fn killed_status() -> std::process::ExitStatus {
+    use std::os::unix::process::ExitStatusExt;
+    std::process::ExitStatus::from_raw(libc::SIGKILL)
+}
+
+/// Writes `bytes` (at most a pipe's atomic size) to `fd` if that cannot
+/// block; returns whether it did.
+pub fn write_now(fd: &std::os::fd::OwnedFd, bytes: &[u8]) -> bool {
+    let mut poll = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    // SAFETY: poll(2) and write(2) get a descriptor we own and a buffer
+    // that lives across the call, with its length.
+    unsafe {
+        libc::poll(&mut poll, 1, 0) == 1
+            && poll.revents & libc::POLLOUT != 0
+            && libc::write(fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len())
+                == bytes.len() as isize
+    }
+}
+
+/// The processes whose parent is `pid`, from /proc.
+pub fn children_of(pid: u32) -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&p| parent_of(p) == Some(pid))
+        .collect()
+}
+
+/// The parent of process `pid`, from /proc/PID/stat (its fourth field,
+/// after the name in parentheses, which may hold anything).
+pub fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = &stat[stat.rfind(')')? + 1..];
+    after.split_whitespace().nth(1)?.parse().ok()
+}
+
+// --- Files -----------------------------------------------------------------
+
+/// Sets `O_NONBLOCK` on files `options` opens: opening a FIFO then never
+/// waits for the other end.
+pub fn nonblocking(options: &mut std::fs::OpenOptions) -> &mut std::fs::OpenOptions {
+    use std::os::unix::fs::OpenOptionsExt;
+    options.custom_flags(libc::O_NONBLOCK)
+}
+
+// --- Signals ---------------------------------------------------------------
+
+/// A signal that asks a run to stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopSignal {
+    /// Ctrl-C (SIGINT).
+    Interrupt,
+    /// SIGTERM (how batch schedulers stop jobs) or SIGHUP.
+    Terminate,
+}
+
+/// The pipe's write end, for the handler.
+static SIGNAL_PIPE: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+
+extern "C" fn on_signal(signal: libc::c_int) {
+    // SAFETY: only async-signal-safe calls (write(2) on a descriptor that
+    // stays open, errno saved and restored).
+    unsafe {
+        let errno = *libc::__errno_location();
+        let byte = signal as u8;
+        let fd = SIGNAL_PIPE.load(std::sync::atomic::Ordering::Relaxed);
+        libc::write(fd, (&byte as *const u8).cast(), 1);
+        *libc::__errno_location() = errno;
+    }
+}
+
+/// Installs handlers of SIGINT, SIGTERM and SIGHUP that write the signal
+/// to a pipe (the one thing a handler may safely do); a thread reads it
+/// and calls `on` for each, until `on` returns false. False when the
+/// handlers cannot be installed (the signals then end the process as
+/// usual). Call it once.
+pub fn on_stop_signals(on: impl Fn(StopSignal) -> bool + Send + 'static) -> bool {
+    use std::io::Read;
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: pipe2(2) fills the two descriptors of the array; fcntl and
+    // sigaction get integers and a zeroed, filled-in sigaction.
+    unsafe {
+        if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            return false;
+        }
+        libc::fcntl(fds[1], libc::F_SETFL, libc::O_NONBLOCK);
+        SIGNAL_PIPE.store(fds[1], std::sync::atomic::Ordering::Relaxed);
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            if libc::sigaction(signal, &action, std::ptr::null_mut()) != 0 {
+                return false;
+            }
+        }
+    }
+    // SAFETY: the read end is ours alone from here.
+    let mut pipe = unsafe { std::fs::File::from_raw_fd(fds[0]) };
+    std::thread::spawn(move || {
+        let mut byte = [0u8; 1];
+        while pipe.read_exact(&mut byte).is_ok() {
+            let signal = if i32::from(byte[0]) == libc::SIGINT {
+                StopSignal::Interrupt
+            } else {
+                StopSignal::Terminate
+            };
+            if !on(signal) {
+                return;
+            }
+        }
+    });
+    true
 }

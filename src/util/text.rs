@@ -106,11 +106,7 @@ pub fn open_file(path: &Path) -> std::io::Result<std::fs::File> {
     }
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
+    super::sys::nonblocking(&mut options);
     let file = options.open(path)?;
     if let Some(p) = special(file.metadata()?.file_type()) {
         return Err(refuse(p));

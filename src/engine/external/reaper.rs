@@ -22,6 +22,7 @@
 //! that is not a running engine, each time an engine ends and at the end.
 
 use super::transcript::{Dir, Transcript};
+use crate::util::sys;
 use crossbeam_channel::Receiver;
 use std::os::fd::OwnedFd;
 use std::process::{Child, ExitStatus};
@@ -115,7 +116,7 @@ impl Shared {
         }
         st.quit_at = Some(Instant::now());
         if let Some(fd) = st.input.take() {
-            if write_now(&fd, b"quit\n") {
+            if sys::write_now(&fd, b"quit\n") {
                 self.log.line(Dir::ToEngine, "quit");
             }
         }
@@ -167,7 +168,7 @@ impl Shared {
             Err(e) => {
                 self.log.close(&format!("ended: lost ({e})"));
                 forget_pid(self.pid);
-                let status = failed_status();
+                let status = sys::killed_status();
                 st.ended = Some(status);
                 status
             }
@@ -201,43 +202,12 @@ fn words(status: ExitStatus, how: How) -> String {
     }
 }
 
-/// An exit status for a process that could not be reaped.
-fn failed_status() -> ExitStatus {
-    use std::os::unix::process::ExitStatusExt;
-    ExitStatus::from_raw(libc::SIGKILL)
-}
-
-/// Writes `bytes` (at most a pipe's atomic size) to `fd` if that cannot
-/// block; returns whether it did.
-fn write_now(fd: &OwnedFd, bytes: &[u8]) -> bool {
-    use std::os::fd::AsRawFd;
-    let mut poll = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLOUT,
-        revents: 0,
-    };
-    // SAFETY: poll(2) and write(2) get a descriptor we own and a buffer
-    // that lives across the call, with its length.
-    unsafe {
-        libc::poll(&mut poll, 1, 0) == 1
-            && poll.revents & libc::POLLOUT != 0
-            && libc::write(fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len())
-                == bytes.len() as isize
-    }
-}
-
-/// Kills `child` and every process of its group.
+/// Kills `child` and every process of its group. The child is not reaped
+/// yet (or was reaped by this call's caller a moment ago, holding the
+/// engine's lock: its pid is then freed but no process of ours reuses it
+/// before we return), so its pid is its group's id.
 pub fn kill_group(child: &mut Child) {
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: kill(2) takes plain integers and touches no memory of
-        // ours. The child is not reaped yet (or was reaped by this call's
-        // caller a moment ago, holding the engine's lock: its pid is then
-        // freed but no process of ours reuses it before we return), so its
-        // pid is its group's id.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
+    sys::kill_group(child.id());
     let _ = child.kill();
 }
 
@@ -314,12 +284,7 @@ fn forget_pid(pid: u32) {
 /// behind outside its process group. For a program that starts no other
 /// children than engines (the `arena` binary's `run` and `match`).
 pub fn become_subreaper() {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: prctl(2) with integer arguments only.
-        let ok = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0;
-        SUBREAPER.store(ok, Ordering::Release);
-    }
+    SUBREAPER.store(sys::become_subreaper(), Ordering::Release);
 }
 
 /// Kills and reaps every child of this process that is not a running
@@ -334,49 +299,22 @@ pub fn sweep_orphans() {
     let me = std::process::id();
     // Each round reaps what the last one killed; their children come next.
     for _ in 0..64 {
-        let orphans: Vec<i32> = children_of(me)
+        let orphans: Vec<u32> = sys::children_of(me)
             .into_iter()
             .filter(|p| !pids.contains(p))
-            .filter_map(|p| i32::try_from(p).ok())
             .collect();
         if orphans.is_empty() {
             return;
         }
+        // Each pid is our unreaped child, so neither it nor the group it
+        // leads can be another's.
         for &p in &orphans {
-            // SAFETY: plain integers; each pid is our unreaped child, so
-            // neither it nor the group it leads can be another's.
-            unsafe {
-                if libc::getpgid(p) == p {
-                    libc::kill(-p, libc::SIGKILL);
-                }
-                libc::kill(p, libc::SIGKILL);
-            }
+            sys::kill_tree(p);
         }
         for &p in &orphans {
-            // SAFETY: waits for our own child; the status is not read.
-            unsafe {
-                libc::waitpid(p, std::ptr::null_mut(), 0);
-            }
+            sys::reap(p);
         }
     }
-}
-
-/// The processes whose parent is `pid`, from /proc.
-pub fn children_of(pid: u32) -> Vec<u32> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&p| parent_of(p) == Some(pid))
-        .collect()
-}
-
-/// The parent of process `pid`, from /proc/PID/stat (its fourth field,
-/// after the name in parentheses, which may hold anything).
-pub fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after = &stat[stat.rfind(')')? + 1..];
-    after.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Makes a spawned engine end when the thread that started it ends (and
@@ -387,17 +325,5 @@ pub fn parent_of(pid: u32) -> Option<u32> {
 /// # Errors
 /// prctl(2) refused.
 pub fn die_with_parent(parent: i32) -> std::io::Result<()> {
-    #[cfg(target_os = "linux")]
-    // SAFETY: prctl(2), getppid(2) and raise(3) are async-signal-safe
-    // and take integers only.
-    unsafe {
-        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        if libc::getppid() != parent {
-            libc::raise(libc::SIGKILL);
-        }
-    }
-    let _ = parent;
-    Ok(())
+    sys::die_with_parent(parent)
 }
