@@ -191,14 +191,6 @@ pub fn limit_kept(
     }
 }
 
-fn threads(asked: usize) -> usize {
-    if asked > 0 {
-        asked
-    } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    }
-}
-
 /// Keeps the openings a filter accepts, in their order, on `threads`
 /// threads (0: every core). Each thread calls `make_filter` once and owns
 /// the filter it returns, so a filter may hold mutable state (a search with
@@ -218,7 +210,7 @@ where
     M: Fn() -> F + Sync,
     F: FnMut(&Board, &[Move]) -> bool,
 {
-    let threads = self::threads(threads).clamp(1, all.len().max(1));
+    let threads = crate::util::par::threads(threads).clamp(1, all.len().max(1));
     let next = AtomicUsize::new(0);
     let mut keep = vec![false; all.len()];
     let verdicts: Vec<Vec<(usize, bool)>> = std::thread::scope(|s| {

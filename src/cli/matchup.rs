@@ -213,9 +213,7 @@ fn options(args: &MatchArgs) -> crate::Result<(MatchOptions, Option<String>)> {
         pairs,
         limit,
         book,
-        concurrency: args
-            .concurrency
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        concurrency: args.concurrency.unwrap_or_else(crate::util::par::cores),
         seed: args.seed,
         out: args.out.clone(),
         event: args.event.clone(),

@@ -191,10 +191,7 @@ fn endcut_header(opts: &EndCutFitOptions) -> Vec<String> {
 /// Too few positions for a stage (`--games`); I/O.
 pub fn fit_endcut(opts: &EndCutFitOptions) -> Result<EndCutFitReport> {
     let start = Instant::now();
-    let threads = match opts.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let threads = crate::util::par::threads(opts.threads);
     let games = self_play(
         &opts.eval,
         &FitOptions {

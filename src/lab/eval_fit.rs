@@ -239,10 +239,7 @@ pub fn fit_eval(opts: &EvalFitOptions) -> Result<EvalFitReport> {
         Some(p) => OthelloEval::from_weights_file(p)?,
         None => base.clone(),
     };
-    let threads = match opts.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let threads = crate::util::par::threads(opts.threads);
     let start = Instant::now();
     let (samples, read_from) = samples(opts, &play, threads)?;
     let sample_seconds = start.elapsed().as_secs_f64();

@@ -99,13 +99,6 @@ pub struct ProbCutCheckOptions {
     pub threads: usize,
 }
 
-fn threads(asked: usize) -> usize {
-    match asked {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-}
-
 /// Positions for fitting or checking: more empties than the engine solves
 /// exactly (12 when it does not).
 fn default_min_empties(config: &EngineConfig) -> u32 {
@@ -225,7 +218,7 @@ pub fn fit_probcut(opts: &ProbCutFitOptions) -> Result<ProbCutFitReport> {
     let config = searching_engine(&opts.engine, &opts.engine_arg)?;
     let pairs = pairs(&opts.pairs, opts.max_depth)?;
     check_fit_options(opts)?;
-    let threads = threads(opts.threads);
+    let threads = crate::util::par::threads(opts.threads);
     let min_empties = opts.min_empties.unwrap_or(default_min_empties(&config));
     let start = Instant::now();
     let positions = draw(
@@ -296,7 +289,7 @@ pub fn check_probcut(opts: &ProbCutCheckOptions) -> Result<CheckReport> {
             format!("{} has no ProbCut file (probcut: None)", opts.engine_arg),
         ));
     }
-    let threads = threads(opts.threads);
+    let threads = crate::util::par::threads(opts.threads);
     let min_empties = default_min_empties(&config);
     let positions = draw(
         &config,

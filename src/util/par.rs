@@ -1,5 +1,20 @@
 //! An ordered parallel map on scoped threads, for offline work (fitting,
-//! labelling) whose results must not depend on the number of threads.
+//! labelling) whose results must not depend on the number of threads, and
+//! what a thread setting of 0 means (every core: [`threads`]).
+
+/// The threads a setting asks for: `asked`, or with 0 every core this
+/// process may use (1 when that cannot be told).
+pub fn threads(asked: usize) -> usize {
+    match asked {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// The cores this process may use (at least 1).
+pub fn cores() -> usize {
+    threads(0)
+}
 
 /// Runs `f` over `items` on `threads` threads, results in item order.
 pub fn parallel_map<T: Sync, R: Send>(

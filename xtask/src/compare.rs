@@ -13,14 +13,15 @@
 //!   and clock, so each round gives a ratio of its own and a change of 2%
 //!   shows where alternating rounds vary by 10%.
 //!
-//! User CPU comes from wait4(2) of each run. `{out}` in the arguments
+//! User CPU comes from wait4(2) of each run (the ratio is of user CPU);
+//! wall times are shown beside it. `{out}` in the arguments
 //! becomes a fresh folder for each run (a run's output folder), and each
 //! run's stdout is kept in `target/xtask/compare/` to be compared.
 
 use crate::{build_arena, check, output, root, scratch, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What to compare, from the command line.
 struct Plan {
@@ -92,7 +93,7 @@ pub fn run(args: &[String]) -> Result<bool> {
     if plan.paired && cpus < 2 {
         return Err("--paired needs two cores".into());
     }
-    let mut times: Vec<[Duration; 2]> = Vec::new();
+    let mut rounds: Vec<[Times; 2]> = Vec::new();
     for round in 0..plan.rounds {
         let t = if plan.paired {
             paired_round(&binaries, &plan.args, round, &dir)?
@@ -100,13 +101,13 @@ pub fn run(args: &[String]) -> Result<bool> {
             alternating_round(&binaries, &plan.args, round, &dir)?
         };
         eprintln!(
-            "round {}: reference {:.3} s, this checkout {:.3} s, ratio {:.3}",
+            "round {}: user CPU reference {:.3} s, this checkout {:.3} s, ratio {:.3}",
             round + 1,
-            t[0].as_secs_f64(),
-            t[1].as_secs_f64(),
-            ratio(t[1], t[0])
+            t[0].user.as_secs_f64(),
+            t[1].user.as_secs_f64(),
+            ratio(t[1].user, t[0].user)
         );
-        times.push(t);
+        rounds.push(t);
     }
     let short = &commit[..12.min(commit.len())];
     let this = format!(
@@ -117,7 +118,7 @@ pub fn run(args: &[String]) -> Result<bool> {
             ""
         }
     );
-    print_table(&plan, short, &this, &times);
+    print_table(&plan, short, &this, &rounds);
     Ok(true)
 }
 
@@ -183,8 +184,16 @@ fn start(
         .map_err(|e| format!("{} cannot start: {e}", binary.display()))
 }
 
-/// Waits for `child`; its user CPU time. Fails when it did not exit 0.
-fn user_time(child: Child, label: &str) -> Result<Duration> {
+/// A run's user CPU and wall time.
+#[derive(Clone, Copy, Default)]
+struct Times {
+    user: Duration,
+    wall: Duration,
+}
+
+/// Waits for `child`, started at `began`; its times. Fails when it did
+/// not exit 0.
+fn times(child: Child, began: Instant, label: &str) -> Result<Times> {
     let pid = libc::pid_t::try_from(child.id()).map_err(|e| e.to_string())?;
     let mut status = 0;
     // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
@@ -202,8 +211,10 @@ fn user_time(child: Child, label: &str) -> Result<Duration> {
             "{label}: the arena command failed (status {status}); its output is in target/xtask/compare/{label}.out"
         ));
     }
+    let wall = began.elapsed();
     let t = usage.ru_utime;
-    Ok(Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64))
+    let user = Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
+    Ok(Times { user, wall })
 }
 
 const LABELS: [&str; 2] = ["reference", "this-checkout"];
@@ -215,8 +226,8 @@ fn alternating_round(
     args: &[String],
     round: usize,
     dir: &Path,
-) -> Result<[Duration; 2]> {
-    let mut t = [Duration::ZERO; 2];
+) -> Result<[Times; 2]> {
+    let mut t = [Times::default(); 2];
     let order = if round.is_multiple_of(2) {
         [0, 1]
     } else {
@@ -225,7 +236,12 @@ fn alternating_round(
     for i in order {
         let label = format!("{}-{}", LABELS[i], round + 1);
         let args = arguments(args, dir, &label);
-        t[i] = user_time(start(&binaries[i], &args, None, dir, &label)?, &label)?;
+        let began = Instant::now();
+        t[i] = times(
+            start(&binaries[i], &args, None, dir, &label)?,
+            began,
+            &label,
+        )?;
     }
     Ok(t)
 }
@@ -237,23 +253,27 @@ fn paired_round(
     args: &[String],
     round: usize,
     dir: &Path,
-) -> Result<[Duration; 2]> {
+) -> Result<[Times; 2]> {
     let labels = LABELS.map(|l| format!("{l}-{}", round + 1));
     let mut children = Vec::new();
     for i in 0..2 {
         let core = (i + round) % 2;
         let args = arguments(args, dir, &labels[i]);
-        children.push(start(&binaries[i], &args, Some(core), dir, &labels[i])?);
+        let began = Instant::now();
+        children.push((
+            start(&binaries[i], &args, Some(core), dir, &labels[i])?,
+            began,
+        ));
     }
-    let mut t = [Duration::ZERO; 2];
-    for (i, child) in children.into_iter().enumerate() {
-        t[i] = user_time(child, &labels[i])?;
+    let mut t = [Times::default(); 2];
+    for (i, (child, began)) in children.into_iter().enumerate() {
+        t[i] = times(child, began, &labels[i])?;
     }
     Ok(t)
 }
 
 /// The markdown table and the summary line.
-fn print_table(plan: &Plan, reference: &str, this: &str, times: &[[Duration; 2]]) {
+fn print_table(plan: &Plan, reference: &str, this: &str, rounds: &[[Times; 2]]) {
     let method = if plan.paired {
         "paired (both at once, one per core, cores swapped each round)"
     } else {
@@ -262,34 +282,38 @@ fn print_table(plan: &Plan, reference: &str, this: &str, times: &[[Duration; 2]]
     println!(
         "`arena {}`, {} rounds, {method}",
         plan.args.join(" "),
-        times.len()
+        rounds.len()
     );
     println!();
-    println!("| round | {reference} user s | {this} user s | ratio |");
-    println!("| ---: | ---: | ---: | ---: |");
-    for (i, t) in times.iter().enumerate() {
+    println!("| round | {reference} user s | {this} user s | user ratio | wall s (ref, this) | wall ratio |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+    let row = |name: String, t: [Times; 2]| {
         println!(
-            "| {} | {:.3} | {:.3} | {:.3} |",
-            i + 1,
-            t[0].as_secs_f64(),
-            t[1].as_secs_f64(),
-            ratio(t[1], t[0])
+            "| {name} | {:.3} | {:.3} | {:.3} | {:.3}, {:.3} | {:.3} |",
+            t[0].user.as_secs_f64(),
+            t[1].user.as_secs_f64(),
+            ratio(t[1].user, t[0].user),
+            t[0].wall.as_secs_f64(),
+            t[1].wall.as_secs_f64(),
+            ratio(t[1].wall, t[0].wall)
         );
+    };
+    for (i, &t) in rounds.iter().enumerate() {
+        row((i + 1).to_string(), t);
     }
-    let sum = |i: usize| times.iter().map(|t| t[i]).sum::<Duration>();
-    let (a, b) = (sum(0), sum(1));
-    let mut ratios: Vec<f64> = times.iter().map(|t| ratio(t[1], t[0])).collect();
+    let sum = |i: usize| Times {
+        user: rounds.iter().map(|t| t[i].user).sum(),
+        wall: rounds.iter().map(|t| t[i].wall).sum(),
+    };
+    let total = [sum(0), sum(1)];
+    row("sum".into(), total);
+    let mut ratios: Vec<f64> = rounds.iter().map(|t| ratio(t[1].user, t[0].user)).collect();
     ratios.sort_by(f64::total_cmp);
     let median = ratios[ratios.len() / 2];
-    println!(
-        "| sum | {:.3} | {:.3} | **{:.3}** |",
-        a.as_secs_f64(),
-        b.as_secs_f64(),
-        ratio(b, a)
-    );
     println!();
     println!(
-        "this checkout / {reference}: user CPU ratio {:.3} (sums), median round {median:.3}",
-        ratio(b, a)
+        "this checkout / {reference}: user CPU ratio {:.3} (sums; median round {median:.3}), wall {:.3}",
+        ratio(total[1].user, total[0].user),
+        ratio(total[1].wall, total[0].wall)
     );
 }

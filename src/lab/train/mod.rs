@@ -354,10 +354,7 @@ fn stage_reports(
 /// # Errors
 /// The weights file cannot be written.
 pub fn train(t: &Training, threads: usize) -> Result<TrainReport> {
-    let threads = match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let threads = crate::util::par::threads(threads);
     let start = Instant::now();
     let mut positions = self_play(t, threads);
     if t.search_weight == 0.0 {

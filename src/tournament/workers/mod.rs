@@ -92,11 +92,12 @@ fn check_build(out: &Path, info: &TournamentInfo, w: &WorkerOptions) -> Result<(
         crate::records::build::mismatch_of(info.build.as_ref(), theirs.build.as_ref())
     {
         if !w.allow_mixed_builds {
-            return Err(refuse(
-                out,
-                &format!(
-                    "was started by another build (this worker: {differ}): run every worker with one arena build and the same engine programs, or pass --allow-mixed-builds"
-                ),
+            return Err(Error::Run(
+                crate::error::Wording::text(format!(
+                    "{} was started by another build (this worker: {differ}): run every worker with one arena build and the same engine programs, or pass ",
+                    crate::error::path_text(out)
+                ))
+                .setting("allow_mixed_builds"),
             ));
         }
     }

@@ -157,7 +157,7 @@ fn mixed_builds(
                 &path,
                 line,
                 column,
-                format!("build: worker {:?} played with another build than the run's ({d}) without --allow-mixed-builds", w.id),
+                format!("build: worker {:?} played with another build than the run's ({d}), and its record does not allow mixed builds (allow_mixed_builds)", w.id),
             ));
         }
         differ.push(format!("worker {}: {d}", w.id));
