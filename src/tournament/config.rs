@@ -7,11 +7,12 @@
 //! Paths of engines and the book are relative to the config file; `out` is
 //! relative to the directory `arena` runs in (like any output path).
 
+pub use super::engines::EngineRef;
 use super::engines::{load_engines, Loaded};
 use super::options::check_forced_limit;
 pub use super::options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
 use crate::book::{read_book, Book, BookError, Opening, OpeningOrder, Order};
-use crate::engine::{EngineSpec, RawEngine};
+use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::game::othello::Board;
 use crate::game::GameKind;
@@ -25,22 +26,6 @@ use crate::util::text::read_text;
 use crate::util::{Source, Sourced};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-
-/// An engine of a tournament: a file, or written inline.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub enum EngineRef {
-    /// An engine file, relative to the config file.
-    Path(PathBuf),
-    /// An engine written in the config (weights paths relative to the
-    /// config file).
-    Inline(RawEngine),
-    /// An engine as `arena match` takes it (see [`EngineArg`]): a file
-    /// with fields changed, `"strong.ron:eval.weights=new.bin"`, or a
-    /// program, `"cmd=gtp-rhino arg=-l arg=1 proto=gtp"` (paths relative
-    /// to the config file).
-    Arg(String),
-}
 
 /// The opening book of a tournament.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -232,6 +217,35 @@ fn resolved(path: &Path) -> PathBuf {
             }
             _ => return absolute,
         }
+    }
+}
+
+/// Here, where the raw config is: the overrides edit it.
+impl Overrides {
+    /// Applies the overrides to a raw config.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for `--rounds` with an SPRT (which has `max_pairs`).
+    pub fn apply(&self, raw: &mut RawTournament) -> Result<()> {
+        if let Some(seed) = self.seed {
+            raw.seed = seed;
+        }
+        let (given, a) = (self.adjudicate, &mut raw.adjudicate);
+        a.solve_at_empties = given.solve_at_empties.or(a.solve_at_empties);
+        a.resign = given.resign.or(a.resign);
+        a.draw = given.draw.or(a.draw);
+        if let Some(r) = self.rounds {
+            match &mut raw.format {
+                Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => *rounds = r,
+                Format::Sprt { .. } => {
+                    return Err(Error::usage(
+                        "rounds",
+                        "an SPRT plays pairs until it decides (max_pairs), not rounds",
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 }
 

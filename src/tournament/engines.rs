@@ -2,12 +2,28 @@
 //! config, inline ones checked against the config's text, each with its
 //! fingerprint (for the config hash) and the files it reads.
 
-use super::config::EngineRef;
-use crate::engine::{EngineArg, EngineConfig, EngineSpec};
+use crate::engine::{EngineArg, EngineConfig, EngineSpec, RawEngine};
 use crate::error::Result;
 use crate::search::Limit;
 use crate::util::{Source, Sourced};
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+
+/// An engine of a tournament: a file, or written inline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum EngineRef {
+    /// An engine file, relative to the config file.
+    Path(PathBuf),
+    /// An engine written in the config (weights paths relative to the
+    /// config file).
+    Inline(RawEngine),
+    /// An engine as `arena match` takes it (see [`EngineArg`]): a file
+    /// with fields changed, `"strong.ron:eval.weights=new.bin"`, or a
+    /// program, `"cmd=gtp-rhino arg=-l arg=1 proto=gtp"` (paths relative
+    /// to the config file).
+    Arg(String),
+}
 
 /// The engines of a config, loaded.
 pub(super) struct Loaded {

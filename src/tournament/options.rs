@@ -3,11 +3,9 @@
 //! forced on every engine, adjudication, `arena run`'s overrides, and what
 //! stops a run.
 
-use super::config::RawTournament;
 use crate::engine::EngineSpec;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::records::adjudge::{Draw, Resign, ScoreRules};
-use crate::records::Format;
 use crate::search::Limit;
 use crate::util::Source;
 use crossbeam_channel::Receiver;
@@ -93,34 +91,6 @@ pub struct Overrides {
     /// `--adjudicate-solve`, `--resign`, `--draw`: the adjudication's
     /// settings given (each replaces the config's).
     pub adjudicate: Adjudicate,
-}
-
-impl Overrides {
-    /// Applies the overrides to a raw config.
-    ///
-    /// # Errors
-    /// [`Error::Usage`] for `--rounds` with an SPRT (which has `max_pairs`).
-    pub fn apply(&self, raw: &mut RawTournament) -> Result<()> {
-        if let Some(seed) = self.seed {
-            raw.seed = seed;
-        }
-        let (given, a) = (self.adjudicate, &mut raw.adjudicate);
-        a.solve_at_empties = given.solve_at_empties.or(a.solve_at_empties);
-        a.resign = given.resign.or(a.resign);
-        a.draw = given.draw.or(a.draw);
-        if let Some(r) = self.rounds {
-            match &mut raw.format {
-                Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => *rounds = r,
-                Format::Sprt { .. } => {
-                    return Err(Error::usage(
-                        "rounds",
-                        "an SPRT plays pairs until it decides (max_pairs), not rounds",
-                    ))
-                }
-            }
-        }
-        Ok(())
-    }
 }
 
 /// A tournament's time control.

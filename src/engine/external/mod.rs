@@ -18,3 +18,18 @@ pub mod transcript;
 
 pub use player::ExternalPlayer;
 pub use spec::{ExternalConfig, Protocol, RawExternal};
+
+/// Here, above both: the engine file's form (`spec`) knows no dialect, and
+/// each dialect builds on the form.
+impl ExternalConfig {
+    /// The warning a run gives at its start, naming the engine, when its
+    /// protocol cannot carry its limit (`gtp-rhino: GTP has no depth
+    /// command; it plays at its own settings`).
+    pub fn limit_note(&self) -> Option<String> {
+        let note = match self.protocol {
+            Protocol::Nboard => nboard::limit_note(self.limit?),
+            Protocol::Gtp => gtp::limit_note(self.limit?),
+        }?;
+        Some(format!("{}: {note}", self.name))
+    }
+}

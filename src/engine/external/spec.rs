@@ -200,17 +200,6 @@ impl ExternalConfig {
         self.written.limit = Some(limit);
     }
 
-    /// The warning a run gives at its start, naming the engine, when its
-    /// protocol cannot carry its limit (`gtp-rhino: GTP has no depth
-    /// command; it plays at its own settings`).
-    pub fn limit_note(&self) -> Option<String> {
-        let note = match self.protocol {
-            Protocol::Nboard => super::nboard::limit_note(self.limit?),
-            Protocol::Gtp => super::gtp::limit_note(self.limit?),
-        }?;
-        Some(format!("{}: {note}", self.name))
-    }
-
     /// What decides its play, for the config hash: its settings as written.
     pub fn fingerprint(&self) -> serde_json::Value {
         serde_json::json!({ "external": self.written })
