@@ -16,6 +16,7 @@ pub mod game;
 pub mod lab;
 pub mod records;
 pub mod report;
+pub mod rng;
 pub mod search;
 pub mod stats;
 pub mod tournament;

@@ -7,7 +7,7 @@
 use crate::util::{arena, repo, stderr};
 use arena::book::{opening_index, read_book, wrap_notice, OpeningOrder, Order};
 use arena::game::othello::notation::move_list_string;
-use arena::util::SplitMix64;
+use arena::rng::SplitMix64;
 use std::path::PathBuf;
 
 /// A fresh path under cargo's temporary directory for integration tests

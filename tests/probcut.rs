@@ -274,7 +274,7 @@ fn probcut_errors_name_the_file_and_field() {
 fn probcut_never_cuts_a_search_that_reaches_the_end() {
     // At 10 empties a depth-12 search is exact; the most aggressive model
     // (sigma 0, confidence 0) must not change its value.
-    let mut rng = arena::util::SplitMix64::new(5);
+    let mut rng = arena::rng::SplitMix64::new(5);
     for _ in 0..20 {
         let mut b = Board::start();
         let mut moves = arena::game::MoveList::new();

@@ -8,11 +8,11 @@ use arena::eval::{EvalSpec, OthelloEval};
 use arena::game::othello::{parse_position, Board};
 use arena::game::tictactoe::TicTacToe;
 use arena::game::tree::TreeData;
+use arena::rng::SplitMix64;
 use arena::search::{
     search, Evaluator, Fail, Limit, OrderBy, SearchGame, SearchSettings, Searcher, Variant,
     ZeroEval, INFINITY,
 };
-use arena::util::SplitMix64;
 use arena::{Game, MoveList};
 use proptest::prelude::*;
 use std::collections::HashSet;

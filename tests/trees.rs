@@ -5,9 +5,9 @@
 
 use crate::util::{arena, stderr, stdout};
 use arena::game::tree::{TreeData, MAX_LEAF};
+use arena::rng::SplitMix64;
 use arena::search::tree::search_tree;
 use arena::search::Variant;
-use arena::util::SplitMix64;
 use proptest::prelude::*;
 
 const ALGORITHMS: [&str; 6] = [

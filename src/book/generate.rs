@@ -26,7 +26,7 @@ use crate::game::othello::bitboard::Bits;
 use crate::game::othello::symmetry::transpose;
 use crate::game::othello::{Board, Move, Square};
 use crate::game::Game;
-use crate::util::SplitMix64;
+use crate::rng::SplitMix64;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -287,7 +287,7 @@ impl Hasher for BoardHasher {
         }
     }
     fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(crate::rng::GOLDEN);
     }
     fn write_isize(&mut self, x: isize) {
         self.write_u64(x as u64);

@@ -12,7 +12,7 @@
 //!   sampled.
 //! - [`order`]: which opening a tournament plays for a given pair
 //!   (sequential or seeded shuffle, rotated by a start index), with the
-//!   hand-written `util::SplitMix64` that makes the shuffle reproducible forever.
+//!   hand-written `rng::SplitMix64` that makes the shuffle reproducible forever.
 //! - [`import`]: public lists (XOT: one move list per line) into our format.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile

@@ -13,7 +13,7 @@
 //! ([`SplitMix64::shuffle`], both in `util`); tests pin both to exact values. Do not change
 //! either: it would change which openings every existing config plays.
 
-use crate::util::SplitMix64;
+use crate::rng::SplitMix64;
 
 /// How a tournament walks through its book.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]

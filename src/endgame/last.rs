@@ -143,7 +143,7 @@ mod tests {
 
     #[test]
     fn counts_what_the_flip_code_flips_on_full_boards() {
-        let mut rng = crate::util::SplitMix64::new(40);
+        let mut rng = crate::rng::SplitMix64::new(40);
         for _ in 0..20_000 {
             let sq = rng.below(64) as usize;
             let p = rng.next_u64() & !(1u64 << sq);

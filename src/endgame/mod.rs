@@ -311,7 +311,7 @@ mod tests {
 
     #[test]
     fn agrees_with_a_full_search_on_random_endgames() {
-        let mut rng = crate::util::SplitMix64::new(11);
+        let mut rng = crate::rng::SplitMix64::new(11);
         for _ in 0..60 {
             let mut b = Board::start();
             let mut moves = crate::game::MoveList::new();
@@ -340,7 +340,7 @@ mod tests {
 
     #[test]
     fn several_threads_find_the_one_thread_scores() {
-        let mut rng = crate::util::SplitMix64::new(5);
+        let mut rng = crate::rng::SplitMix64::new(5);
         let mut one = Solver::new(4, None);
         let mut three = Solver::new(4, Some(crate::endgame::builtin::order_eval()));
         three.set_threads(3);

@@ -377,7 +377,7 @@ mod tests {
 
     #[test]
     fn corner_stability_counts_owned_corners_and_their_owned_neighbours() {
-        let mut rng = crate::util::SplitMix64::new(3);
+        let mut rng = crate::rng::SplitMix64::new(3);
         for _ in 0..10_000 {
             let own = rng.next_u64() & rng.next_u64();
             let mut want = 0;
@@ -422,7 +422,7 @@ mod tests {
     fn the_shallow_search_is_negamax_at_any_window() {
         let eval = crate::endgame::builtin::order_eval();
         let mut solver = Solver::new(1, Some(eval.clone()));
-        let mut rng = crate::util::SplitMix64::new(5);
+        let mut rng = crate::rng::SplitMix64::new(5);
         let mut checked = 0;
         while checked < 60 {
             let mut b = crate::game::othello::Board::start();

@@ -342,7 +342,7 @@ mod tests {
 
     /// Positions of `empties` empties from seeded random play.
     fn positions(seed: u64, empties: u32, count: usize) -> Vec<Board> {
-        let mut rng = crate::util::SplitMix64::new(seed);
+        let mut rng = crate::rng::SplitMix64::new(seed);
         let mut out = Vec::new();
         while out.len() < count {
             let mut b = Board::start();

@@ -252,10 +252,8 @@ impl Game for TicTacToe {
     }
 
     fn hash(&self) -> u64 {
-        let key = (u64::from(self.x) << 16 | u64::from(self.o)).wrapping_add(1);
-        let mut z = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z ^ (z >> 31)
+        let key = u64::from(self.x) << 16 | u64::from(self.o);
+        crate::rng::mix(key.wrapping_add(crate::rng::GOLDEN))
     }
 
     fn first_player_to_move(&self) -> bool {

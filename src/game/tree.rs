@@ -318,10 +318,7 @@ impl Game for TreePos {
 
     fn hash(&self) -> u64 {
         // Every node is its own position: mix its index (SplitMix64 finaliser).
-        let mut z = u64::from(self.node).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        crate::rng::mix(u64::from(self.node).wrapping_add(crate::rng::GOLDEN))
     }
 
     fn first_player_to_move(&self) -> bool {

@@ -21,8 +21,8 @@ use crate::eval::{OthelloEval, UNITS_PER_DISC};
 use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::Board;
 use crate::game::{Game, MoveList};
+use crate::rng::SplitMix64;
 use crate::search::{search, Fail, Limit, OrderBy, SearchSettings, Searcher, Variant};
-use crate::util::SplitMix64;
 use std::fmt::Write;
 
 /// What to fit.
@@ -63,7 +63,7 @@ pub type Sample = (Board, f64);
 
 /// Plays game `g` with `eval` and returns its samples.
 fn play(g: u32, eval: &OthelloEval, opts: &FitOptions) -> Vec<Sample> {
-    let mut rng = SplitMix64::new(opts.seed ^ u64::from(g).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = SplitMix64::new(opts.seed ^ u64::from(g).wrapping_mul(crate::rng::GOLDEN));
     let eval = eval.clone();
     let settings = SearchSettings {
         variant: Variant::AlphaBeta { fail: Fail::Soft },

@@ -18,9 +18,10 @@ use crate::engine::EngineConfig;
 use crate::eval::OthelloEval;
 use crate::game::othello::{Board, Move};
 use crate::game::Game;
+use crate::rng::SplitMix64;
 use crate::search::probcut::{fit_line, Pair, ProbCut, Stage};
 use crate::search::{search, Evaluator, Limit, SearchSettings, Searcher, Variant};
-use crate::util::{parallel_map, parallel_map_with, stage_of, SplitMix64};
+use crate::util::{parallel_map, parallel_map_with, stage_of};
 use serde::Serialize;
 
 /// What to sample.

@@ -244,7 +244,7 @@ mod tests {
     fn game_with_a_pass() -> Vec<Move> {
         use crate::game::{Game, MoveList};
         for seed in 0.. {
-            let mut rng = crate::util::SplitMix64::new(seed);
+            let mut rng = crate::rng::SplitMix64::new(seed);
             let (mut board, mut moves) = (Board::start(), Vec::new());
             let mut list = MoveList::new();
             while !board.is_over() {

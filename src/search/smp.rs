@@ -118,7 +118,7 @@ mod tests {
 
     /// Positions `empties` squares from the end, by seeded random play.
     fn endgame(seed: u64, empties: u32) -> Board {
-        let mut rng = crate::util::SplitMix64::new(seed);
+        let mut rng = crate::rng::SplitMix64::new(seed);
         let mut b = Board::start();
         let mut moves = MoveList::new();
         while b.empties() > empties && !b.is_over() {

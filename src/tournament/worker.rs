@@ -31,12 +31,10 @@ use std::time::Duration;
 /// The seed of game `game_id` in a tournament seeded `seed`, for the engine
 /// playing `colour` (0 black, 1 white): SplitMix64's finaliser over the three.
 pub fn game_seed(seed: u64, game_id: u64, colour: u64) -> u64 {
-    let mut z = seed
-        .wrapping_add(game_id.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-        .wrapping_add(colour.wrapping_mul(0xD1B5_4A32_D192_ED03));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::rng::mix(
+        seed.wrapping_add(game_id.wrapping_mul(crate::rng::GOLDEN))
+            .wrapping_add(colour.wrapping_mul(0xD1B5_4A32_D192_ED03)),
+    )
 }
 
 /// How a worker builds an engine's player: [`EngineSpec::player`] in a real run;

@@ -1,5 +1,4 @@
-//! Small shared tools with no knowledge of games or engines: the random
-//! generator, atomic file writes, reading text files, RON helpers (where a
+//! Small shared tools with no knowledge of games or engines: atomic file writes, reading text files, RON helpers (where a
 //! field is written, error wording), an ordered parallel map, terminal
 //! progress bars and a stable hash.
 
@@ -12,7 +11,6 @@ pub mod hash;
 pub mod panic;
 pub mod par;
 pub mod progress;
-pub mod rng;
 pub mod ron;
 pub mod ron_edit;
 mod ron_explain;
@@ -25,7 +23,6 @@ pub use self::ron::{check_stages, parse_ron, stage_of, Source, Sourced};
 pub use fs::{same_file, write_atomic, write_atomic_bytes, write_durable, FolderLock, LockError};
 pub use hash::{fnv1a, Fnv1a};
 pub use par::{parallel_map, parallel_map_with};
-pub use rng::SplitMix64;
 
 /// Writes `text` and a newline on stderr. A closed or broken stderr
 /// (`arena … 2>&1 | head -1`) drops the line instead of panicking, as

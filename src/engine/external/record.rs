@@ -171,7 +171,7 @@ mod tests {
         assert!(r.catch_up(&Board::start()).is_err());
         // Two moves in a row around a forced pass.
         for seed in 0..200 {
-            let mut rng = crate::util::SplitMix64::new(seed);
+            let mut rng = crate::rng::SplitMix64::new(seed);
             let mut b = Board::start();
             let mut list = crate::game::MoveList::new();
             while !b.is_over() {

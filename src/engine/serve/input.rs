@@ -238,7 +238,7 @@ mod tests {
             );
             let mut served = Served::new(&EngineConfig::parse(&text, Path::new("d.ron")).unwrap());
             // 30 empties (the solver's), by seeded random play.
-            let mut rng = crate::util::SplitMix64::new(5);
+            let mut rng = crate::rng::SplitMix64::new(5);
             let mut moves = MoveList::new();
             while served.board.empties() > 30 {
                 moves.clear();

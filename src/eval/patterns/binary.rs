@@ -258,7 +258,7 @@ mod tests {
         let back = Patterns::from_binary(&bin, Path::new("x.bin")).unwrap();
         assert_eq!(back.to_binary(), bin);
         assert!(ron.stages().eq(back.stages()));
-        let mut rng = crate::util::SplitMix64::new(5);
+        let mut rng = crate::rng::SplitMix64::new(5);
         let mut moves = MoveList::new();
         let mut b = Board::start();
         while !b.is_over() {

@@ -7,7 +7,7 @@ use super::set::OFFSETS;
 use super::*;
 use crate::game::othello::symmetry::Symmetry;
 use crate::game::othello::Square;
-use crate::util::SplitMix64;
+use crate::rng::SplitMix64;
 
 /// The index of instance `n` of pattern `k`, read square by square.
 fn slow_index(b: &Board, k: usize, n: usize) -> usize {

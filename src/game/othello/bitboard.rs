@@ -374,7 +374,7 @@ mod tests {
 
     #[test]
     fn flips_and_moves_match_a_square_by_square_walk() {
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut s = crate::rng::GOLDEN;
         for _ in 0..20_000 {
             let a = xorshift(&mut s);
             let b = xorshift(&mut s);

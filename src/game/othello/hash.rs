@@ -9,24 +9,14 @@
 //! on their colours: positions that differ only by colour are the same for
 //! search.
 
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
-
 static KEYS: [[u64; 256]; 16] = {
     let mut keys = [[0u64; 256]; 16];
-    let mut state = 0x0A2E_7A00_0000_0001u64;
+    let mut rng = crate::rng::SplitMix64::new(0x0A2E_7A00_0000_0001);
     let mut i = 0;
     while i < 16 {
         let mut j = 1; // byte value 0 (no disc) keys to 0, as in per-square Zobrist.
         while j < 256 {
-            let (s, k) = splitmix64(state);
-            state = s;
-            keys[i][j] = k;
+            keys[i][j] = rng.next_u64();
             j += 1;
         }
         i += 1;
@@ -55,7 +45,7 @@ pub fn hash(player: u64, opponent: u64) -> u64 {
 /// [`hash`]'s keys would fill the processor's first-level cache.
 #[inline(always)]
 pub fn mixed(player: u64, opponent: u64) -> u64 {
-    let mut h = player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    let mut h = player.wrapping_mul(crate::rng::GOLDEN)
         ^ opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(32);
     h ^= h >> 33;
     h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);

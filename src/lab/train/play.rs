@@ -15,8 +15,8 @@ use crate::endgame::Solver;
 use crate::eval::{OthelloEval, Patterns, UNITS_PER_DISC};
 use crate::game::othello::Board;
 use crate::game::{Game, MoveList};
+use crate::rng::SplitMix64;
 use crate::search::{search, Limit, OrderBy, SearchSettings, Searcher, Variant};
-use crate::util::SplitMix64;
 
 /// One position of a self-play game.
 #[derive(Clone, Copy, Debug)]
@@ -75,7 +75,7 @@ impl<'a> GamePlayer<'a> {
     fn rng(&self, g: u32) -> SplitMix64 {
         let mut mix = SplitMix64::new(self.training.seed ^ 0x7261_696E_7472_6169);
         let salt = mix.next_u64();
-        SplitMix64::new(salt ^ u64::from(g).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        SplitMix64::new(salt ^ u64::from(g).wrapping_mul(crate::rng::GOLDEN))
     }
 
     /// Plays game `g` and returns its positions (a position whose side to

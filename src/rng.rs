@@ -1,5 +1,18 @@
 //! The one random generator of the crate: SplitMix64, hand-written so that
-//! shuffles, random movers and self-play stay reproducible forever.
+//! shuffles, random movers and self-play stay reproducible forever, and its
+//! mixing function, which the position hashes and per-game seeds use too.
+//! Below every other module (`game/` included), so that all can reach it.
+
+/// The step of SplitMix64's state: 2^64 divided by the golden ratio.
+pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's mixing function (Stafford's "Mix13" finaliser): every bit
+/// of `z` reaches every bit of the result.
+pub const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 /// SplitMix64 (Steele, Lea and Flood 2014; the generator of Java's
 /// `SplittableRandom` and the usual seeder of xoshiro): a 64-bit state that
@@ -11,18 +24,15 @@ pub struct SplitMix64 {
 }
 
 impl SplitMix64 {
-    /// A generator whose first output is the mix of `seed + 0x9E3779B97F4A7C15`.
+    /// A generator whose first output is the mix of `seed + GOLDEN`.
     pub const fn new(seed: u64) -> SplitMix64 {
         SplitMix64 { state: seed }
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    pub const fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(GOLDEN);
+        mix(self.state)
     }
 
     /// A uniform integer in `0..n`, without bias (Lemire's multiply-and-shift
