@@ -10,9 +10,7 @@
 //! are whole discs. A forced pass, which no engine searched, neither counts
 //! nor breaks a run of moves; a move without a score (`null`) breaks it.
 
-use super::check::BadGame;
-use super::game::GameRecord;
-use super::info::AdjudicateInfo;
+use super::game::{bad, BadGame, GameRecord};
 use crate::game::othello::{parse_position, Board, Move};
 use crate::game::Game;
 use serde::{Deserialize, Serialize};
@@ -277,10 +275,6 @@ impl Claim<'_> {
     }
 }
 
-fn bad(field: &'static str, message: String) -> BadGame {
-    BadGame { field, message }
-}
-
 /// A score adjudication (resign or draw) of a game on its own: the game is
 /// not over, a resignation names one of its engines, which lost, by at
 /// least the rule's score; a draw scores 0.
@@ -453,6 +447,21 @@ fn start_of(rec: &GameRecord) -> Result<Board, BadGame> {
         Some(p) => parse_position(p).map_err(|e| bad("start", e.to_string())),
         None => Ok(Board::start()),
     }
+}
+
+/// A run's adjudication, as recorded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdjudicateInfo {
+    /// Games end at this many empties or fewer with the solver's score
+    /// (`None`: no adjudication).
+    pub solve_at_empties: Option<u32>,
+    /// Resign adjudication by the engines' scores (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resign: Option<Resign>,
+    /// Draw adjudication by the engines' scores (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Draw>,
 }
 
 #[cfg(test)]

@@ -6,24 +6,11 @@
 //! of the run).
 
 use super::adjudge::{check_claim, check_score_rules, claim, Claim};
-use super::game::{points_for, GameRecord};
+use super::game::{bad, points_for, BadGame, GameRecord};
 use super::info::TournamentInfo;
 use crate::game::othello::{parse_position, play_move_list, Board, Move};
 use crate::game::tictactoe::{Cell, TicTacToe};
 use crate::game::{Game, GameKind, MoveList};
-
-/// What is wrong with a game line: the field and the message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadGame {
-    /// The JSON key.
-    pub field: &'static str,
-    /// What is wrong, with the value.
-    pub message: String,
-}
-
-fn bad(field: &'static str, message: String) -> BadGame {
-    BadGame { field, message }
-}
 
 /// Checks a game on its own: its result is 0, 0.5 or 1; its moves are
 /// legal from its start; a game that ended normally is over, with the disc

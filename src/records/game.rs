@@ -198,6 +198,20 @@ fn push_escaped(out: &mut String, text: &str) {
     }
 }
 
+/// What is wrong with a game line: the field and the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadGame {
+    /// The JSON key.
+    pub field: &'static str,
+    /// What is wrong, with the value.
+    pub message: String,
+}
+
+/// The [`BadGame`] of `field`, saying `message`.
+pub(super) fn bad(field: &'static str, message: String) -> BadGame {
+    BadGame { field, message }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

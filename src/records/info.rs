@@ -2,6 +2,7 @@
 //! format, the book, the seed and the shard. Both the runner and the report
 //! read it.
 
+use super::adjudge::AdjudicateInfo;
 use super::BuildInfo;
 use crate::book::Order;
 use crate::game::GameKind;
@@ -138,10 +139,7 @@ pub struct TournamentInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partial: Option<String>,
     /// The game (absent: Othello).
-    #[serde(
-        default = "othello",
-        skip_serializing_if = "super::journal::is_othello"
-    )]
+    #[serde(default = "othello", skip_serializing_if = "is_othello")]
     pub game: GameKind,
     /// True when the games came from a scheduler of the caller's
     /// (`tournament::run_with`), not the format's fixed schedule: its
@@ -181,23 +179,14 @@ pub struct TournamentInfo {
     pub time_control: Option<String>,
 }
 
-/// A run's adjudication, as recorded.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AdjudicateInfo {
-    /// Games end at this many empties or fewer with the solver's score
-    /// (`None`: no adjudication).
-    pub solve_at_empties: Option<u32>,
-    /// Resign adjudication by the engines' scores (absent: none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resign: Option<super::adjudge::Resign>,
-    /// Draw adjudication by the engines' scores (absent: none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub draw: Option<super::adjudge::Draw>,
+/// The game a record names when it names none: Othello.
+pub(super) fn othello() -> GameKind {
+    GameKind::Othello
 }
 
-fn othello() -> GameKind {
-    GameKind::Othello
+/// True for Othello, which records do not name (as before tic-tac-toe).
+pub fn is_othello(game: &GameKind) -> bool {
+    *game == GameKind::Othello
 }
 
 /// The book of a tournament, as recorded.

@@ -6,9 +6,10 @@
 //! A kill can leave a last line half written; reading drops it (and
 //! resuming truncates it away) so that the game is simply played again.
 
-use super::check::{check_game, check_in_run, BadGame, Slot};
-use super::game::GameRecord;
+use super::check::{check_game, check_in_run, Slot};
+use super::game::{BadGame, GameRecord};
 use super::info::TournamentInfo;
+use super::info::{is_othello, othello};
 use crate::error::{Error, Result};
 use crate::game::GameKind;
 use serde::{Deserialize, Serialize};
@@ -30,15 +31,6 @@ pub struct Header {
     /// The game its moves are of (absent: Othello).
     #[serde(default = "othello", skip_serializing_if = "is_othello")]
     pub game: GameKind,
-}
-
-fn othello() -> GameKind {
-    GameKind::Othello
-}
-
-/// True for Othello, which journals do not name (as before tic-tac-toe).
-pub fn is_othello(game: &GameKind) -> bool {
-    *game == GameKind::Othello
 }
 
 /// A journal open for appending.

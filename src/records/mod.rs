@@ -18,8 +18,9 @@ pub mod info;
 pub mod journal;
 pub mod tail;
 
+pub use adjudge::AdjudicateInfo;
 pub use build::BuildInfo;
 pub use game::{ggf, ggs_clock, GameRecord, GgfRun};
 pub use ggf::{ggf_of, parse_ggf, GgfError};
-pub use info::{AdjudicateInfo, BookInfo, Format, Shard, TournamentInfo};
+pub use info::{BookInfo, Format, Shard, TournamentInfo};
 pub use journal::{Header, Journal};

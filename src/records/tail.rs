@@ -3,7 +3,8 @@
 //! the last call, checked like a resumed journal's. A line not yet ended
 //! (being written) is left for the next call.
 
-use super::check::{check_in_run, BadGame, Slot};
+use super::check::{check_in_run, Slot};
+use super::game::BadGame;
 use super::game::GameRecord;
 use super::info::TournamentInfo;
 use super::journal::{Gathered, Taken};

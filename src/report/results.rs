@@ -100,7 +100,7 @@ pub struct Results {
     /// Shard (`K/N`) or `merged`.
     pub shard: String,
     /// The game (absent: Othello).
-    #[serde(skip_serializing_if = "crate::records::journal::is_othello")]
+    #[serde(skip_serializing_if = "crate::records::info::is_othello")]
     pub game: GameKind,
     /// True when every game of the run is in (or the SPRT has decided).
     pub complete: bool,
