@@ -524,7 +524,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "src/search: ordering <-> searcher",
     "src/search: probcut <-> searcher",
     "src/tournament: collector <-> workers",
-    "src/tournament: folder <-> workers",
 ];
 
 #[test]

@@ -301,7 +301,7 @@ pub fn stop_requests() -> Option<Receiver<StopRequest>> {
 /// # Errors
 /// A missing or bad journal.
 pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
-    if workers::is_worker_folder(&args.dir) {
+    if tournament::folder::is_worker_folder(&args.dir) {
         return report_workers(args);
     }
     let (info, results) = tournament::report(&args.dir)?;

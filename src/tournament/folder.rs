@@ -42,6 +42,14 @@ pub struct RunFolder {
     pub must_be_finished: bool,
 }
 
+/// True when `dir` holds a run played by workers (its `tournament.json`
+/// says so, or it has a `workers` or `claims` folder).
+pub fn is_worker_folder(dir: &Path) -> bool {
+    dir.join("workers").is_dir()
+        || dir.join("claims").is_dir()
+        || read_info(dir).is_ok_and(|i| i.workers)
+}
+
 /// Opens the results folder `out` for the run `info`: takes its lock (a
 /// second run on the same folder is refused at once), then creates the
 /// journal, or continues the existing one of the same config and shard as
@@ -52,7 +60,7 @@ pub struct RunFolder {
 /// a corrupt journal (file, line, field), I/O.
 pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result<RunFolder> {
     make_folder(out)?;
-    if super::workers::is_worker_folder(out) {
+    if is_worker_folder(out) {
         return Err(Error::Run(
             Wording::text(format!(
                 "{} holds a run played by workers: join it with ",

@@ -137,14 +137,6 @@ pub fn check_id(id: &str) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// True when `dir` holds a run played by workers (its `tournament.json`
-/// says so, or it has a `workers` or `claims` folder).
-pub fn is_worker_folder(dir: &Path) -> bool {
-    dir.join("workers").is_dir()
-        || dir.join("claims").is_dir()
-        || crate::tournament::read_info(dir).is_ok_and(|i| i.workers)
-}
-
 /// A worker's own part of the run folder, opened.
 pub struct WorkerFolder {
     /// Its heartbeat, beating while this lives.
