@@ -2,11 +2,11 @@
 //! line (a game, fresh statistics, the end), written beside what the
 //! terminal shows without changing it.
 
-use crate::tournament::{config, engine, games, squares, tmp};
+use crate::tournament::{config, engine, games, searchers_config, squares, tmp};
 use crate::util::{arena, stderr, stdout};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// `arena run CONFIG --out DIR` with `more` flags.
@@ -158,27 +158,10 @@ fn an_events_file_that_cannot_be_created_is_an_error_before_any_game() {
     assert_eq!(journal.lines().count(), 1, "no game was played: {journal}");
 }
 
-/// A config of two searchers to `depth` and one less, `rounds` pairs of
-/// games, with its output folder.
-fn slow_config(dir: &Path, rounds: u64, depth: u32) -> (PathBuf, PathBuf) {
-    let ab = |name: &str, depth: u32| {
-        engine(
-            name,
-            &format!(
-                "search: AlphaBeta(fail: Soft), limit: Depth({depth}), eval: WeightedSquares(weights: {:?})",
-                squares()
-            ),
-        )
-    };
-    let format = format!("RoundRobin(rounds: {rounds})");
-    let (cfg, t) = config(dir, &format, &[ab("a", depth), ab("b", depth - 1)], "");
-    (cfg, t.out)
-}
-
 #[test]
 fn an_events_file_of_the_run_itself_is_refused_and_nothing_is_touched() {
     let dir = tmp("events-own");
-    let (cfg, out) = slow_config(&dir, 2, 3);
+    let (cfg, out) = searchers_config(&dir, 2, 3);
     let c = cfg.to_str().unwrap();
     let r = arena(&["run", c, "--quiet"]);
     assert!(r.status.success(), "{}", stderr(&r));
@@ -226,7 +209,7 @@ fn an_events_file_of_the_run_itself_is_refused_and_nothing_is_touched() {
 #[test]
 fn a_second_writer_with_events_is_refused_before_it_touches_them() {
     let dir = tmp("events-second");
-    let (cfg, out) = slow_config(&dir, 20, 7);
+    let (cfg, out) = searchers_config(&dir, 20, 7);
     let c = cfg.to_str().unwrap();
     let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(["run", c, "--quiet", "--concurrency", "1"])
@@ -267,7 +250,7 @@ fn a_second_writer_with_events_is_refused_before_it_touches_them() {
 #[test]
 fn a_pipe_is_written_when_read_and_refused_at_once_when_nobody_reads_it() {
     let dir = tmp("events-fifo");
-    let (cfg, _) = slow_config(&dir, 1, 3);
+    let (cfg, _) = searchers_config(&dir, 1, 3);
     let fifo = dir.join("events.fifo");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)

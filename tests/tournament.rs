@@ -36,6 +36,24 @@ pub fn config(dir: &Path, format: &str, engines: &[String], extra: &str) -> (Pat
 }
 
 /// The classic weights, by absolute path (tests run in any target folder).
+/// A round robin of two alpha-beta searchers on weighted squares, to
+/// `depth` and one less, `rounds` pairs (written by [`config`]), and its
+/// output folder.
+pub fn searchers_config(dir: &Path, rounds: u64, depth: u32) -> (PathBuf, PathBuf) {
+    let ab = |name: &str, depth: u32| {
+        engine(
+            name,
+            &format!(
+                "search: AlphaBeta(fail: Soft), limit: Depth({depth}), eval: WeightedSquares(weights: {:?})",
+                squares()
+            ),
+        )
+    };
+    let format = format!("RoundRobin(rounds: {rounds})");
+    let (cfg, t) = config(dir, &format, &[ab("a", depth), ab("b", depth - 1)], "");
+    (cfg, t.out)
+}
+
 pub fn squares() -> PathBuf {
     repo("engines/weights/squares-classic.ron")
 }

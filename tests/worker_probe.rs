@@ -4,7 +4,7 @@
 //! folders in `workers/`, an edited `worker.json`, and command-line values
 //! given twice, empty or through a batch system's variable.
 
-use crate::tournament::{config, engine, squares, tmp};
+use crate::tournament::{searchers_config, tmp};
 use crate::util::{arena, stderr, stdout};
 use crate::workers::finish;
 use serde_json::Value;
@@ -14,17 +14,7 @@ use std::time::{Duration, Instant};
 
 /// A round robin of two depth-limited searchers, `rounds` pairs.
 fn round_robin(dir: &Path, rounds: u64, depth: u32) -> PathBuf {
-    let ab = |name: &str, depth: u32| {
-        engine(
-            name,
-            &format!(
-                "search: AlphaBeta(fail: Soft), limit: Depth({depth}), eval: WeightedSquares(weights: {:?})",
-                squares()
-            ),
-        )
-    };
-    let format = format!("RoundRobin(rounds: {rounds})");
-    config(dir, &format, &[ab("a", depth), ab("b", depth - 1)], "").0
+    searchers_config(dir, rounds, depth).0
 }
 
 /// `arena run CONFIG --out OUT --worker ID` in the background.

@@ -199,6 +199,16 @@ pub fn flag(name: &str) -> String {
     format!("--{}", name.replace('_', "-"))
 }
 
+/// Colour for standard output: on when it is a terminal and `NO_COLOR` is
+/// unset or empty (the library is told, and never asks about a terminal).
+pub fn paint() -> crate::report::colour::Paint {
+    use std::io::IsTerminal;
+    crate::report::colour::Paint::when(
+        std::io::stdout().is_terminal(),
+        std::env::var_os("NO_COLOR"),
+    )
+}
+
 /// `err` with the option it is about, as the library names it, written as
 /// its flag: the library knows settings, the command line has flags.
 pub fn with_flags(mut err: anyhow::Error) -> anyhow::Error {

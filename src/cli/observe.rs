@@ -10,7 +10,6 @@
 
 use super::events::Events;
 use crate::records::GameRecord;
-use crate::report::colour::Paint;
 use crate::report::Results;
 use crate::stats::format::{elo, elo_error, fixed, ELO_SHOWN};
 use crate::tournament::observer::{Cadence, End, RunObserver, Start, Tee};
@@ -256,7 +255,7 @@ fn final_block(end: &End<'_>) {
             end.out.display()
         ));
     }
-    say(&end.results.final_text(Paint::for_stdout()));
+    say(&end.results.final_text(super::paint()));
     match end.worker {
         Some(line) => {
             say(line);

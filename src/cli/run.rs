@@ -2,7 +2,6 @@
 
 use super::{observe, print};
 use crate::engine::external::reaper;
-use crate::report::colour::Paint;
 use crate::tournament::config::Overrides;
 use crate::tournament::options::{StopRequest, Stops};
 use crate::tournament::workers::{self, WorkerOptions};
@@ -308,7 +307,7 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         print(&serde_json::to_string_pretty(&results)?)?;
     } else {
-        print(&results.final_text(Paint::for_stdout()))?;
+        print(&results.final_text(super::paint()))?;
         print(&super::observe::report_line(&args.dir))?;
     }
     Ok(code(tournament::exit_code(&info, &results)))
@@ -322,7 +321,7 @@ fn report_workers(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         print(&serde_json::to_string_pretty(&r.results)?)?;
     } else {
-        print(&r.results.final_text(Paint::for_stdout()))?;
+        print(&r.results.final_text(super::paint()))?;
         print(&super::observe::report_line(&args.dir))?;
     }
     match &r.missing {
@@ -358,7 +357,7 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         allow_mixed_builds: args.allow_mixed_builds,
     };
     let (info, results) = tournament::merge(&args.dirs, &args.out, &opts)?;
-    print(&results.final_text(Paint::for_stdout()))?;
+    print(&results.final_text(super::paint()))?;
     print(&format!(
         "Merged {} games into {}",
         results.games_played,

@@ -7,7 +7,6 @@
 
 use super::results::Results;
 use std::ffi::OsString;
-use std::io::IsTerminal;
 
 /// Whether to colour text, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,15 +46,6 @@ impl Paint {
     pub const PLAIN: Paint = Paint { on: false };
     /// ANSI colours.
     pub const ANSI: Paint = Paint { on: true };
-
-    /// Colour for standard output: on when it is a terminal and `NO_COLOR`
-    /// is unset or empty.
-    pub fn for_stdout() -> Paint {
-        Paint::when(
-            std::io::stdout().is_terminal(),
-            std::env::var_os("NO_COLOR"),
-        )
-    }
 
     /// Colour on a terminal (`tty`) unless `no_color` (the value of
     /// `NO_COLOR`) is set to something.
