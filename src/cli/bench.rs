@@ -1,11 +1,11 @@
 //! `arena bench`: runs the bench ([`crate::engine::bench`]) and prints its
 //! signature and speed, or the node table by technique.
 
+use super::progress;
 use super::{print, print_json};
 use crate::engine::bench::{bench_with, table, DEFAULT_DEPTH};
 use crate::engine::config::MAX_THREADS;
 use crate::search::limits::MAX_DEPTH;
-use crate::util::progress;
 use std::process::ExitCode;
 
 /// Arguments of `arena bench`.

@@ -13,6 +13,7 @@ pub mod matchup;
 pub mod observe;
 pub mod perft;
 pub mod probcut;
+pub mod progress;
 pub mod run;
 pub mod search;
 pub mod serve;

@@ -1,12 +1,12 @@
 //! `arena perft`: leaf counts of the game tree, for checking and timing move
 //! generation.
 
+use super::progress;
 use super::{named, print, print_json};
 use crate::game::perft::{perft_parts, MAX_PERFT_DEPTH};
 use crate::game::tictactoe::TicTacToe;
 use crate::game::Game;
 use crate::game::GameKind;
-use crate::util::progress;
 use crate::Error;
 use std::process::ExitCode;
 use std::time::Instant;

@@ -9,13 +9,13 @@ use crate::engine::{
 use crate::eval::UNITS_PER_DISC;
 use crate::game::GameKind;
 
+use super::progress;
 use crate::game::tictactoe::TicTacToe;
 use crate::search::deepening::SearchSettings;
 use crate::search::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
 use crate::search::{
     search, Limit, OrderBy, SearchGame, SearchOutcome, SearchStats, Searcher, Variant, ZeroEval,
 };
-use crate::util::progress;
 use crate::Error;
 use std::fmt::Display;
 use std::path::PathBuf;

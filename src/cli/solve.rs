@@ -1,11 +1,11 @@
 //! `arena solve`: solves every position of an OBF file exactly and checks
 //! score and move against the file.
 
+use super::progress;
 use super::{print, print_json};
 use crate::endgame::{obf, EndCut, Solver, MAX_SOLVE_EMPTIES};
 use crate::eval::OthelloEval;
 use crate::search::probcut::ProbCut;
-use crate::util::progress;
 use crate::util::text::read_text;
 use crate::Error;
 use std::path::PathBuf;

@@ -25,7 +25,8 @@ pub struct TrainArgs {
 /// A bad training file (or a file it names); the weights cannot be written.
 pub fn run(args: &TrainArgs) -> anyhow::Result<ExitCode> {
     let training = Training::load(&args.file)?;
-    let report = train(&training, args.threads as usize)?;
+    let bars = super::progress::Bars::default();
+    let report = train(&training, args.threads as usize, &bars)?;
     if args.json {
         print_json(&report)?;
         return Ok(ExitCode::SUCCESS);

@@ -1,6 +1,8 @@
-//! Small shared tools with no knowledge of games or engines: atomic file writes, reading text files, RON helpers (where a
-//! field is written, error wording), an ordered parallel map, terminal
-//! progress bars and a stable hash.
+//! Small shared tools with no knowledge of games or engines: atomic file
+//! writes, reading text files, RON helpers (where a field is written, error
+//! wording), an ordered parallel map, what long work reports of its
+//! progress (drawn by cli/), the calls to the operating system, and a
+//! stable hash.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.

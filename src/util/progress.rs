@@ -1,56 +1,23 @@
-//! Progress of one long command (perft, solve, search, bench) on a
-//! terminal: an indicatif bar or spinner on stderr when stderr is a
-//! terminal, and nothing at all otherwise, so pipes, CI logs and `--json`
-//! output never see it. The bar is cleared when the command ends.
+//! How long offline work says how far it is: the library reports phases
+//! and steps to a [`Progress`], and never draws anything or asks about a
+//! terminal (`cli/` draws bars on one).
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
-use std::time::Duration;
+/// What long work (training) tells as it goes. Steps may come from
+/// several threads at once. Every method does nothing by default.
+pub trait Progress: Sync {
+    /// A phase begins: `total` steps (`None`: of unknown length), each a
+    /// `unit` (`games`, `positions`), `message` saying what it does.
+    fn begin(&self, _total: Option<u64>, _unit: &str, _message: &str) {}
 
-/// How often a drawn bar refreshes on its own (its clock and spinner move
-/// even while one long step runs).
-const TICK: Duration = Duration::from_millis(200);
+    /// One step of the phase is done.
+    fn step(&self) {}
 
-/// Where progress goes: stderr when it is a terminal, nowhere otherwise.
-fn target() -> ProgressDrawTarget {
-    if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    }
+    /// The phase is over.
+    fn end(&self) {}
 }
 
-fn start(bar: ProgressBar, template: &str) -> ProgressBar {
-    bar.set_style(
-        ProgressStyle::with_template(template)
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
-    if !bar.is_hidden() {
-        bar.enable_steady_tick(TICK);
-    }
-    bar
-}
+/// Progress that shows nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quiet;
 
-/// A bar of `total` steps called `unit` (`subtrees`, `positions`), with
-/// elapsed time, ETA and a message; hidden when stderr is not a terminal.
-pub fn bar(total: u64, unit: &str) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(total), target());
-    start(
-        bar,
-        &format!(
-            "{{spinner}} {{bar:20.cyan/blue}} {{pos}}/{{len}} {unit}  {{elapsed_precise}} ETA {{eta_precise}}  {{msg}}"
-        ),
-    )
-}
-
-/// A spinner with `message` and the elapsed time, for work of unknown
-/// length; hidden when stderr is not a terminal.
-pub fn spinner(message: impl Into<String>) -> ProgressBar {
-    let bar = start(
-        ProgressBar::with_draw_target(None, target()),
-        "{spinner} {msg}  {elapsed_precise}",
-    );
-    bar.set_message(message.into());
-    bar
-}
+impl Progress for Quiet {}

@@ -38,7 +38,8 @@ use crate::eval::patterns::StageWeights;
 use crate::eval::{OthelloEval, Patterns, UNITS_PER_DISC};
 use crate::search::Evaluator;
 use crate::util::par::parallel_map_with;
-use crate::util::{progress, write_atomic_bytes};
+use crate::util::progress::Progress;
+use crate::util::write_atomic_bytes;
 use crate::Result;
 use play::{GamePlayer, Labeller, TrainPosition};
 use serde::Serialize;
@@ -110,22 +111,29 @@ fn rmse(eval: &OthelloEval, positions: &[&TrainPosition]) -> f64 {
     (sse / positions.len() as f64).sqrt() / f64::from(UNITS_PER_DISC)
 }
 
-/// The games, played on `threads` threads, their positions in game order.
-fn self_play(t: &Training, threads: usize) -> Vec<TrainPosition> {
+/// How training works: on `n` threads, telling `progress` how far it is.
+#[derive(Clone, Copy)]
+struct Threads<'a> {
+    n: usize,
+    progress: &'a dyn Progress,
+}
+
+/// The games, played on `threads`, their positions in game order.
+fn self_play(t: &Training, threads: Threads<'_>) -> Vec<TrainPosition> {
     let games: Vec<u32> = (0..t.games).collect();
-    let bar = progress::bar(u64::from(t.games), "games");
-    bar.set_message("self-play");
+    let bar = threads.progress;
+    bar.begin(Some(u64::from(t.games)), "games", "self-play");
     let per_game = parallel_map_with(
         &games,
-        threads,
+        threads.n,
         || GamePlayer::new(t),
         |player, &g| {
             let positions = player.play(g);
-            bar.inc(1);
+            bar.step();
             positions
         },
     );
-    bar.finish_and_clear();
+    bar.end();
     per_game.into_iter().flatten().collect()
 }
 
@@ -136,7 +144,7 @@ fn label_band(
     positions: &mut [TrainPosition],
     band: &[usize],
     (bounds, stages): (&[u32], &[StageWeights]),
-    threads: usize,
+    threads: Threads<'_>,
     name: &str,
 ) {
     let todo: Vec<usize> = band
@@ -148,22 +156,23 @@ fn label_band(
         return;
     }
     let eval = Patterns::new(bounds.to_vec(), stages.to_vec());
-    let bar = progress::bar(todo.len() as u64, "positions");
-    bar.set_message(format!("labelling {name} at depth {}", t.label_depth));
+    let bar = threads.progress;
+    let message = format!("labelling {name} at depth {}", t.label_depth);
+    bar.begin(Some(todo.len() as u64), "positions", &message);
     let boards: &[TrainPosition] = positions;
     let labels = parallel_map_with(
         &todo,
-        threads,
+        threads.n,
         || Labeller::new(&eval, t.label_depth),
         |labeller, &i| {
             let p = &boards[i];
             let searched = f64::from(labeller.label(&p.board));
             let w = t.search_weight;
-            bar.inc(1);
+            bar.step();
             (w * searched + (1.0 - w) * f64::from(p.outcome)).round() as i32
         },
     );
-    bar.finish_and_clear();
+    bar.end();
     for (i, label) in todo.into_iter().zip(labels) {
         positions[i].label = Some(label);
     }
@@ -219,7 +228,7 @@ fn fit_by_bands(
     stages: &mut [StageWeights],
     bounds: &[u32],
     canon: &[u32],
-    threads: usize,
+    threads: Threads<'_>,
 ) -> StageCost {
     let mut cost = StageCost::default();
     let mut low = plan.min;
@@ -243,12 +252,13 @@ fn fit_by_bands(
             .any(|&i| positions[i].label.is_none() && positions[i].board.empties() > high);
         if later || high == plan.max {
             let fit_start = Instant::now();
-            let spinner = progress::spinner(format!("fitting {}-{high} empties", plan.min));
+            let spinner = threads.progress;
+            spinner.begin(None, "", &format!("fitting {}-{high} empties", plan.min));
             if let Some((fitted, steps)) = fit_labelled(t, positions, &plan.members, high, canon) {
                 stages[plan.k] = fitted;
                 cost.iterations = steps;
             }
-            spinner.finish_and_clear();
+            spinner.end();
             cost.fit_seconds += fit_start.elapsed().as_secs_f64();
         }
         low = high + 1;
@@ -284,22 +294,23 @@ fn fit_ready(
     stages: &mut [StageWeights],
     costs: &mut [StageCost],
     canon: &[u32],
-    threads: usize,
+    threads: Threads<'_>,
 ) {
-    let bar = progress::bar(ready.len() as u64, "stages");
-    bar.set_message("fitting the stages labelled in self-play");
+    let bar = threads.progress;
+    let message = "fitting the stages labelled in self-play";
+    bar.begin(Some(ready.len() as u64), "stages", message);
     let fits = parallel_map_with(
         ready,
-        threads,
+        threads.n,
         || (),
         |(), plan| {
             let fit_start = Instant::now();
             let fit = fit_labelled(t, positions, &plan.members, plan.max, canon);
-            bar.inc(1);
+            bar.step();
             (fit, fit_start.elapsed().as_secs_f64())
         },
     );
-    bar.finish_and_clear();
+    bar.end();
     for (plan, (fit, seconds)) in ready.iter().zip(fits) {
         costs[plan.k].fit_seconds = seconds;
         if let Some((fitted, steps)) = fit {
@@ -348,13 +359,14 @@ fn stage_reports(
         .collect()
 }
 
-/// Runs the training of `t` on `threads` threads (0: every core) and
-/// writes its weights.
+/// Runs the training of `t` on `threads` threads (0: every core), telling
+/// `progress` how far it is, and writes its weights.
 ///
 /// # Errors
 /// The weights file cannot be written.
-pub fn train(t: &Training, threads: usize) -> Result<TrainReport> {
-    let threads = crate::util::par::threads(threads);
+pub fn train(t: &Training, threads: usize, progress: &dyn Progress) -> Result<TrainReport> {
+    let n = crate::util::par::threads(threads);
+    let threads = Threads { n, progress };
     let start = Instant::now();
     let mut positions = self_play(t, threads);
     if t.search_weight == 0.0 {
@@ -410,7 +422,7 @@ pub fn train(t: &Training, threads: usize) -> Result<TrainReport> {
         stages: reports,
         play_seconds,
         seconds: start.elapsed().as_secs_f64(),
-        threads,
+        threads: n,
         checksum: format!("{:016x}", crate::util::hash::fnv1a(&bytes)),
     })
 }
