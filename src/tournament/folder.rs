@@ -53,12 +53,20 @@ pub fn is_worker_folder(dir: &Path) -> bool {
 /// Opens the results folder `out` for the run `info`: takes its lock (a
 /// second run on the same folder is refused at once), then creates the
 /// journal, or continues the existing one of the same config and shard as
-/// `existing` says. `tournament.json` is written before the journal.
+/// `existing` says, calling `ready` once every check has passed and before
+/// `tournament.json` and the journal are written (the journal's header
+/// is rewritten before it only when `--resume` extends a run to a longer
+/// one of its family). `tournament.json` is written before the journal.
 ///
 /// # Errors
 /// A folder in use, a journal of another config or shard (naming both),
 /// a corrupt journal (file, line, field), I/O.
-pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result<RunFolder> {
+pub fn open_run(
+    out: &Path,
+    info: &TournamentInfo,
+    existing: Existing,
+    ready: &mut dyn FnMut() -> Result<()>,
+) -> Result<RunFolder> {
     make_folder(out)?;
     if is_worker_folder(out) {
         return Err(Error::Run(
@@ -87,6 +95,9 @@ pub fn open_run(out: &Path, info: &TournamentInfo, existing: Existing) -> Result
         None
     };
     let info = &kept_build(out, &folder, info, old.is_some(), existing)?;
+    // Every refusal is behind: what the caller opens (an events file) may
+    // fail now and leave the folder as it was.
+    ready()?;
     write_durable(&out.join("tournament.json"), &info_json(info))?;
     let (journal, games, must_be_finished) = match (old, existing) {
         (Some(c), Existing::Resume | Existing::Show) => {

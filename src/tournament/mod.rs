@@ -260,12 +260,11 @@ fn run_scheduled(
         ..info(t, opts.shard)
     };
     let existing = existing(opts);
-    let folder = open_run(&out, &info, existing)?;
+    let folder = open_run(&out, &info, existing, &mut || observer.open())?;
     let total = scheduler.total();
     let played = folder.games.len();
     let book_note = info.book_note();
     let warnings = engine_warnings(t);
-    observer.open()?;
     observer.started(&Start {
         total,
         done: played as u64,
