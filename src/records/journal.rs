@@ -156,7 +156,6 @@ impl Gathered {
                 match self.seen.insert(rec.game_id, text) {
                     None => {}
                     Some(before) if before == text => {
-                        self.seen.insert(rec.game_id, before);
                         self.repeated.push((rec.game_id, n));
                         return Ok(Taken::Repeat);
                     }
