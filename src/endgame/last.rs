@@ -4,7 +4,20 @@
 //! alone. Each of the four lines through the square is read as one byte
 //! (a shift, or a multiplication that gathers a column or a diagonal into
 //! one byte) and a table gives the discs flipped along it. The same plain
-//! integer code runs on both code paths.
+//! integer code runs on both code paths. Here too, the score of a game
+//! that has ended ([`final_score`]).
+
+/// Final score for the side to move with discs `p` against `o`.
+#[inline(always)]
+pub(super) fn final_score(p: u64, o: u64) -> i32 {
+    let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
+    let e = 64 - pc - oc;
+    match pc.cmp(&oc) {
+        std::cmp::Ordering::Greater => pc - oc + e,
+        std::cmp::Ordering::Less => pc - oc - e,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
 
 /// `FLIPPED[pos][line]`: the discs a move on square `pos` of a line of
 /// eight flips when the mover owns the squares of `line` (a byte) and the

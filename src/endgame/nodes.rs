@@ -3,12 +3,14 @@
 //! [`SMALL`] empties down, the small-position code of `small.rs`. Every
 //! node is fail-soft.
 
+use super::last::final_score;
 use super::ordering::{odd_quadrants, Moves, Scored};
 use super::parallel::DEFER_MIN;
 use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
 use crate::game::cpu::{Avx2, Cpu};
 use crate::game::othello::bitboard::Bits;
 use crate::game::othello::hash::mixed;
+use crate::game::othello::Ops;
 use crate::search::tt::Bound;
 use std::time::Instant;
 
@@ -24,18 +26,6 @@ const STABILITY_THRESHOLD: [i32; 65] = {
     }
     t
 };
-
-/// Final score for the side to move with discs `p` against `o`.
-#[inline(always)]
-pub(super) fn final_score(p: u64, o: u64) -> i32 {
-    let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
-    let e = 64 - pc - oc;
-    match pc.cmp(&oc) {
-        std::cmp::Ordering::Greater => pc - oc + e,
-        std::cmp::Ordering::Less => pc - oc - e,
-        std::cmp::Ordering::Equal => 0,
-    }
-}
 
 impl Solver {
     /// Counts a node; true when the deadline has passed, another thread
@@ -209,18 +199,14 @@ impl Solver {
     fn claim(&self, may_defer: bool, np: u64, no: u64, n: u32) -> Option<u64> {
         let busy = self.busy.as_ref().filter(|_| may_defer && n >= DEFER_MIN)?;
         let key = mixed(np, no) | 1;
-        if busy.taken(key) {
-            return Some(0);
-        }
-        busy.enter(key);
-        Some(key)
+        Some(if busy.claim(key) { key } else { 0 })
     }
 
     /// Gives back a position [`Solver::claim`] claimed.
     #[inline]
     fn release(&self, claim: Option<u64>) {
         if let (Some(key), Some(busy)) = (claim, &self.busy) {
-            busy.leave(key);
+            busy.release(key);
         }
     }
 

@@ -4,12 +4,13 @@
 //! from [`EVAL_SORT`](super::EVAL_SORT) empties, when the solver has an
 //! evaluation, a shallow alpha-beta search of the position after each move.
 
+use super::last::final_score;
 use super::leaves::{with_leaves, Leaves, NoEval};
-use super::nodes::final_score;
 use super::{Solver, ETC_DEPTH, INF_CENTI, SMALL};
 use crate::game::cpu::Cpu;
 use crate::game::othello::bitboard::{neighbours, Bits};
 use crate::game::othello::hash::mixed;
+use crate::game::othello::Ops;
 
 /// The four corners.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -398,7 +399,8 @@ mod tests {
     /// Plain negamax with the evaluation at the leaves (no pruning, moves
     /// by square), as the value the ordered alpha-beta must equal.
     fn negamax(e: &crate::eval::OthelloEval, p: u64, o: u64, depth: u32) -> i32 {
-        use crate::game::othello::bitboard::{flips, legal_moves};
+        use crate::game::othello::bitboard::legal_moves;
+        use crate::game::othello::ops::flips;
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {

@@ -12,60 +12,14 @@
 
 use super::{Solution, Solver};
 use crate::game::othello::Board;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use crate::search::busy::Busy;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
 /// Nodes with at least this many empties defer busy children: below, a
 /// subtree is too small for the bookkeeping to pay.
 pub(super) const DEFER_MIN: u32 = 11;
-
-/// Slots of the table of positions being searched (a power of two).
-const BUSY_SLOTS: usize = 1 << 14;
-
-/// Which positions some thread is searching now: one key per slot, the
-/// slot chosen by the key. A collision only defers a move needlessly or
-/// not at all; it never changes a score.
-pub(super) struct Busy {
-    slots: Box<[AtomicU64]>,
-}
-
-impl Busy {
-    fn new() -> Busy {
-        Busy {
-            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-
-    #[inline]
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(key >> 40) as usize & (BUSY_SLOTS - 1)]
-    }
-
-    /// Whether another thread is searching the position `key`.
-    #[inline]
-    pub(super) fn taken(&self, key: u64) -> bool {
-        self.slot(key).load(Relaxed) == key
-    }
-
-    /// This thread starts searching `key`.
-    #[inline]
-    pub(super) fn enter(&self, key: u64) {
-        self.slot(key).store(key, Relaxed);
-    }
-
-    /// This thread is done with `key` (unless another has taken the slot).
-    #[inline]
-    pub(super) fn leave(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
-    }
-
-    fn clear(&self) {
-        for s in self.slots.iter() {
-            s.store(0, Relaxed);
-        }
-    }
-}
 
 impl Solver {
     /// Solves on `threads` threads from now on (1: this thread alone). The
@@ -77,7 +31,7 @@ impl Solver {
             self.busy = None;
             return;
         }
-        let busy = Arc::new(Busy::new());
+        let busy = Arc::new(Busy::default());
         self.busy = Some(Arc::clone(&busy));
         for _ in 1..threads {
             let mut helper = Solver::sharing(self);

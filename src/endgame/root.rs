@@ -2,7 +2,7 @@
 //! the evaluation's estimate when the solver has one, and the root node,
 //! which (unlike inner nodes) reports its best move.
 
-use super::nodes::final_score;
+use super::last::final_score;
 use super::ordering::Moves;
 use super::{Solution, Solver, CHECK_EVERY, INF_CENTI};
 use crate::game::cpu::{detect, Baseline, Cpu};

@@ -4,12 +4,13 @@
 //! directly (no move generation), two empties solved inline and the last
 //! empty square counted directly (`last.rs`).
 
+use super::last::final_score;
 use super::last::last_empty;
-use super::nodes::final_score;
 use super::ordering::{odd_quadrants, quadrant_of};
 use super::Solver;
 use crate::game::cpu::{Avx2, Cpu};
 use crate::game::othello::bitboard::Bits;
+use crate::game::othello::Ops;
 
 impl Solver {
     /// Few empties: no table, no sorting; odd-parity quadrants first; the

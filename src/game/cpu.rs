@@ -40,26 +40,11 @@ pub trait Cpu: Copy + Send + Sync + 'static + private::Sealed {
     /// of its own, compiled for the baseline.
     fn run<R>(self, f: impl FnOnce() -> R) -> R;
 
-    /// The opponent discs `player` flips by playing on `square`
-    /// ([`crate::game::othello::bitboard::flips`]), by this level's fastest
-    /// code.
-    fn flips(self, square: usize, player: u64, opponent: u64) -> u64;
-
     /// This token as an [`Avx2`], when it is one (known at compile time):
     /// a hot recursive function branches on it to call its AVX2 twin, a
     /// function of its own with the features of [`Cpu::run`]'s (see the
     /// module's text).
     fn avx2(self) -> Option<Avx2>;
-
-    /// [`crate::game::othello::bitboard::legal_moves`] by this level's
-    /// code. With AVX2 a function of its own, called, not inlined (as LLVM
-    /// chose in a `target-cpu=native` build): inlined at every use it made
-    /// the hot loops larger and slower.
-    fn legal_moves(self, player: u64, opponent: u64) -> u64;
-
-    /// [`crate::game::othello::bitboard::stable_discs`] by this level's
-    /// code, called as [`Cpu::legal_moves`] is.
-    fn stable_discs(self, player: u64, opponent: u64) -> u64;
 }
 
 /// Plain code for the target the binary was built for (x86-64: SSE2 only).
@@ -88,64 +73,12 @@ impl Cpu for Baseline {
     }
 
     #[inline(always)]
-    fn flips(self, square: usize, player: u64, opponent: u64) -> u64 {
-        crate::game::othello::bitboard::flips_rays(square, player, opponent)
-    }
-
-    #[inline(always)]
     fn avx2(self) -> Option<Avx2> {
         None
-    }
-
-    #[inline(always)]
-    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
-        crate::game::othello::bitboard::legal_moves(player, opponent)
-    }
-
-    #[inline(always)]
-    fn stable_discs(self, player: u64, opponent: u64) -> u64 {
-        crate::game::othello::bitboard::stable_discs(player, opponent)
     }
 }
 
 impl Avx2 {
-    /// [`Cpu::legal_moves`] inlined into its caller, for the few loops
-    /// where a call per position costs more than the larger code (perft's
-    /// last plies); the caller must be compiled for AVX2 (its body run on
-    /// this path) for the code to be inlined.
-    #[inline(always)]
-    pub fn legal_moves_inlined(self, player: u64, opponent: u64) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the token proves the features.
-        unsafe {
-            crate::game::othello::avx2::legal_moves(player, opponent)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        Baseline.legal_moves(player, opponent)
-    }
-
-    /// The leaves two plies below a position whose side to move
-    /// (`player`) has the moves `moves` (not none): for each move, the
-    /// number of replies, or 1 when there is none (a pass or the end of
-    /// the game). Perft's last two plies, four children at a time in
-    /// vector registers; inlined as [`Avx2::legal_moves_inlined`].
-    #[inline(always)]
-    pub fn reply_counts(self, moves: u64, player: u64, opponent: u64) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the token proves the features.
-        unsafe {
-            crate::game::othello::avx2::reply_counts(moves, player, opponent)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        crate::game::othello::bitboard::Bits(moves)
-            .map(|sq| {
-                let f = Baseline.flips(sq, player, opponent);
-                let (p, o) = (opponent ^ f, player ^ f ^ (1 << sq));
-                u64::from(Baseline.legal_moves(p, o).count_ones().max(1))
-            })
-            .sum()
-    }
-
     /// The token, when this processor has every feature of the level.
     pub fn detect() -> Option<Avx2> {
         #[cfg(target_arch = "x86_64")]
@@ -181,26 +114,8 @@ impl Cpu for Avx2 {
     }
 
     #[inline(always)]
-    fn flips(self, square: usize, player: u64, opponent: u64) -> u64 {
-        // SAFETY: as above; the token proves AVX2.
-        unsafe { crate::game::othello::bitboard::flips_avx2(square, player, opponent) }
-    }
-
-    #[inline(always)]
     fn avx2(self) -> Option<Avx2> {
         Some(self)
-    }
-
-    #[inline(always)]
-    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
-        // SAFETY: as above.
-        unsafe { crate::game::othello::bitboard::legal_moves_avx2(player, opponent) }
-    }
-
-    #[inline(always)]
-    fn stable_discs(self, player: u64, opponent: u64) -> u64 {
-        // SAFETY: as above.
-        unsafe { crate::game::othello::bitboard::stable_discs_avx2(player, opponent) }
     }
 }
 
@@ -216,23 +131,8 @@ impl Cpu for Avx2 {
     }
 
     #[inline(always)]
-    fn flips(self, square: usize, player: u64, opponent: u64) -> u64 {
-        Baseline.flips(square, player, opponent)
-    }
-
-    #[inline(always)]
     fn avx2(self) -> Option<Avx2> {
         Some(self)
-    }
-
-    #[inline(always)]
-    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
-        Baseline.legal_moves(player, opponent)
-    }
-
-    #[inline(always)]
-    fn stable_discs(self, player: u64, opponent: u64) -> u64 {
-        Baseline.stable_discs(player, opponent)
     }
 }
 
@@ -300,14 +200,12 @@ mod tests {
     }
 
     #[test]
-    fn both_paths_flip_the_same_discs() {
-        let (p, o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
-        let sq = 19; // d3
-        let base = Baseline.flips(sq, p, o);
-        assert_eq!(base, 1 << 27);
+    fn both_paths_run_the_closure() {
+        assert_eq!(Baseline.run(|| 41 + 1), 42);
+        assert!(Baseline.avx2().is_none());
         if let Some(avx2) = Avx2::detect() {
-            assert_eq!(avx2.flips(sq, p, o), base);
             assert_eq!(avx2.run(|| 41 + 1), 42);
+            assert_eq!(avx2.avx2(), Some(avx2));
         }
     }
 }

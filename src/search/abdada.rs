@@ -18,61 +18,10 @@ use super::searcher::{Searcher, SoftNode};
 use super::{Evaluator, SearchGame};
 use crate::game::cpu::Cpu;
 use crate::game::MoveList;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Nodes with at least this many plies left defer claimed children:
 /// below, a subtree is too small for the bookkeeping to pay.
 pub const DEFER_MIN: u32 = 3;
-
-/// Slots of the table of claimed positions (a power of two).
-const SLOTS: usize = 1 << 14;
-
-/// Which positions some thread is searching now: one key per slot, the
-/// slot chosen by the key. A collision only defers a move needlessly or
-/// not at all; it never changes a value.
-pub struct Busy {
-    slots: Box<[AtomicU64]>,
-}
-
-impl Default for Busy {
-    fn default() -> Self {
-        Busy {
-            slots: (0..SLOTS).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-}
-
-impl Busy {
-    #[inline]
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(key >> 40) as usize & (SLOTS - 1)]
-    }
-
-    /// Claims the position `key` (not 0) for this thread; false, and no
-    /// claim, when another thread holds it.
-    #[inline]
-    fn claim(&self, key: u64) -> bool {
-        let slot = self.slot(key);
-        if slot.load(Relaxed) == key {
-            return false;
-        }
-        slot.store(key, Relaxed);
-        true
-    }
-
-    /// This thread is done with `key` (unless another has taken the slot).
-    #[inline]
-    fn release(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
-    }
-
-    /// Forgets every claim (before a search: an aborted one may leave some).
-    pub fn clear(&self) {
-        for s in self.slots.iter() {
-            s.store(0, Relaxed);
-        }
-    }
-}
 
 /// What a node's moves gave: its best value and move, or an abort.
 pub(super) enum Searched<M> {

@@ -19,12 +19,14 @@
 
 pub mod abdada;
 pub mod alphabeta;
+pub mod busy;
 pub mod deepening;
 pub mod limits;
 pub mod minimax;
 pub mod mtdf;
 pub mod negamax;
 mod node;
+pub mod order_by;
 pub mod ordering;
 pub mod probcut;
 pub mod pvs;
@@ -35,7 +37,7 @@ pub mod tt;
 
 pub use deepening::{search, Iteration, SearchOutcome, SearchSettings};
 pub use limits::{Limit, StopReason};
-pub use ordering::OrderBy;
+pub use order_by::OrderBy;
 pub use searcher::Searcher;
 pub use tt::{Bound, TranspositionTable};
 

@@ -1,7 +1,8 @@
 //! The opening of a node, as every variant of the alpha-beta family (fail-hard,
 //! fail-soft, PVS) does it, written once: count the node, return at the
-//! horizon, probe the transposition table, try ProbCut, generate the moves in
-//! search order, and score a finished game. What the node then does with its
+//! horizon, probe the transposition table, try ProbCut (whose model is
+//! `probcut.rs`), generate the moves in search order, and score a finished
+//! game. What the node then does with its
 //! moves is each variant's own code (`alphabeta.rs`, `pvs.rs`).
 //!
 //! The one difference between the variants here, fail-hard clamping a value
@@ -10,7 +11,7 @@
 
 use super::searcher::Searcher;
 use super::tt::Bound;
-use super::{Evaluator, SearchGame};
+use super::{Evaluator, SearchGame, INFINITY};
 use crate::game::cpu::Cpu;
 use crate::game::MoveList;
 
@@ -135,5 +136,79 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         } else {
             self.eval.evaluate_on(cpu, pos)
         }
+    }
+}
+
+impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
+    /// Tries ProbCut at a non-root node: `Some(beta)` or `Some(alpha)` when
+    /// a shallow search predicts, with the configured confidence, that the
+    /// deep search would fail high or low; `None` to search the node. The
+    /// shallow searches themselves do not use ProbCut.
+    #[inline]
+    pub(super) fn probcut<C: Cpu>(
+        &mut self,
+        cpu: C,
+        pos: &G,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+        ply: usize,
+    ) -> Option<i32> {
+        if ply == 0 || self.in_probcut {
+            return None;
+        }
+        let pc = self.probcut.as_ref()?;
+        let left = pos.max_plies_left();
+        // A search that reaches every game end is exact: no guessing there
+        // (deepening relies on it to stop once depth covers the empties).
+        if left.is_some_and(|l| l <= depth) {
+            return None;
+        }
+        let stage = pc.stage(left.unwrap_or(0));
+        let pairs = pc.stages[stage].pairs.len();
+        let confidence = pc.confidence;
+        for k in 0..pairs {
+            let pair = self.probcut.as_ref()?.stages[stage].pairs[k];
+            if pair.deep != depth {
+                continue;
+            }
+            let margin = confidence * pair.sigma;
+            self.stats.probcut_tries += 1;
+            // Fail high: a·v + b − margin ≥ beta  ⇔  v ≥ (beta + margin − b) / a.
+            if beta < INFINITY {
+                let bound = ((f64::from(beta) + margin - pair.b) / pair.a).ceil();
+                if bound < f64::from(INFINITY) && bound > f64::from(-INFINITY) {
+                    let bound = bound as i32;
+                    self.in_probcut = true;
+                    let v = self.alphabeta_soft_on(cpu, pos, bound - 1, bound, pair.shallow, ply);
+                    self.in_probcut = false;
+                    if self.stop.aborted() {
+                        return Some(0);
+                    }
+                    if v >= bound {
+                        self.stats.probcut_cuts += 1;
+                        return Some(beta);
+                    }
+                }
+            }
+            // Fail low: a·v + b + margin ≤ alpha  ⇔  v ≤ (alpha − margin − b) / a.
+            if alpha > -INFINITY {
+                let bound = ((f64::from(alpha) - margin - pair.b) / pair.a).floor();
+                if bound < f64::from(INFINITY) && bound > f64::from(-INFINITY) {
+                    let bound = bound as i32;
+                    self.in_probcut = true;
+                    let v = self.alphabeta_soft_on(cpu, pos, bound, bound + 1, pair.shallow, ply);
+                    self.in_probcut = false;
+                    if self.stop.aborted() {
+                        return Some(0);
+                    }
+                    if v <= bound {
+                        self.stats.probcut_cuts += 1;
+                        return Some(alpha);
+                    }
+                }
+            }
+        }
+        None
     }
 }

@@ -24,10 +24,7 @@
 //! makes a search inexact: the tests that compare search variants with
 //! minimax run without it.
 
-use super::searcher::Searcher;
-use super::{Evaluator, SearchGame, INFINITY};
 use crate::error::Result;
-use crate::game::cpu::Cpu;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -159,7 +156,7 @@ impl ProbCut {
 
     /// Index of the stage for a position with `empties` empties.
     #[inline]
-    fn stage(&self, empties: u32) -> usize {
+    pub(super) fn stage(&self, empties: u32) -> usize {
         self.stages
             .iter()
             .position(|s| empties >= s.min_empties)
@@ -192,80 +189,6 @@ pub fn fit_line(points: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
         })
         .sum();
     Some((a, b, (sse / (n - 2.0)).sqrt()))
-}
-
-impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
-    /// Tries ProbCut at a non-root node: `Some(beta)` or `Some(alpha)` when
-    /// a shallow search predicts, with the configured confidence, that the
-    /// deep search would fail high or low; `None` to search the node. The
-    /// shallow searches themselves do not use ProbCut.
-    #[inline]
-    pub(super) fn probcut<C: Cpu>(
-        &mut self,
-        cpu: C,
-        pos: &G,
-        alpha: i32,
-        beta: i32,
-        depth: u32,
-        ply: usize,
-    ) -> Option<i32> {
-        if ply == 0 || self.in_probcut {
-            return None;
-        }
-        let pc = self.probcut.as_ref()?;
-        let left = pos.max_plies_left();
-        // A search that reaches every game end is exact: no guessing there
-        // (deepening relies on it to stop once depth covers the empties).
-        if left.is_some_and(|l| l <= depth) {
-            return None;
-        }
-        let stage = pc.stage(left.unwrap_or(0));
-        let pairs = pc.stages[stage].pairs.len();
-        let confidence = pc.confidence;
-        for k in 0..pairs {
-            let pair = self.probcut.as_ref()?.stages[stage].pairs[k];
-            if pair.deep != depth {
-                continue;
-            }
-            let margin = confidence * pair.sigma;
-            self.stats.probcut_tries += 1;
-            // Fail high: a·v + b − margin ≥ beta  ⇔  v ≥ (beta + margin − b) / a.
-            if beta < INFINITY {
-                let bound = ((f64::from(beta) + margin - pair.b) / pair.a).ceil();
-                if bound < f64::from(INFINITY) && bound > f64::from(-INFINITY) {
-                    let bound = bound as i32;
-                    self.in_probcut = true;
-                    let v = self.alphabeta_soft_on(cpu, pos, bound - 1, bound, pair.shallow, ply);
-                    self.in_probcut = false;
-                    if self.stop.aborted() {
-                        return Some(0);
-                    }
-                    if v >= bound {
-                        self.stats.probcut_cuts += 1;
-                        return Some(beta);
-                    }
-                }
-            }
-            // Fail low: a·v + b + margin ≤ alpha  ⇔  v ≤ (alpha − margin − b) / a.
-            if alpha > -INFINITY {
-                let bound = ((f64::from(alpha) - margin - pair.b) / pair.a).floor();
-                if bound < f64::from(INFINITY) && bound > f64::from(-INFINITY) {
-                    let bound = bound as i32;
-                    self.in_probcut = true;
-                    let v = self.alphabeta_soft_on(cpu, pos, bound, bound + 1, pair.shallow, ply);
-                    self.in_probcut = false;
-                    if self.stop.aborted() {
-                        return Some(0);
-                    }
-                    if v <= bound {
-                        self.stats.probcut_cuts += 1;
-                        return Some(alpha);
-                    }
-                }
-            }
-        }
-        None
-    }
 }
 
 #[cfg(test)]

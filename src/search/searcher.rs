@@ -8,7 +8,7 @@
 //! searcher and are reused by every node and every search.
 
 use super::limits::Stop;
-use super::ordering::OrderBy;
+use super::order_by::OrderBy;
 use super::tt::TranspositionTable;
 use super::{Evaluator, SearchGame, SearchStats, MAX_PLY, MOVE_SLOTS};
 use crate::error::Error;
@@ -58,7 +58,7 @@ pub struct Searcher<G: SearchGame, E: Evaluator<G>> {
     pub(super) interrupt: Option<Arc<AtomicBool>>,
     /// The positions the threads of a parallel search are searching now,
     /// shared by all of them (none on one thread; see `abdada.rs`).
-    pub(super) busy: Option<Arc<super::abdada::Busy>>,
+    pub(super) busy: Option<Arc<super::busy::Busy>>,
 }
 
 /// Which ordering tables are in use.

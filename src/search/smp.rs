@@ -11,7 +11,7 @@
 //! two runs of the same search may differ (searching to the end, the
 //! score does not).
 
-use super::abdada::Busy;
+use super::busy::Busy;
 use super::deepening::{search, SearchOutcome, SearchSettings};
 use super::limits::{ClockState, MAX_DEPTH};
 use super::searcher::Searcher;

@@ -10,12 +10,8 @@
 //! kept apart, so that passing the move to the other side is a swap.
 
 use super::index::{digits, square_digits, INSTANCE_LIST};
-use super::set::{INSTANCES, OFFSETS};
+use super::set::{INSTANCES, LANES, OFFSETS};
 use crate::game::othello::bitboard::Bits;
-
-/// Lanes of a reading: the 42 instances, padded to a multiple of 16 so
-/// that a reading is whole vector registers (the pad lanes stay 0).
-pub const LANES: usize = 48;
 
 /// What a disc on each square adds to each instance's reading.
 static SQUARE_DIGITS: [[u16; LANES]; 64] = square_digits();

@@ -3,8 +3,7 @@
 //! table that reads the gathered bits as base-3 digits (see the module docs
 //! of [`patterns`](super) for the index).
 
-use super::configs::LANES;
-use super::set::{INSTANCES, OFFSETS, PATTERNS, SET};
+use super::set::{INSTANCES, LANES, OFFSETS, PATTERNS, SET};
 use crate::game::othello::symmetry::{mirror_columns, transpose};
 use crate::game::othello::Board;
 

@@ -124,6 +124,10 @@ pub const SET: [Pattern; PATTERNS] = [
 /// Number of instances over the whole set.
 pub const INSTANCES: usize = 42;
 
+/// Lanes of a reading: the 42 instances, padded to a multiple of 16 so
+/// that a reading is whole vector registers (the pad lanes stay 0).
+pub const LANES: usize = 48;
+
 /// Offsets of each pattern's table in a stage's weight vector.
 pub(super) const OFFSETS: [usize; PATTERNS + 1] = {
     let mut o = [0usize; PATTERNS + 1];

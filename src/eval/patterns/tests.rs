@@ -207,7 +207,7 @@ fn carried_readings_evaluate_as_the_board_does() {
             }
             let squares: Vec<usize> = crate::game::othello::bitboard::Bits(own).collect();
             let sq = squares[rng.below(squares.len() as u64) as usize];
-            let f = crate::game::othello::bitboard::flips(sq, p, o);
+            let f = crate::game::othello::ops::flips(sq, p, o);
             (p, o, c) = (o ^ f, p ^ f ^ (1u64 << sq), c.after(sq, f));
         }
     }

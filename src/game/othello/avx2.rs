@@ -115,7 +115,7 @@ fn moves_lanes(p: __m256i, opponent: __m256i) -> __m256i {
 }
 
 /// The opponent discs that `player` flips by playing on `square`
-/// ([`super::bitboard::flips`]), from the square's four lines
+/// ([`super::ops::flips`]), from the square's four lines
 /// ([`LINES`]). Towards higher indexes the nearest square that is not an
 /// opponent disc is the lowest set bit of a lane (`x & -x`); when it holds
 /// a player disc, the line's squares below it are flipped. Towards lower

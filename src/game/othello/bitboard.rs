@@ -3,8 +3,6 @@
 //! helpers that search and evaluation share. Bit `i` is square `i` (see
 //! [`super::square`]).
 
-use crate::game::cpu::Cpu;
-
 /// Every square except columns a and h: the mask for east/west shifts, so
 /// that a run of discs cannot wrap from one row to the next.
 pub(super) const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
@@ -46,16 +44,6 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
         & empty
 }
 
-/// [`legal_moves`] compiled for AVX2 and kept out of line (see
-/// [`Cpu::legal_moves`], through which hot code calls it); a call from
-/// elsewhere is `unsafe` and must know the processor has the features.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-#[inline(never)]
-pub(crate) fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
-    super::avx2::legal_moves(player, opponent)
-}
-
 /// For each square and each of the 8 directions, the squares from (not
 /// including) that square to the board edge. Directions 0..4 go towards
 /// higher bit indexes (E, SW, S, SE), 4..8 towards lower (W, NE, N, NW).
@@ -93,33 +81,6 @@ pub(super) const fn build_rays() -> [[u64; 8]; 64] {
         sq += 1;
     }
     rays
-}
-
-/// The opponent discs that `player` flips by playing on `square` (0..64).
-/// Returns 0 when the move flips nothing (an illegal move).
-///
-/// Along each ray the first square that is not an opponent disc is the
-/// "outflank" square; when it holds a player disc, the opponent discs between
-/// are flipped. Rays towards higher indexes find it with a trailing-zero
-/// count, rays towards lower ones with a leading-zero count.
-#[inline]
-pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
-    match crate::game::cpu::detect() {
-        Some(avx2) => avx2.flips(square, player, opponent),
-        None => flips_rays(square, player, opponent),
-    }
-}
-
-/// [`flips`] compiled for AVX2 ([`super::avx2::flips`]).
-///
-/// Hot code calls it through [`Cpu::flips`] of an [`crate::game::cpu::Avx2`]
-/// token, inside code compiled for AVX2 where it is inlined; a call from
-/// elsewhere is `unsafe` and must know the processor has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(crate) fn flips_avx2(square: usize, player: u64, opponent: u64) -> u64 {
-    super::avx2::flips(square, player, opponent)
 }
 
 /// [`flips`] one ray at a time, on any target (and the reference the
@@ -263,15 +224,6 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
     }
 }
 
-/// [`stable_discs`] compiled for AVX2 and kept out of line, as
-/// [`legal_moves_avx2`] (see [`Cpu::stable_discs`]).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-#[inline(never)]
-pub(crate) fn stable_discs_avx2(player: u64, opponent: u64) -> u64 {
-    stable_discs(player, opponent)
-}
-
 /// Iterates over the set bits of a board, lowest first, as indexes.
 #[derive(Clone, Copy)]
 pub struct Bits(pub u64);
@@ -385,21 +337,13 @@ mod tests {
             for sq in 0..64 {
                 let slow = slow_flips(sq, player, opponent);
                 if empty & (1 << sq) != 0 {
-                    assert_eq!(flips(sq, player, opponent), slow, "square {sq}");
                     assert_eq!(flips_rays(sq, player, opponent), slow, "square {sq}");
-                    if let Some(avx2) = crate::game::cpu::Avx2::detect() {
-                        assert_eq!(avx2.flips(sq, player, opponent), slow, "square {sq}");
-                    }
                     if slow != 0 {
                         expected_moves |= 1 << sq;
                     }
                 }
             }
             assert_eq!(legal_moves(player, opponent), expected_moves);
-            if let Some(avx2) = crate::game::cpu::Avx2::detect() {
-                assert_eq!(avx2.legal_moves(player, opponent), expected_moves);
-                assert_eq!(avx2.legal_moves_inlined(player, opponent), expected_moves);
-            }
         }
     }
 }

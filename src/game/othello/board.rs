@@ -3,6 +3,7 @@
 
 use super::bitboard::{legal_moves, Bits};
 use super::hash;
+use super::ops::Ops;
 use super::square::{Move, Square};
 use crate::game::cpu::{Baseline, Cpu};
 use crate::game::{Game, MoveList};

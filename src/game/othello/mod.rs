@@ -10,6 +10,7 @@ pub mod bitboard;
 mod board;
 pub mod hash;
 pub mod notation;
+pub mod ops;
 mod perft;
 mod square;
 pub mod symmetry;
@@ -18,5 +19,6 @@ pub use board::{Board, Color, IllegalMove};
 pub use notation::{
     board_string, parse_board_string, parse_position, play_move_list, NotationError,
 };
+pub use ops::Ops;
 pub use square::{Move, Square};
 pub use symmetry::Symmetry;

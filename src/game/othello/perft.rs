@@ -6,6 +6,7 @@
 //! played and only the reply count of the child is taken.
 
 use super::bitboard::Bits;
+use super::ops::Ops;
 use crate::game::cpu::{Avx2, Cpu};
 
 /// Leaves `depth` plies below the position (`player` to move), the last
@@ -101,6 +102,22 @@ mod tests {
     use crate::game::perft::walk_bulk_on;
     use crate::game::{Game, MoveList};
     use crate::Board;
+
+    #[test]
+    fn counting_in_parts_gives_the_same_totals() {
+        use crate::game::perft::{perft, perft_parts};
+        for depth in 0..=6 {
+            for bulk in [false, true] {
+                let mut calls = Vec::new();
+                let b = Board::start();
+                let n = perft_parts(&b, depth, bulk, |d, t| calls.push((d, t)));
+                assert_eq!(n, perft(&b, depth), "othello {depth}");
+                let (done, parts) = *calls.last().unwrap();
+                assert_eq!(done, parts);
+                assert_eq!(calls.len(), parts + 1);
+            }
+        }
+    }
 
     /// Positions of random games at every stage, passes and ends included.
     fn positions() -> Vec<Board> {
