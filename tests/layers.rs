@@ -538,26 +538,13 @@ fn circles_of(edges: &std::collections::BTreeSet<(Vec<String>, String, String)>)
     circles.into_iter().collect()
 }
 
-/// The circles among a folder's files that are still to be untied (issue
-/// 49): each is named here so that no new one can come in unseen, and one
-/// untied must leave the list (the test fails on a name no longer found).
-const KNOWN_CIRCLES: &[&str] = &["src/tournament: collector <-> pool <-> workers"];
-
 #[test]
 fn no_circle_of_files_inside_a_folder() {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
     let found = folder_circles(&src);
-    let new: Vec<&String> = found
-        .iter()
-        .filter(|c| !KNOWN_CIRCLES.contains(&c.as_str()))
-        .collect();
-    let untied: Vec<&&str> = KNOWN_CIRCLES
-        .iter()
-        .filter(|k| !found.iter().any(|c| c == *k))
-        .collect();
     assert!(
-        new.is_empty() && untied.is_empty(),
-        "files of one folder that import each other:\n{new:#?}\nuntied, to leave KNOWN_CIRCLES:\n{untied:#?}"
+        found.is_empty(),
+        "files of one folder that import each other (the lower one must not reach up):\n{found:#?}"
     );
 }
 

@@ -9,6 +9,7 @@
 
 use super::observer::{Cadence, RunObserver};
 use super::prefix::Prefix;
+use super::starts::Starts;
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
@@ -19,10 +20,6 @@ use crate::report::{
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// Games in a row an engine may lose the same way before it has made a
-/// single move in the run, before the run stops.
-pub const BROKEN_AFTER: usize = 3;
 
 /// Seconds between rewrites of the output files during a run.
 const WRITE_EVERY: Duration = Duration::from_secs(2);
@@ -66,34 +63,35 @@ pub struct Collector<'a> {
     /// A worker of a shared run: the other workers' journals, whose games
     /// join the count (they are not journalled again), and no output files
     /// (`arena report` writes them).
-    peers: Option<super::workers::Peers>,
+    others: Option<Box<dyn Others>>,
 }
 
-/// Each engine's first games of a run, until it makes a move.
-#[derive(Default)]
-struct Starts(HashMap<String, FirstGames>);
+/// The other writers of a shared run, as one of them follows them: their
+/// games count with its own but are not journalled again, and the run
+/// writes no output file (`arena report` does).
+pub trait Others {
+    /// The games they journalled since the last call.
+    ///
+    /// # Errors
+    /// A journal that cannot be read or is not of this run.
+    fn poll(&mut self) -> Result<Vec<GameRecord>>;
 
-/// An engine's first games of a run, until it makes a move.
-#[derive(Default)]
-struct FirstGames {
-    /// True once it has made a move: later failures only forfeit.
-    moved: bool,
-    /// The failures in a row, the same way, before its first move.
-    failures: usize,
-    /// The way (its reason with numbers masked: times and pids differ).
-    way: String,
+    /// The time spent reading them so far.
+    fn spent(&self) -> Duration;
 }
 
 impl<'a> Collector<'a> {
     /// A collector writing to `journal` and `out`, starting from the games
     /// of a resumed journal; `decides` when its pair counter may stop the
-    /// run (an unsharded SPRT); reporting to `observer`.
+    /// run (an unsharded SPRT); following `others`, the other writers of a
+    /// shared run, if any; reporting to `observer`.
     pub fn new(
         info: &'a TournamentInfo,
         out: &'a Path,
         journal: Journal,
         games: Vec<GameRecord>,
         decides: bool,
+        others: Option<Box<dyn Others>>,
         observer: &'a mut dyn RunObserver,
     ) -> Collector<'a> {
         let mut counter = PairCounter::new(info).filter(|_| decides);
@@ -108,7 +106,7 @@ impl<'a> Collector<'a> {
             prefix.add(g.game_id);
         }
         let cadence = observer.cadence();
-        Collector {
+        let mut collector = Collector {
             info,
             out,
             journal,
@@ -129,25 +127,19 @@ impl<'a> Collector<'a> {
             commands: HashMap::new(),
             broken: None,
             played: 0,
-            peers: None,
-        }
-    }
-
-    /// Makes this the collector of one worker of a shared run: `peers`'
-    /// games count with its own, and it writes no output files.
-    pub fn with_peers(mut self, peers: super::workers::Peers) -> Self {
-        self.peers = Some(peers);
-        self.poll();
-        self
+            others,
+        };
+        collector.poll();
+        collector
     }
 
     /// Reads what the other workers of a shared run have journalled since
     /// the last look (nothing for a run of one machine).
     pub fn poll(&mut self) {
-        let Some(peers) = self.peers.as_mut() else {
+        let Some(others) = self.others.as_mut() else {
             return;
         };
-        match peers.poll() {
+        match others.poll() {
             Ok(games) => {
                 for rec in games {
                     if let Some(c) = self.counter.as_mut() {
@@ -164,7 +156,7 @@ impl<'a> Collector<'a> {
     }
 
     /// Learns the run's external engines and how they are started: one
-    /// that fails its first games (see [`BROKEN_AFTER`]) stops the run,
+    /// that fails its first games (see [`super::starts::BROKEN_AFTER`]) stops the run,
     /// named with its command.
     pub fn engines(&mut self, engines: &[EngineSpec]) {
         for e in engines {
@@ -213,10 +205,8 @@ impl<'a> Collector<'a> {
 
     /// Time spent reading the other workers' journals (none for a run of
     /// one machine).
-    pub fn peers_time(&self) -> Duration {
-        self.peers
-            .as_ref()
-            .map_or(Duration::ZERO, super::workers::Peers::spent)
+    pub fn others_time(&self) -> Duration {
+        self.others.as_ref().map_or(Duration::ZERO, |o| o.spent())
     }
 
     /// The games this run has journalled (a resumed journal's and other
@@ -338,7 +328,7 @@ impl<'a> Collector<'a> {
             self.last_analysis = Instant::now();
             self.fresh = true;
         }
-        if for_files && self.failure.is_none() && self.peers.is_none() {
+        if for_files && self.failure.is_none() && self.others.is_none() {
             self.last_write = Instant::now();
             if let Err(e) = write_outputs(self.out, self.info, &self.results, games) {
                 self.failure = Some(e);
@@ -376,7 +366,7 @@ impl<'a> Collector<'a> {
         self.sync();
         // games.ggf is made and written on a thread of its own while the
         // statistics are computed and the other outputs written.
-        let writes = self.failure.is_none() && self.peers.is_none();
+        let writes = self.failure.is_none() && self.others.is_none();
         let (results, ggf) = std::thread::scope(|s| {
             let ggf = writes.then(|| s.spawn(|| write_games_ggf(self.out, self.info, &self.games)));
             let results = analyse_counted(self.info, &self.games, self.counter.as_ref());
@@ -396,7 +386,7 @@ impl<'a> Collector<'a> {
         if let Some(e) = self.failure {
             return Err(e);
         }
-        if self.peers.is_none() {
+        if self.others.is_none() {
             write_reports(self.out, self.info, &self.results, &self.games)?;
         }
         if let Some(written) = ggf {
@@ -406,189 +396,5 @@ impl<'a> Collector<'a> {
             return Err(e);
         }
         Ok((self.results, self.games))
-    }
-}
-
-impl Starts {
-    /// Follows the first games of the two engines of `rec`: one that made
-    /// a move is sound for the rest of the run; one that lost this game
-    /// without a move, the same way as its games before, [`BROKEN_AFTER`]
-    /// times in a row is broken: its name, the games and how it failed.
-    fn see(
-        &mut self,
-        rec: &GameRecord,
-        followed: impl Fn(&str) -> bool,
-    ) -> Option<(String, usize, String)> {
-        let mut broken = None;
-        for (name, black) in [(&rec.black, true), (&rec.white, false)] {
-            if !followed(name) {
-                continue;
-            }
-            let start = self.0.entry(name.clone()).or_default();
-            if start.moved {
-                continue;
-            }
-            if moved_in(rec, black) {
-                start.moved = true;
-                continue;
-            }
-            let Some(how) = forfeit_of(&rec.reason, name) else {
-                continue;
-            };
-            let way = way_of(&how);
-            if way == start.way {
-                start.failures += 1;
-            } else {
-                (start.way, start.failures) = (way, 1);
-            }
-            if start.failures >= BROKEN_AFTER {
-                broken = Some((name.clone(), start.failures, how));
-            }
-        }
-        broken
-    }
-}
-
-/// How the engine `name` lost a game of reason `reason`, when it forfeited
-/// it (`crash: NAME (how)`, `time forfeit: NAME (how)`): `crash: how`.
-fn forfeit_of(reason: &str, name: &str) -> Option<String> {
-    ["crash: ", "time forfeit: "].iter().find_map(|kind| {
-        let rest = reason.strip_prefix(kind)?.strip_prefix(name)?;
-        let how = rest.strip_prefix(" (")?.strip_suffix(')')?;
-        Some(format!("{kind}{how}"))
-    })
-}
-
-/// The way an engine failed, for comparing two failures: its forfeit with
-/// what it was doing left out (an engine that exits at start dies when sent
-/// one line or waiting for another, as the timing falls) and numbers
-/// masked (times, pids).
-fn way_of(how: &str) -> String {
-    let mut way = how.to_string();
-    for doing in [" when sent ", " waiting for "] {
-        if let Some(at) = way.find(doing) {
-            let end = way[at..].find(';').map_or(way.len(), |k| at + k);
-            way.replace_range(at..end, "");
-        }
-    }
-    way.chars()
-        .map(|c| if c.is_ascii_digit() { '#' } else { c })
-        .collect()
-}
-
-/// True when black (`black`) or white made a move of its own in the game
-/// of `rec`: a move after the opening, not a forced pass (which the runner
-/// plays). The sides alternate, passes included; black moves first unless
-/// the start position says otherwise.
-fn moved_in(rec: &GameRecord, black: bool) -> bool {
-    let black_starts = rec.start.as_deref().is_none_or(|p| {
-        crate::game::othello::parse_position(p)
-            .map_or(true, |b| b.side == crate::game::othello::Color::Black)
-    });
-    // Black's plies are the even ones when black starts.
-    let parity = usize::from(black_starts != black);
-    rec.moves
-        .as_bytes()
-        .chunks(2)
-        .enumerate()
-        .skip(rec.opening_plies)
-        .any(|(k, mv)| k % 2 == parity && !mv.eq_ignore_ascii_case(b"pa"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn game(black: &str, moves: &str, opening_plies: usize, reason: &str) -> GameRecord {
-        GameRecord {
-            pair_id: 0,
-            game_id: 0,
-            round: 0,
-            opening_id: 0,
-            black: black.into(),
-            white: if black == "a" { "b" } else { "a" }.into(),
-            start: None,
-            opening_plies,
-            moves: moves.into(),
-            result: 0.0,
-            disc_diff: -64,
-            reason: reason.into(),
-            nodes: Vec::new(),
-            times_ms: Vec::new(),
-            depths: Vec::new(),
-            scores: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn a_side_moved_when_it_played_a_move_after_the_opening() {
-        // Opening f5d6 (black, white), then black c3: black moved, white not.
-        let g = game("a", "f5d6c3", 2, "crash: b (x)");
-        assert!(moved_in(&g, true) && !moved_in(&g, false));
-        // The opening's plies are not the engines' moves.
-        assert!(!moved_in(&game("a", "f5d6", 2, ""), true));
-        // From a position with white to move, white's plies come first.
-        let mut w = game("a", "c4", 0, "");
-        w.start = Some(format!(
-            "{} O",
-            "-".repeat(27) + "OX------XO" + &"-".repeat(27)
-        ));
-        assert!(moved_in(&w, false) && !moved_in(&w, true));
-        // A forced pass is the runner's, not a move.
-        assert!(!moved_in(&game("a", "f5pa", 1, ""), false));
-    }
-
-    #[test]
-    fn only_the_named_engines_forfeits_count() {
-        let crash = "crash: ab (exited with code 1 waiting for `pong`)";
-        assert_eq!(
-            forfeit_of(crash, "ab").as_deref(),
-            Some("crash: exited with code 1 waiting for `pong`")
-        );
-        assert_eq!(forfeit_of(crash, "a"), None);
-        assert_eq!(forfeit_of("illegal move: ab (a1)", "ab"), None);
-        assert_eq!(forfeit_of("game over", "ab"), None);
-        assert_eq!(
-            way_of("crash: exited with code 1 when sent `nboard 2`; its last error line: no data"),
-            way_of("crash: exited with code 1 waiting for the answer to `ping 1`; its last error line: no data")
-        );
-        assert_ne!(
-            way_of("crash: exited with code 1 waiting for x"),
-            way_of("crash: killed by signal 9 waiting for x")
-        );
-    }
-
-    #[test]
-    fn three_first_games_lost_the_same_way_without_a_move_are_broken() {
-        let mut s = Starts::default();
-        let lost = |black, n: u32| {
-            game(
-                black,
-                "f5",
-                1,
-                &format!("crash: b (exited with code 1 (pid {n}))"),
-            )
-        };
-        assert_eq!(s.see(&lost("a", 1), |_| true), None);
-        assert_eq!(s.see(&lost("b", 2), |_| true), None); // b black: lost before its move
-        let (name, games, how) = s.see(&lost("a", 3), |_| true).expect("broken after 3");
-        assert_eq!((name.as_str(), games), ("b", BROKEN_AFTER));
-        assert_eq!(how, "crash: exited with code 1 (pid 3)");
-
-        // Another way breaks the streak.
-        let mut s = Starts::default();
-        s.see(&lost("a", 1), |_| true);
-        s.see(
-            &game("a", "f5", 1, "time forfeit: b (used 2 s of 1 s)"),
-            |_| true,
-        );
-        assert_eq!(s.see(&lost("a", 3), |_| true), None);
-
-        // An engine that has moved once only forfeits from then on.
-        let mut s = Starts::default();
-        s.see(&game("a", "f5d6", 1, "crash: a (x)"), |_| true); // b played d6
-        for n in 0..5 {
-            assert_eq!(s.see(&lost("a", n), |_| true), None);
-        }
     }
 }

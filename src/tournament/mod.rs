@@ -13,8 +13,10 @@
 //! `report` and `merge` read.
 
 pub mod adjudicate;
+mod alone;
 pub mod collector;
 pub mod config;
+mod driver;
 mod engines;
 pub mod folder;
 pub mod matchup;
@@ -25,6 +27,7 @@ pub mod play;
 pub mod pool;
 mod prefix;
 pub mod schedule;
+mod starts;
 pub mod worker;
 pub mod workers;
 
@@ -38,15 +41,12 @@ pub use schedule::{Finished, Next, Pairing, Schedule, Scheduler};
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::{BookInfo, TournamentInfo};
-use crate::report::{Results, Status};
+use crate::report::Results;
 use crate::search::Limit;
 use crate::stats::Verdict;
-use collector::Collector;
-use folder::{open_run, Existing};
-use observer::{End, Start};
-use pool::{Ended, Pool};
+use alone::Alone;
+use folder::Existing;
 use std::path::PathBuf;
-use std::sync::Arc;
 use worker::PlayerFactory;
 
 /// How to run a tournament (the command line's overrides).
@@ -199,7 +199,8 @@ pub fn run(
     observer: &mut dyn RunObserver,
 ) -> Result<RunOutcome> {
     let scheduler = schedule::for_format(&t.format, t.engines.len(), t.order.clone(), opts.shard);
-    run_scheduled(t, scheduler, opts, observer, false)
+    let mut alone = Alone::new(scheduler, false, opts.shard, existing(opts));
+    driver::drive(t, opts, observer, &mut alone)
 }
 
 /// Runs a tournament with the games `scheduler` chooses (a format of the
@@ -214,7 +215,8 @@ pub fn run_with(
     opts: &RunOptions,
     observer: &mut dyn RunObserver,
 ) -> Result<RunOutcome> {
-    run_scheduled(t, scheduler, opts, observer, true)
+    let mut alone = Alone::new(scheduler, true, opts.shard, existing(opts));
+    driver::drive(t, opts, observer, &mut alone)
 }
 
 /// The worker threads a run asks for, checked.
@@ -238,83 +240,6 @@ fn existing(opts: &RunOptions) -> Existing {
         (false, true) => Existing::Overwrite,
         (false, false) => Existing::Show,
     }
-}
-
-/// [`run_with`], saying whether the scheduler is the caller's (`custom`):
-/// `tournament.json` records it, and the journal's games are then not
-/// checked against the format's fixed schedule.
-fn run_scheduled(
-    t: &Tournament,
-    mut scheduler: Box<dyn Scheduler>,
-    opts: &RunOptions,
-    observer: &mut dyn RunObserver,
-    custom: bool,
-) -> Result<RunOutcome> {
-    let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
-    let concurrency = check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
-    check_tables(t, concurrency)?;
-    check_programs(t)?;
-    let info = TournamentInfo {
-        custom_schedule: custom,
-        build: Some(folder::build_info(t)?),
-        ..info(t, opts.shard)
-    };
-    let existing = existing(opts);
-    let folder = open_run(&out, &info, existing, &mut || observer.open())?;
-    let total = scheduler.total();
-    let played = folder.games.len();
-    let book_note = info.book_note();
-    let warnings = engine_warnings(t);
-    observer.started(&Start {
-        total,
-        done: played as u64,
-        book_note: book_note.as_deref(),
-        resuming: played > 0 && opts.resume,
-        warnings: &warnings,
-    });
-    // Shards play their whole slice; `arena merge` decides.
-    let decides = info.decides();
-    let mut collector =
-        Collector::new(&info, &out, folder.journal, folder.games, decides, observer);
-    collector.engines(&t.engines);
-    // At least one: a shard that owns no pair still asks its scheduler,
-    // which says it is done, and leaves an empty journal for `arena merge`.
-    let workers = concurrency
-        .min(usize::try_from(total).unwrap_or(usize::MAX))
-        .max(1);
-    let pool = Pool {
-        tournament: Arc::new(t.clone()),
-        workers,
-        queued: pool::QUEUED,
-        stop: opts.stop.clone(),
-        build: Arc::clone(&opts.players.0),
-        logs: out.join("logs"),
-        must_be_finished: folder
-            .must_be_finished
-            .then_some((played as u64, total, &out)),
-    };
-    let ended = pool.play(scheduler.as_mut(), &mut collector)?;
-    let (results, games) = collector.finish(ended != Ended::Done)?;
-    // A record is about nine allocations: 10,000 games are freed on a
-    // thread of their own rather than before the run's end is shown.
-    std::thread::spawn(move || drop(games));
-    drop(folder.lock);
-    observer.finished(&End {
-        results: &results,
-        out: &out,
-        already_held: existing == Existing::Show && played > 0,
-        worker: None,
-    });
-    let code = if results.status == Status::Stopped {
-        EXIT_STOPPED
-    } else {
-        exit_code(&info, &results)
-    };
-    Ok(RunOutcome {
-        results,
-        out,
-        exit_code: code,
-    })
 }
 
 #[cfg(test)]

@@ -44,8 +44,8 @@ pub enum Ended {
 pub struct Pool<'a> {
     /// The tournament, shared with the worker threads.
     pub tournament: Arc<Tournament>,
-    /// Most threads.
-    pub workers: usize,
+    /// Most threads that play games.
+    pub threads: usize,
     /// Games handed out ahead to each worker beyond the one it plays
     /// ([`QUEUED`] for a run of one machine): a worker that ends a game
     /// finds the next one waiting instead of sleeping until the main thread
@@ -92,7 +92,7 @@ impl Pool<'_> {
         let resumed: HashSet<u64> = collector.games().iter().map(|g| g.game_id).collect();
         // Games handed out at once: one playing on each worker, and
         // `queued` waiting for each.
-        let ahead = self.workers * (1 + self.queued);
+        let ahead = self.threads * (1 + self.queued);
         let (job_tx, job_rx) = bounded::<Pairing>(ahead);
         let (res_tx, res_rx) = unbounded::<Message>();
         let (spare_tx, spare_rx) = unbounded::<Room>();
@@ -120,7 +120,7 @@ impl Pool<'_> {
                 match next_game(scheduler, collector, &resumed) {
                     Next::Play(p) => {
                         self.refuse_unfinished()?;
-                        if spawned < self.workers && spawned <= in_flight {
+                        if spawned < self.threads && spawned <= in_flight {
                             self.start_worker(spawned, (&job_rx, &spare_rx), &res_tx, engines);
                             spawned += 1;
                         }

@@ -92,3 +92,12 @@ impl Peers {
         Ok(())
     }
 }
+impl crate::tournament::collector::Others for Peers {
+    fn poll(&mut self) -> Result<Vec<GameRecord>> {
+        Peers::poll(self)
+    }
+
+    fn spent(&self) -> std::time::Duration {
+        Peers::spent(self)
+    }
+}

@@ -1,16 +1,18 @@
 //! One worker's run: [`run_worker`], the shared-folder counterpart of
-//! [`crate::tournament::run`].
+//! [`crate::tournament::run`], driven the same way with a worker's
+//! [`Venue`] plugged in.
 
 use super::claims::{ClaimScheduler, Claims};
 use super::{Peers, WorkerOptions};
 use crate::error::{Error, Result};
-use crate::records::TournamentInfo;
-use crate::report::{PairCounter, Status};
-use crate::tournament::collector::Collector;
-use crate::tournament::observer::{End, RunObserver, Start};
-use crate::tournament::pool::{Ended, Pool};
-use crate::tournament::{RunOptions, RunOutcome, Tournament, EXIT_STOPPED};
-use std::sync::Arc;
+use crate::records::{GameRecord, Shard, TournamentInfo};
+use crate::report::{PairCounter, Results, Status};
+use crate::tournament::driver::{drive, Ending, Opened, Venue};
+use crate::tournament::observer::RunObserver;
+use crate::tournament::schedule::Scheduler;
+use crate::tournament::{RunOptions, RunOutcome, Tournament};
+use std::path::Path;
+use std::time::Duration;
 
 /// What one worker did, for its last line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,96 +88,128 @@ pub fn run_worker(
     w: &WorkerOptions,
     observer: &mut dyn RunObserver,
 ) -> Result<(RunOutcome, WorkerSummary)> {
-    let began = std::time::Instant::now();
-    let (out, concurrency, info) = prepare(t, opts)?;
-    let folder = super::open(&out, &info, w, opts.resume)?;
-    let plan = crate::tournament::folder::plan(&info, &out.join("tournament.json"))?;
-    let mut scheduler = ClaimScheduler::new(
-        plan.clone(),
-        Claims::new(&out, &w.id),
-        folder.mine.clone(),
-        w.stale_after,
-        info.sprt().is_some().then_some(concurrency),
-    );
-    let own = folder.games.len() as u64;
-    let mut peers = Peers::new(&out, &w.id, &info, plan);
-    let mut games = folder.games;
-    games.extend(peers.poll()?);
-    observer.open()?;
-    observer.started(&Start {
-        total: 2 * info.total_pairs,
-        done: games.len() as u64,
-        book_note: info.book_note().as_deref(),
-        resuming: own > 0,
-        warnings: &crate::tournament::engine_warnings(t),
-    });
-    let mut collector =
-        Collector::new(&info, &out, folder.journal, games, true, observer).with_peers(peers);
-    collector.engines(&t.engines);
-    let pool = Pool {
-        tournament: Arc::new(t.clone()),
-        workers: concurrency,
-        // A worker of a shared run claims only the pairs it plays: pairs
-        // waiting in its queue would be held from the other workers.
-        queued: 0,
-        stop: opts.stop.clone(),
-        build: Arc::clone(&opts.players.0),
-        logs: out.join("workers").join(&w.id).join("logs"),
-        must_be_finished: None,
+    let mut seat = Seat {
+        w,
+        resume: opts.resume,
+        began: std::time::Instant::now(),
+        scheduler: None,
+        heartbeat: None,
+        own: 0,
+        summary: None,
     };
-    let ended = pool.play(&mut scheduler, &mut collector)?;
-    let played = collector.played();
-    let reading = (collector.peers_time(), began.elapsed());
-    if let Some(e) = scheduler.failure.take() {
-        return Err(e);
-    }
-    let (results, games) = collector.finish(ended != Ended::Done)?;
-    drop(folder.heartbeat);
-    let summary = WorkerSummary {
-        id: w.id.clone(),
-        pairs: scheduler.claimed,
-        games: own + played,
-        decided: decision(&info, &games),
-        reading,
-        unreadable: std::mem::take(&mut scheduler.unreadable),
-    };
-    let line = summary.to_string();
-    observer.finished(&End {
-        results: &results,
-        out: &out,
-        already_held: false,
-        worker: (results.status != Status::Stopped).then_some(line.as_str()),
-    });
-    let code = if results.status == Status::Stopped {
-        EXIT_STOPPED
-    } else if results.complete {
-        0
-    } else {
-        return Err(Error::Internal("a worker ended before its run did".into()));
-    };
-    let outcome = RunOutcome {
-        results,
-        out,
-        exit_code: code,
-    };
+    let outcome = drive(t, opts, observer, &mut seat)?;
+    let summary = seat
+        .summary
+        .take()
+        .ok_or_else(|| Error::Internal("a worker's run ended without its summary".into()))?;
     Ok((outcome, summary))
 }
 
-/// The output folder, the threads and the record of the run `t` as a
-/// worker plays it, after checking the engines' tables and programs.
-fn prepare(
-    t: &Tournament,
-    opts: &RunOptions,
-) -> Result<(std::path::PathBuf, usize, TournamentInfo)> {
-    let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
-    let concurrency =
-        crate::tournament::check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
-    crate::tournament::check_tables(t, concurrency)?;
-    crate::tournament::check_programs(t)?;
-    let info = TournamentInfo {
-        workers: true,
-        build: Some(crate::tournament::folder::build_info(t)?),
-        ..crate::tournament::info(t, crate::records::Shard::ALL)
-    };
-    Ok((out, concurrency, info))
+/// A worker's seat in a shared run, as the [`Venue`] the driver plays it
+/// in: its own journal and heartbeat under `workers/ID/`, pairs claimed
+/// from the other workers, whose journals it follows.
+struct Seat<'w> {
+    w: &'w WorkerOptions,
+    resume: bool,
+    began: std::time::Instant,
+    scheduler: Option<ClaimScheduler>,
+    /// Beating from the folder's opening to the run's end.
+    heartbeat: Option<super::heartbeat::Heartbeat>,
+    /// Games it had journalled before this session.
+    own: u64,
+    summary: Option<WorkerSummary>,
+}
+
+impl Venue for Seat<'_> {
+    fn info(&self, base: TournamentInfo) -> TournamentInfo {
+        TournamentInfo {
+            workers: true,
+            shard: Shard::ALL.to_string(),
+            ..base
+        }
+    }
+
+    fn open(
+        &mut self,
+        out: &Path,
+        info: &TournamentInfo,
+        threads: usize,
+        ready: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Opened> {
+        let w = self.w;
+        let folder = super::open(out, info, w, self.resume)?;
+        let plan = crate::tournament::folder::plan(info, &out.join("tournament.json"))?;
+        self.scheduler = Some(ClaimScheduler::new(
+            plan.clone(),
+            Claims::new(out, &w.id),
+            folder.mine.clone(),
+            w.stale_after,
+            info.sprt().is_some().then_some(threads),
+        ));
+        self.heartbeat = Some(folder.heartbeat);
+        self.own = folder.games.len() as u64;
+        let mut peers = Peers::new(out, &w.id, info, plan);
+        let mut games = folder.games;
+        games.extend(peers.poll()?);
+        ready()?;
+        Ok(Opened {
+            journal: folder.journal,
+            games,
+            resuming: self.own > 0,
+            total: 2 * info.total_pairs,
+            decides: true,
+            others: Some(Box::new(peers)),
+            threads,
+            // A worker of a shared run claims only the pairs it plays:
+            // pairs waiting in its queue would be held from the other
+            // workers.
+            queued: 0,
+            logs: out.join("workers").join(&w.id).join("logs"),
+            must_be_finished: false,
+        })
+    }
+
+    fn scheduler(&mut self) -> &mut dyn Scheduler {
+        self.scheduler
+            .as_mut()
+            .expect("the driver opens the folder before it plays")
+    }
+
+    fn failure(&mut self) -> Option<Error> {
+        self.scheduler.as_mut()?.failure.take()
+    }
+
+    fn end(
+        &mut self,
+        info: &TournamentInfo,
+        results: &Results,
+        games: &[GameRecord],
+        played: u64,
+        reading: Duration,
+    ) -> Result<Ending> {
+        drop(self.heartbeat.take());
+        let (claimed, unreadable) = match self.scheduler.as_mut() {
+            Some(s) => (s.claimed, std::mem::take(&mut s.unreadable)),
+            None => (0, Vec::new()),
+        };
+        let summary = WorkerSummary {
+            id: self.w.id.clone(),
+            pairs: claimed,
+            games: self.own + played,
+            decided: decision(info, games),
+            reading: (reading, self.began.elapsed()),
+            unreadable,
+        };
+        let stopped = results.status == Status::Stopped;
+        if !stopped && !results.complete {
+            return Err(Error::Internal("a worker ended before its run did".into()));
+        }
+        let line = (!stopped).then(|| summary.to_string());
+        self.summary = Some(summary);
+        Ok(Ending {
+            exit_code: 0,
+            already_held: false,
+            line,
+        })
+    }
 }

@@ -1,0 +1,114 @@
+//! A run on one machine, as the [`Venue`] the driver plays it in: the
+//! whole output folder, under its lock, and the format's (or the caller's)
+//! scheduler.
+
+use super::driver::{Ending, Opened, Venue};
+use super::folder::{open_run, Existing, RunFolder};
+use super::pool::QUEUED;
+use super::schedule::Scheduler;
+use crate::error::Result;
+use crate::records::{GameRecord, Shard, TournamentInfo};
+use crate::report::Results;
+use crate::util::FolderLock;
+use std::path::Path;
+use std::time::Duration;
+
+/// One machine's run of a scheduler's games.
+pub(crate) struct Alone {
+    scheduler: Box<dyn Scheduler>,
+    /// Whether the scheduler is the caller's, not the format's.
+    custom: bool,
+    shard: Shard,
+    existing: Existing,
+    /// The folder's lock, held until the run's end is shown.
+    lock: Option<FolderLock>,
+    /// Games the folder held when the run began.
+    held: usize,
+}
+
+impl Alone {
+    /// The run of `scheduler`'s games (`custom` when it is the caller's)
+    /// in slice `shard`, doing with a journal already there what
+    /// `existing` says.
+    pub(crate) fn new(
+        scheduler: Box<dyn Scheduler>,
+        custom: bool,
+        shard: Shard,
+        existing: Existing,
+    ) -> Alone {
+        Alone {
+            scheduler,
+            custom,
+            shard,
+            existing,
+            lock: None,
+            held: 0,
+        }
+    }
+}
+
+impl Venue for Alone {
+    fn info(&self, base: TournamentInfo) -> TournamentInfo {
+        TournamentInfo {
+            custom_schedule: self.custom,
+            shard: self.shard.to_string(),
+            ..base
+        }
+    }
+
+    fn open(
+        &mut self,
+        out: &Path,
+        info: &TournamentInfo,
+        threads: usize,
+        ready: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Opened> {
+        let RunFolder {
+            lock,
+            journal,
+            games,
+            must_be_finished,
+        } = open_run(out, info, self.existing, ready)?;
+        self.lock = Some(lock);
+        let total = self.scheduler.total();
+        self.held = games.len();
+        Ok(Opened {
+            journal,
+            games,
+            resuming: self.held > 0 && self.existing == Existing::Resume,
+            total,
+            // Shards play their whole slice; `arena merge` decides.
+            decides: info.decides(),
+            others: None,
+            // At least one: a shard that owns no pair still asks its
+            // scheduler, which says it is done, and leaves an empty
+            // journal for `arena merge`.
+            threads: threads
+                .min(usize::try_from(total).unwrap_or(usize::MAX))
+                .max(1),
+            queued: QUEUED,
+            logs: out.join("logs"),
+            must_be_finished,
+        })
+    }
+
+    fn scheduler(&mut self) -> &mut dyn Scheduler {
+        self.scheduler.as_mut()
+    }
+
+    fn end(
+        &mut self,
+        info: &TournamentInfo,
+        results: &Results,
+        _games: &[GameRecord],
+        _played: u64,
+        _reading: Duration,
+    ) -> Result<Ending> {
+        drop(self.lock.take());
+        Ok(Ending {
+            exit_code: super::exit_code(info, results),
+            already_held: self.existing == Existing::Show && self.held > 0,
+            line: None,
+        })
+    }
+}

@@ -1,0 +1,172 @@
+//! The one way a run is driven, on one machine or as a worker of a shared
+//! run: check the engines, open the folder, tell the observer, play the
+//! scheduler's games on the pool's threads into the collector, finish the
+//! statistics and end. What differs between the two kinds of run is what
+//! each plugs in, a [`Venue`]: the folder it opens (a whole run's, or a
+//! worker's seat in a shared one), the scheduler (the format's games, or
+//! pairs claimed from the other workers), the other writers it follows and
+//! how it ends (one machine's exit code, or a worker's summary line).
+
+use super::collector::{Collector, Others};
+use super::observer::{End, RunObserver, Start};
+use super::pool::{Ended, Pool};
+use super::{Tournament, EXIT_STOPPED};
+use crate::error::{Error, Result};
+use crate::records::journal::Journal;
+use crate::records::{GameRecord, TournamentInfo};
+use crate::report::{Results, Status};
+use crate::tournament::schedule::Scheduler;
+use crate::tournament::{RunOptions, RunOutcome};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A run's folder, open and checked, and how its games are to be played.
+pub(crate) struct Opened {
+    /// The journal this run appends to.
+    pub journal: Journal,
+    /// The games already finished (a resumed journal's, other workers').
+    pub games: Vec<GameRecord>,
+    /// Whether this run continues games of its own.
+    pub resuming: bool,
+    /// The games the run has in all.
+    pub total: u64,
+    /// Whether its pair counter may stop the run (an SPRT, unsharded).
+    pub decides: bool,
+    /// The other writers of a shared run, followed as they play.
+    pub others: Option<Box<dyn Others>>,
+    /// Threads that play games.
+    pub threads: usize,
+    /// Games handed out ahead to each thread ([`Pool::queued`]).
+    pub queued: usize,
+    /// The folder of external engines' transcripts.
+    pub logs: PathBuf,
+    /// Whether any game left to play is an error (the folder held this
+    /// run and no resume was asked for).
+    pub must_be_finished: bool,
+}
+
+/// How a run ended, as its venue sees it.
+pub(crate) struct Ending {
+    /// The process exit code.
+    pub exit_code: u8,
+    /// Whether the run's games were all there before it started.
+    pub already_held: bool,
+    /// A worker's last line.
+    pub line: Option<String>,
+}
+
+/// What a kind of run plugs into [`drive`].
+pub(crate) trait Venue {
+    /// The run's record in its folder, from the config's (`base`).
+    fn info(&self, base: TournamentInfo) -> TournamentInfo;
+
+    /// Opens `out` for the run `info` on `threads` threads at most, after
+    /// every check, calling `ready` before anything is written.
+    fn open(
+        &mut self,
+        out: &Path,
+        info: &TournamentInfo,
+        threads: usize,
+        ready: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Opened>;
+
+    /// The scheduler of the games this run plays.
+    fn scheduler(&mut self) -> &mut dyn Scheduler;
+
+    /// A failure of the scheduler's that ends the run once its games in
+    /// flight are in (a claim that could not be written).
+    fn failure(&mut self) -> Option<Error> {
+        None
+    }
+
+    /// After the games, their statistics `results` over `games`: how the
+    /// run ends. `played` games were journalled by this run; `reading` is
+    /// its time reading other writers' journals.
+    fn end(
+        &mut self,
+        info: &TournamentInfo,
+        results: &Results,
+        games: &[GameRecord],
+        played: u64,
+        reading: Duration,
+    ) -> Result<Ending>;
+}
+
+/// Runs `t` in `venue`, telling `observer` what happens.
+///
+/// # Errors
+/// As [`crate::tournament::run`].
+pub(crate) fn drive(
+    t: &Tournament,
+    opts: &RunOptions,
+    observer: &mut dyn RunObserver,
+    venue: &mut dyn Venue,
+) -> Result<RunOutcome> {
+    let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
+    let concurrency = super::check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
+    super::check_tables(t, concurrency)?;
+    super::check_programs(t)?;
+    let info = venue.info(super::TournamentInfo {
+        build: Some(super::folder::build_info(t)?),
+        ..super::info(t, opts.shard)
+    });
+    let opened = venue.open(&out, &info, concurrency, &mut || observer.open())?;
+    let done = opened.games.len() as u64;
+    observer.started(&Start {
+        total: opened.total,
+        done,
+        book_note: info.book_note().as_deref(),
+        resuming: opened.resuming,
+        warnings: &super::engine_warnings(t),
+    });
+    let mut collector = Collector::new(
+        &info,
+        &out,
+        opened.journal,
+        opened.games,
+        opened.decides,
+        opened.others,
+        observer,
+    );
+    collector.engines(&t.engines);
+    let pool = Pool {
+        tournament: Arc::new(t.clone()),
+        threads: opened.threads,
+        queued: opened.queued,
+        stop: opts.stop.clone(),
+        build: Arc::clone(&opts.players.0),
+        logs: opened.logs,
+        must_be_finished: opened
+            .must_be_finished
+            .then_some((done, opened.total, out.as_path())),
+    };
+    let ended = pool.play(venue.scheduler(), &mut collector);
+    let played = collector.played();
+    let reading = collector.others_time();
+    let ended = ended?;
+    if let Some(e) = venue.failure() {
+        return Err(e);
+    }
+    let (results, games) = collector.finish(ended != Ended::Done)?;
+    let ending = venue.end(&info, &results, &games, played, reading)?;
+    // A record is about nine allocations: 10,000 games are freed on a
+    // thread of their own rather than before the run's end is shown.
+    std::thread::spawn(move || drop(games));
+    observer.finished(&End {
+        results: &results,
+        out: &out,
+        already_held: ending.already_held,
+        worker: ending.line.as_deref(),
+    });
+    let exit_code = if results.status == Status::Stopped {
+        EXIT_STOPPED
+    } else {
+        ending.exit_code
+    };
+    Ok(RunOutcome {
+        results,
+        out,
+        exit_code,
+    })
+}
