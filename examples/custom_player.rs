@@ -10,7 +10,7 @@
 //! ```
 
 use arena::engine::{Clock, EngineSpec, GameSetup, MoveInfo, Player, PlayerError};
-use arena::tournament::worker::PlayerFactory;
+use arena::tournament::runner::game_thread::PlayerFactory;
 use arena::tournament::{self, RunOptions, Tournament};
 use arena::{Board, Game, Move, MoveList};
 use std::path::Path;

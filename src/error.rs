@@ -75,7 +75,7 @@ pub enum Error {
     /// settings that would help by their names ([`Wording`]).
     #[error("{0}")]
     Run(Wording),
-    /// A bug: something that must not happen did (a worker thread died
+    /// A bug: something that must not happen did (a game thread died
     /// outside the players' guard). Exit code 101.
     #[error("internal error: {0}; please report it")]
     Internal(String),

@@ -523,7 +523,7 @@ mod players {
     use arena::engine::{
         Clock, EngineSpec, GameSetup, MoveInfo, Player, PlayerError, RandomPlayer,
     };
-    use arena::tournament::worker::PlayerFactory;
+    use arena::tournament::runner::game_thread::PlayerFactory;
     use arena::{Board, Game, Move, MoveList};
     use std::sync::Arc;
 

@@ -14,7 +14,7 @@
 
 use crate::records::GameRecord;
 use crate::report::{Results, Status};
-use crate::tournament::observer::{End, RunObserver, Start};
+use crate::tournament::runner::observer::{End, RunObserver, Start};
 use serde::Serialize;
 use std::fs::File;
 use std::io::{BufWriter, Write};

@@ -38,7 +38,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run a tournament from a config: games on worker threads, journal, results, SPRT verdict
+    /// Run a tournament from a config: games on game threads, journal, results, SPRT verdict
     #[command(after_help = help::RUN)]
     Run(run::RunArgs),
     /// A quick match of two engine files, without a config (cutechess-cli style)

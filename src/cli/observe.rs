@@ -12,7 +12,7 @@ use super::events::Events;
 use crate::records::GameRecord;
 use crate::report::Results;
 use crate::stats::format::{elo, elo_error, fixed, ELO_SHOWN};
-use crate::tournament::observer::{Cadence, End, RunObserver, Start, Tee};
+use crate::tournament::runner::observer::{Cadence, End, RunObserver, Start, Tee};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;

@@ -19,7 +19,7 @@ use std::time::Duration;
 pub struct RunArgs {
     /// The tournament config (RON)
     pub config: PathBuf,
-    /// Worker threads (games at once), 1 to 256, instead of the config's
+    /// Game threads (games at once), 1 to 256, instead of the config's
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub concurrency: Option<usize>,
     /// Output folder, instead of the config's

@@ -57,7 +57,7 @@ pub struct RawTournament {
     /// The openings (absent: every pair starts from the start position).
     #[serde(default, deserialize_with = "present")]
     pub book: Option<RawBook>,
-    /// Worker threads (games played at once).
+    /// Game threads (games played at once).
     #[serde(default = "one")]
     pub concurrency: usize,
     /// Seed of every random choice (book order, random movers).
@@ -105,7 +105,7 @@ pub struct Tournament {
     pub book_settings: Option<RawBook>,
     /// The game every engine plays.
     pub game: GameKind,
-    /// Worker threads.
+    /// Game threads.
     pub concurrency: usize,
     /// Seed.
     pub seed: u64,

@@ -1,10 +1,10 @@
 //! The tournament runner: a checked config ([`config`]), a [`Scheduler`]
-//! per format ([`schedule`]), worker threads that play games ([`worker`],
-//! [`play`]) fed over crossbeam channels, and the main thread's
-//! [`Collector`](collector::Collector), which owns the journal, the
-//! statistics and the SPRT decision, and tells the caller's
-//! [`RunObserver`] what happens ([`observer`]): the runner prints nothing.
-//! No sleeps, no polling, no shared mutable state but the channels.
+//! per format ([`schedule`]), and the [`runner`]: game threads that play
+//! games fed over crossbeam channels, and the main thread's collector,
+//! which owns the journal, the statistics and the SPRT decision, and tells
+//! the caller's [`RunObserver`] what happens: the runner prints nothing.
+//! No sleeps, no polling, no shared mutable state but the channels. A run
+//! shared by several machines is [`workers`]'.
 //!
 //! The main thread keeps `concurrency` games in flight: it asks the
 //! scheduler for a new game each time a result comes back, so stopping (an
@@ -12,30 +12,21 @@
 //! started. The results folder ([`folder`]) is where runs resume, and what
 //! `report` and `merge` read.
 
-pub mod adjudicate;
-mod alone;
-pub mod collector;
 pub mod config;
-mod driver;
 mod engines;
 pub mod folder;
 pub mod matchup;
 pub mod merge;
-pub mod observer;
 pub mod options;
-pub mod play;
-pub mod pool;
-mod prefix;
+pub mod runner;
 pub mod schedule;
-mod starts;
-pub mod worker;
 pub mod workers;
 
 pub use crate::records::{Format, GameRecord, Shard};
 pub use config::Tournament;
 pub use folder::{read_info, report};
 pub use merge::{merge, MergeOptions};
-pub use observer::{RunObserver, Silent};
+pub use runner::observer::{RunObserver, Silent};
 pub use schedule::{Finished, Next, Pairing, Schedule, Scheduler};
 
 use crate::engine::EngineSpec;
@@ -44,15 +35,16 @@ use crate::records::{BookInfo, TournamentInfo};
 use crate::report::Results;
 use crate::search::Limit;
 use crate::stats::Verdict;
-use alone::Alone;
 use folder::Existing;
+use runner::alone::Alone;
+use runner::driver;
+use runner::game_thread::PlayerFactory;
 use std::path::PathBuf;
-use worker::PlayerFactory;
 
 /// How to run a tournament (the command line's overrides).
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
-    /// Worker threads, instead of the config's.
+    /// Game threads, instead of the config's.
     pub concurrency: Option<usize>,
     /// Output folder, instead of the config's.
     pub out: Option<PathBuf>,
@@ -146,14 +138,14 @@ pub fn exit_code(info: &TournamentInfo, results: &Results) -> u8 {
     }
 }
 
-/// Checks, before any game, that the machine gives the tables every
-/// worker's players will hold (each worker keeps one player per engine).
+/// Checks, before any game, that the machine gives the tables the players
+/// of `threads` game threads will hold (each keeps one player per engine).
 ///
 /// # Errors
 /// [`Error::Alloc`] naming the engine and its `tt_mib`.
-pub(crate) fn check_tables(t: &Tournament, workers: usize) -> Result<()> {
+pub(crate) fn check_tables(t: &Tournament, threads: usize) -> Result<()> {
     for e in t.engines.iter().filter_map(EngineSpec::in_process) {
-        e.check_tables(workers).map_err(|err| match err {
+        e.check_tables(threads).map_err(|err| match err {
             Error::Alloc { setting, source } => Error::Alloc {
                 setting: format!("engine {:?}: {setting}", e.name),
                 source,
@@ -192,7 +184,7 @@ pub(crate) fn engine_warnings(t: &Tournament) -> Vec<String> {
 ///
 /// # Errors
 /// An output folder in use or holding another run's journal, a corrupt
-/// journal, I/O errors, or a failure inside a worker.
+/// journal, I/O errors, or a failure inside a game thread.
 pub fn run(
     t: &Tournament,
     opts: &RunOptions,
@@ -219,7 +211,7 @@ pub fn run_with(
     driver::drive(t, opts, observer, &mut alone)
 }
 
-/// The worker threads a run asks for, checked.
+/// The game threads a run asks for, checked.
 ///
 /// # Errors
 /// [`Error::Usage`] outside 1 to 256.
@@ -244,7 +236,7 @@ fn existing(opts: &RunOptions) -> Existing {
 
 #[cfg(test)]
 mod tests {
-    use super::observer::{Cadence, End, RunObserver, Start};
+    use super::runner::observer::{Cadence, End, RunObserver, Start};
     use super::*;
     use std::time::Duration;
 
@@ -393,7 +385,7 @@ mod tests {
     }
 
     /// A random mover that takes its time over game 3 (the second of
-    /// pair 1), so that the other worker finishes the games after it first.
+    /// pair 1), so that the other game thread finishes the games after it first.
     struct Slow {
         random: crate::engine::player::RandomPlayer,
         game: u64,

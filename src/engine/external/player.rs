@@ -5,7 +5,7 @@
 //! missed deadline or an answer that is not a move is the player's error
 //! (the runner's forfeit); the process is killed then, and the next game
 //! starts a new one. Each process's transcript goes to
-//! `OUT/logs/ENGINE-WORKER.log` when the runner gives a log folder.
+//! `OUT/logs/ENGINE-THREAD.log` when the runner gives a log folder.
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
@@ -62,16 +62,16 @@ impl ExternalPlayer {
         }
     }
 
-    /// The player of `config` on worker `worker`, writing its transcript to
-    /// `logs/ENGINE-WORKER.log`, its processes among the run's `engines`.
+    /// The player of `config` on game thread `thread`, writing its transcript to
+    /// `logs/ENGINE-THREAD.log`, its processes among the run's `engines`.
     pub fn with_log(
         config: &ExternalConfig,
         logs: &Path,
-        worker: usize,
+        thread: usize,
         engines: &Engines,
     ) -> ExternalPlayer {
         ExternalPlayer {
-            log_path: Some(log_path(logs, &config.name, worker)),
+            log_path: Some(log_path(logs, &config.name, thread)),
             engines: Some(engines.clone()),
             ..ExternalPlayer::new(config)
         }

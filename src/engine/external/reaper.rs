@@ -12,9 +12,9 @@
 //! Nothing an engine starts outlives the run. Every engine gets
 //! `PR_SET_PDEATHSIG(SIGKILL)`, so a `kill -9` of arena ends it too. The
 //! signal comes when the *thread* that started the engine ends, not the
-//! process: engines are started by the worker thread that plays with them,
+//! process: engines are started by the game thread that plays with them,
 //! which ends them before it returns (the [`Process`](super::process::Process)
-//! is dropped on it), and a run's [`Engines`] ends those of worker threads
+//! is dropped on it), and a run's [`Engines`] ends those of game threads
 //! it leaves behind before the run returns. When the binary makes arena a
 //! child subreaper ([`become_subreaper`]), whatever an engine started that
 //! left its process group (`setsid`) is re-parented to arena when the

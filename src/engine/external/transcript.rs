@@ -2,7 +2,7 @@
 //! it wrote on its output (`<`) and on its error stream (`!`), and our own
 //! notes (`#`: started, killed, exit status), each with the seconds since
 //! the transcript was opened. The player and the reader threads of its
-//! process all write; each line is appended to `OUT/logs/ENGINE-WORKER.log`
+//! process all write; each line is appended to `OUT/logs/ENGINE-THREAD.log`
 //! with one write as it happens (a line read from the engine before the
 //! player sees it), so a transcript is complete up to the moment anything
 //! goes wrong. The file is the one thing these threads share, behind a
@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// The size of a transcript file (per engine per worker) that the
+/// The size of a transcript file (per engine per game thread) that the
 /// engine's lines stop short of: [`NOTE_ROOM`] below it.
 pub const CAP: u64 = 16 << 20;
 
@@ -71,11 +71,11 @@ struct Sink {
     capped: bool,
 }
 
-/// The transcript file of `engine` on worker `worker` in `logs`:
-/// `logs/ENGINE-WORKER.log`, the name reduced to letters, digits, `.`, `_`
+/// The transcript file of `engine` on game thread `thread` in `logs`:
+/// `logs/ENGINE-THREAD.log`, the name reduced to letters, digits, `.`, `_`
 /// and `-`.
-pub fn log_path(logs: &Path, engine: &str, worker: usize) -> PathBuf {
-    logs.join(format!("{}-{worker}.log", file_name(engine)))
+pub fn log_path(logs: &Path, engine: &str, thread: usize) -> PathBuf {
+    logs.join(format!("{}-{thread}.log", file_name(engine)))
 }
 
 /// `engine` reduced to letters, digits, `.`, `_` and `-`.

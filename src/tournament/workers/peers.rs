@@ -92,7 +92,7 @@ impl Peers {
         Ok(())
     }
 }
-impl crate::tournament::collector::Others for Peers {
+impl crate::tournament::runner::collector::Others for Peers {
     fn poll(&mut self) -> Result<Vec<GameRecord>> {
         Peers::poll(self)
     }

@@ -1,7 +1,7 @@
 //! The main thread's side of a run: every finished game goes to the journal
 //! first, then to the [`PairCounter`] (which decides an SPRT), the
 //! statistics, the run's [`RunObserver`] and, every two seconds, the output
-//! files. A failure (a journal that cannot be written, a worker that died)
+//! files. A failure (a journal that cannot be written, a game thread that died)
 //! is kept and stops the run; the games already journalled stay. So does an
 //! engine that loses its first games the same way without making a move
 //! (it exits at start, does not answer its handshake): the run stops with
@@ -237,8 +237,8 @@ impl<'a> Collector<'a> {
         self.observer.stop_requested(in_flight, grace);
     }
 
-    /// Takes a worker's answer: a game to journal and count, or the message
-    /// of a worker that failed.
+    /// Takes a game thread's answer: a game to journal and count, or the message
+    /// of a game thread that failed.
     pub fn take(&mut self, answer: std::result::Result<GameRecord, String>) {
         self.take_all(std::iter::once(answer));
     }
@@ -381,7 +381,7 @@ impl<'a> Collector<'a> {
                 self.results.games_played, self.results.games_scheduled
             ));
         }
-        super::folder::note_capped_transcripts(self.out, self.info, &mut self.results);
+        crate::tournament::folder::note_capped_transcripts(self.out, self.info, &mut self.results);
         self.observer.play_ended();
         if let Some(e) = self.failure {
             return Err(e);

@@ -1,4 +1,4 @@
-//! The worker pool: threads that play the scheduler's games, fed one game
+//! The pool of game threads: threads that play the scheduler's games, fed one game
 //! at a time over a channel, their results collected on the main thread.
 //! The main thread waits on one channel (results, and stop requests
 //! forwarded from Ctrl-C and SIGTERM) until the journal's sync deadline; it
@@ -12,20 +12,20 @@
 //! the run is ended before it does ([`Engines::end_all`]).
 
 use super::collector::Collector;
-use super::config::Tournament;
-use super::options::{StopRequest, Stops};
-use super::schedule::{Finished, Next, Pairing, Scheduler};
-use super::worker::{self, BuildPlayer, Room};
+use super::game_thread::{self, BuildPlayer, Room};
 use crate::engine::external::reaper::{Engines, QUIT_GRACE};
 use crate::error::{Error, Result, Wording};
 use crate::records::GameRecord;
+use crate::tournament::config::Tournament;
+use crate::tournament::options::{StopRequest, Stops};
+use crate::tournament::schedule::{Finished, Next, Pairing, Scheduler};
 use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Games handed out ahead to each worker of a run of one machine (see
+/// Games handed out ahead to each game thread of a run of one machine (see
 /// [`Pool::queued`]).
 pub const QUEUED: usize = 16;
 
@@ -42,12 +42,12 @@ pub enum Ended {
 
 /// What the pool needs besides the scheduler and the collector.
 pub struct Pool<'a> {
-    /// The tournament, shared with the worker threads.
+    /// The tournament, shared with the game threads.
     pub tournament: Arc<Tournament>,
     /// Most threads that play games.
     pub threads: usize,
-    /// Games handed out ahead to each worker beyond the one it plays
-    /// ([`QUEUED`] for a run of one machine): a worker that ends a game
+    /// Games handed out ahead to each game thread beyond the one it plays
+    /// ([`QUEUED`] for a run of one machine): a game thread that ends a game
     /// finds the next one waiting instead of sleeping until the main thread
     /// has taken its answer. Games waiting are not started: a stop, a
     /// failure or an SPRT decision takes them back.
@@ -65,8 +65,8 @@ pub struct Pool<'a> {
 }
 
 impl Pool<'_> {
-    /// Plays the scheduler's games on up to `workers` threads, keeping every
-    /// worker busy: a new game is asked for each time a result comes back,
+    /// Plays the scheduler's games on up to `threads` threads, keeping every
+    /// game thread busy: a new game is asked for each time a result comes back,
     /// and none once the run has failed, its SPRT has decided, a stop was
     /// requested or the scheduler is done. Games of a resumed journal are
     /// skipped. Every engine process of the run has ended when this returns.
@@ -90,7 +90,7 @@ impl Pool<'_> {
         engines: &Engines,
     ) -> Result<Ended> {
         let resumed: HashSet<u64> = collector.games().iter().map(|g| g.game_id).collect();
-        // Games handed out at once: one playing on each worker, and
+        // Games handed out at once: one playing on each game thread, and
         // `queued` waiting for each.
         let ahead = self.threads * (1 + self.queued);
         let (job_tx, job_rx) = bounded::<Pairing>(ahead);
@@ -121,10 +121,10 @@ impl Pool<'_> {
                     Next::Play(p) => {
                         self.refuse_unfinished()?;
                         if spawned < self.threads && spawned <= in_flight {
-                            self.start_worker(spawned, (&job_rx, &spare_rx), &res_tx, engines);
+                            self.start_thread(spawned, (&job_rx, &spare_rx), &res_tx, engines);
                             spawned += 1;
                         }
-                        job_tx.send(p).expect("the workers hold the job channel");
+                        job_tx.send(p).expect("game threads hold the job channel");
                         in_flight += 1;
                     }
                     Next::Wait => break,
@@ -163,10 +163,10 @@ impl Pool<'_> {
         how_ended(stopping, done, collector)
     }
 
-    /// Starts worker thread `index`, which takes its jobs and the rooms of
+    /// Starts game thread `index`, which takes its jobs and the rooms of
     /// journalled records from `jobs` and answers on `answers`; its engine
     /// processes join `engines`.
-    fn start_worker(
+    fn start_thread(
         &self,
         index: usize,
         jobs: (&Receiver<Pairing>, &Receiver<Room>),
@@ -178,7 +178,7 @@ impl Pool<'_> {
         let logs = (self.logs.clone(), index, engines.clone());
         std::thread::spawn(move || {
             let send = |answer| answers.send(Message::Game(answer)).is_ok();
-            worker::serve(&t, &build, (&jobs, &spares), send, logs);
+            game_thread::serve(&t, &build, (&jobs, &spares), send, logs);
         });
     }
 
@@ -199,10 +199,10 @@ impl Pool<'_> {
     }
 }
 
-/// A worker's answer: a game's record, or the message of a game that failed.
-type WorkerAnswer = std::result::Result<GameRecord, String>;
+/// A game thread's answer: a game's record, or the message of a game that failed.
+type ThreadAnswer = std::result::Result<GameRecord, String>;
 
-/// What the main thread waits for, on one channel: a worker's answer, or a
+/// What the main thread waits for, on one channel: a game thread's answer, or a
 /// stop request (forwarded by [`forward_stops`]). One channel keeps the wait
 /// a plain `recv`: games of random movers last microseconds, and a wait on
 /// several channels costs more than the game. (The record travels by
@@ -210,8 +210,8 @@ type WorkerAnswer = std::result::Result<GameRecord, String>;
 /// small variant does not matter.)
 #[allow(clippy::large_enum_variant)]
 enum Message {
-    /// A worker's answer.
-    Game(WorkerAnswer),
+    /// A game thread's answer.
+    Game(ThreadAnswer),
     /// Ctrl-C or SIGTERM.
     Stop(StopRequest),
     /// The time the scheduler asked to be asked again has come.
@@ -253,9 +253,9 @@ fn next_message(
     }
 }
 
-/// Moves the workers' answers already waiting into `answers`; the first
+/// Moves the game threads' answers already waiting into `answers`; the first
 /// other message, if one comes, is returned.
-fn take_waiting(messages: &Receiver<Message>, answers: &mut Vec<WorkerAnswer>) -> Option<Message> {
+fn take_waiting(messages: &Receiver<Message>, answers: &mut Vec<ThreadAnswer>) -> Option<Message> {
     while let Ok(m) = messages.try_recv() {
         match m {
             Message::Game(answer) => answers.push(answer),
@@ -281,12 +281,12 @@ fn how_ended(stopping: bool, done: bool, collector: &Collector<'_>) -> Result<En
 
 /// Takes `answer`, and the answers waiting after it, to the collector (one
 /// journal write for them all), each record with per-move vectors of its
-/// exact length made here and its worker's given back on `jobs.1` (see
+/// exact length made here and its game thread's given back on `jobs.1` (see
 /// [`Room`]); after a failure or an SPRT decision, takes back the games no
-/// worker has started from `jobs.0`. Returns how many games are no longer
+/// game thread has started from `jobs.0`. Returns how many games are no longer
 /// in flight, and the first other message read meanwhile.
 fn take_answers(
-    answer: WorkerAnswer,
+    answer: ThreadAnswer,
     messages: &Receiver<Message>,
     (jobs, spares): (&Receiver<Pairing>, &Sender<Room>),
     collector: &mut Collector<'_>,
@@ -294,7 +294,7 @@ fn take_answers(
     let mut answers = vec![answer];
     let next = take_waiting(messages, &mut answers);
     for rec in answers.iter_mut().flatten() {
-        // The workers hold the receiver while they play.
+        // The game threads hold the receiver while they play.
         let _ = spares.send(Room::take_from(rec));
     }
     let mut ended = answers.len();
@@ -305,13 +305,13 @@ fn take_answers(
     (ended, next)
 }
 
-/// Takes back the games handed out that no worker has started; how many.
+/// Takes back the games handed out that no game thread has started; how many.
 fn withdraw(jobs: &Receiver<Pairing>) -> usize {
     jobs.try_iter().count()
 }
 
-/// The games in flight are abandoned: the games no worker has started are
-/// taken back, so a worker ends with the game it plays.
+/// The games in flight are abandoned: the games no game thread has started are
+/// taken back, so a game thread ends with the game it plays.
 fn abandon(jobs: &Receiver<Pairing>) -> Ended {
     withdraw(jobs);
     Ended::Abandoned

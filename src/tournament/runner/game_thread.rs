@@ -1,4 +1,4 @@
-//! A worker's side of a tournament game: its players (one per engine, built
+//! A game thread's side of a tournament game: its players (one per engine, built
 //! on first use, reset before every game), the opening set up, the game
 //! played by [`play`](super::play::play), and the result turned into a
 //! [`GameRecord`].
@@ -8,9 +8,7 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use super::adjudicate::Judge;
-use super::config::Tournament;
 use super::play::{play_into, Adjudicator, Ending, Forfeit, Played};
-use super::schedule::Pairing;
 use crate::engine::external::reaper::Engines;
 use crate::engine::external::ExternalPlayer;
 use crate::engine::hosted::{Build, Hosted};
@@ -22,6 +20,8 @@ use crate::records::game::points_for;
 use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
+use crate::tournament::config::Tournament;
+use crate::tournament::schedule::Pairing;
 use crate::util::panic::guard;
 use crossbeam_channel::Receiver;
 use std::path::PathBuf;
@@ -37,11 +37,11 @@ pub fn game_seed(seed: u64, game_id: u64, colour: u64) -> u64 {
     )
 }
 
-/// How a worker builds an engine's player: [`EngineSpec::player`] in a real run;
+/// How a game thread builds an engine's player: [`EngineSpec::player`] in a real run;
 /// tests plug in players of their own (misbehaving ones, say).
 pub type BuildPlayer = dyn Fn(&EngineSpec) -> Box<dyn Player<Board>> + Send + Sync;
 
-/// A [`BuildPlayer`] to hand to a run ([`RunOptions::players`](super::RunOptions)).
+/// A [`BuildPlayer`] to hand to a run ([`RunOptions::players`](crate::tournament::RunOptions)).
 #[derive(Clone)]
 pub struct PlayerFactory(pub Arc<BuildPlayer>);
 
@@ -58,25 +58,25 @@ impl std::fmt::Debug for PlayerFactory {
     }
 }
 
-/// A worker's players: each engine's, built on first use and reset by
+/// A game thread's players: each engine's, built on first use and reset by
 /// [`Player::new_game`] before every game, so a game depends only on its
-/// inputs, never on what the worker played before. An engine whose games
+/// inputs, never on what the game thread played before. An engine whose games
 /// have a clock is [`Hosted`] on a thread of its own, so its deadline holds
 /// even if it hangs. A player that panics while being built forfeits. An
 /// external engine's player (a process, which keeps its own deadlines)
-/// writes its transcript to `logs/ENGINE-WORKER.log`.
+/// writes its transcript to `logs/ENGINE-THREAD.log`.
 pub struct Players<'t> {
     tournament: &'t Tournament,
     build: Arc<BuildPlayer>,
     built: Vec<Option<Box<dyn Player<Board>>>>,
     /// The players of a tic-tac-toe tournament.
     tictactoe: Vec<Option<Box<dyn Player<TicTacToe>>>>,
-    /// The worker's adjudicator.
+    /// The game thread's adjudicator.
     adjudicator: Judge,
-    /// The transcripts' folder, this worker's index and the run's engine
+    /// The transcripts' folder, this game thread's index and the run's engine
     /// processes.
     logs: Logs,
-    /// The vectors this worker plays its games into, kept from game to
+    /// The vectors this game thread plays its games into, kept from game to
     /// game (a record takes the per-move ones, see [`Room`]).
     rooms: Rooms,
     /// Per-move vectors of records the main thread has journalled, given
@@ -84,12 +84,12 @@ pub struct Players<'t> {
     spares: Receiver<Room>,
 }
 
-/// A record's per-move vectors with room for a whole game: a worker plays
+/// A record's per-move vectors with room for a whole game: a game thread plays
 /// a game into them and sends them in its record; the main thread gives
 /// the record copies of their exact length (memory of the main thread,
-/// whose heap grows in large steps, where a worker's grows a page at a
+/// whose heap grows in large steps, where a game thread's grows a page at a
 /// time with a system call) and sends them back for the next game. So a
-/// run's memory grows by what its games hold, not by room, and a worker
+/// run's memory grows by what its games hold, not by room, and a game thread
 /// allocates nothing for its games' moves.
 #[derive(Default)]
 pub struct Room {
@@ -116,20 +116,20 @@ impl Room {
     }
 }
 
-/// A worker's [`Played`] of each game.
+/// A game thread's [`Played`] of each game.
 #[derive(Default)]
 struct Rooms {
     othello: Played<Board>,
     tictactoe: Played<TicTacToe>,
 }
 
-/// Where a worker's external engines write their transcripts (the folder
-/// and the worker's index), and the run's engine processes they join.
+/// Where a game thread's external engines write their transcripts (the folder
+/// and the game thread's index), and the run's engine processes they join.
 pub type Logs = (PathBuf, usize, Engines);
 
 impl<'t> Players<'t> {
     /// No players built yet; `build` makes them, external ones log to
-    /// `logs.0` as worker `logs.1`, their processes among `logs.2`; games
+    /// `logs.0` as game thread `logs.1`, their processes among `logs.2`; games
     /// are played into the [`Room`]s that come back on `spares`, when some
     /// do.
     pub fn new(
@@ -188,7 +188,7 @@ impl<'t> Players<'t> {
     }
 }
 
-/// How a worker builds an engine's player of one game.
+/// How a game thread builds an engine's player of one game.
 pub enum Builder<G: Game> {
     /// A process, built already (it starts with its first game).
     Process(Box<dyn Player<G>>),
@@ -197,7 +197,7 @@ pub enum Builder<G: Game> {
     InProcess(Build<G>),
 }
 
-/// What the worker's one game loop ([`play_game`]) needs to know of a
+/// What the game thread's one game loop ([`play_game`]) needs to know of a
 /// game: where a game starts, how its moves are written, its players and
 /// its adjudication.
 pub trait TournamentGame: Game {
@@ -213,10 +213,10 @@ pub trait TournamentGame: Game {
     /// the game's.
     fn transcript(opening: &[Self::Move], moves: &[Self::Move]) -> String;
 
-    /// The worker's [`Played`] of this game.
+    /// The game thread's [`Played`] of this game.
     fn room<'a>(players: &'a mut Players<'_>) -> &'a mut Played<Self>;
 
-    /// The worker's players of this game, one slot per engine.
+    /// The game thread's players of this game, one slot per engine.
     fn seats<'a>(players: &'a mut Players<'_>) -> &'a mut [Option<Box<dyn Player<Self>>>];
 
     /// How engine `i`'s player is built.
@@ -276,9 +276,9 @@ impl TournamentGame for Board {
     fn builder(players: &Players<'_>, i: usize) -> Builder<Board> {
         let spec = &players.tournament.engines[i];
         if let EngineSpec::External(e) = spec {
-            let (logs, worker, engines) = &players.logs;
+            let (logs, thread, engines) = &players.logs;
             return Builder::Process(Box::new(ExternalPlayer::with_log(
-                e, logs, *worker, engines,
+                e, logs, *thread, engines,
             )));
         }
         let (build, spec) = (Arc::clone(&players.build), spec.clone());
@@ -382,7 +382,7 @@ fn time_of(engine: &EngineSpec) -> (Option<ClockState>, Option<Duration>) {
     }
 }
 
-/// Plays the game `p` of tournament `t` with a worker's `players`.
+/// Plays the game `p` of tournament `t` with a game thread's `players`.
 pub fn play_game(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
     match players.tournament.game {
         GameKind::Othello => play_one::<Board>(players, p),
@@ -410,7 +410,7 @@ fn setups<G: Game>(
 }
 
 /// A game from the pair's opening, with players built on first use,
-/// played into the worker's room.
+/// played into the game thread's room.
 fn play_one<G: TournamentGame>(players: &mut Players<'_>, p: &Pairing) -> GameRecord {
     let t = players.tournament;
     let (start, opening, written_start) = G::opening(t, p);
@@ -501,10 +501,10 @@ fn unbuilt<G: Game>(played: &mut Played<G>, loser: usize, msg: &str) {
     };
 }
 
-/// A worker thread: plays the games it receives with its own players and
+/// A game thread: plays the games it receives with its own players and
 /// sends each record back (or the message of a game that failed outside
 /// the players' guard) until the jobs end or the results are not wanted;
-/// `logs` is the transcripts' folder, the worker's index and the run's
+/// `logs` is the transcripts' folder, the game thread's index and the run's
 /// engine processes; `spares` brings back the [`Room`]s of records
 /// journalled. The players (and their processes, which this thread
 /// started) are dropped on this thread, before it ends.
@@ -518,7 +518,7 @@ pub fn serve(
     let mut players = Players::new(t, Arc::clone(build), logs, spares.clone());
     for job in jobs.iter() {
         let rec = guard(|| play_game(&mut players, &job))
-            .map_err(|msg| format!("the worker playing game {} failed: {msg}", job.game_id));
+            .map_err(|msg| format!("the game thread playing game {} failed: {msg}", job.game_id));
         if !send(rec) {
             break;
         }

@@ -163,7 +163,7 @@ pub fn play<G: Game>(
     played
 }
 
-/// [`play`] into `played`, cleared first: a worker plays every game into
+/// [`play`] into `played`, cleared first: a game thread plays every game into
 /// the same vectors, which keep their room from game to game.
 pub fn play_into<G: Game>(
     players: [&mut dyn Player<G>; 2],

@@ -1,14 +1,14 @@
-//! A worker's adjudication of its games: the solver's exact result at a
+//! A game thread's adjudication of its games: the solver's exact result at a
 //! number of empties ([`SolveAt`]), then the rules by the engines' reported
 //! scores (resign and draw, [`crate::records::adjudge`]), in that order.
 
-use super::options::Adjudicate;
 use super::play::Adjudicator;
 use crate::endgame::builtin::order_eval;
 use crate::endgame::Solver;
 use crate::game::othello::{Board, Move};
 use crate::game::Game;
 use crate::records::adjudge::{Call, ScoreJudge, ScoreRules};
+use crate::tournament::options::Adjudicate;
 
 /// Adjudication by the solver: a game that reaches `empties` empty squares
 /// ends with the exact result of perfect play from there.
@@ -42,7 +42,7 @@ impl Adjudicator<Board> for SolveAt {
     }
 }
 
-/// A worker's adjudicator: the solver (made on first use) when the run
+/// A game thread's adjudicator: the solver (made on first use) when the run
 /// solves, then the score rules, for the game between the engines named.
 pub struct Judge {
     settings: Adjudicate,

@@ -10,13 +10,13 @@
 use super::collector::{Collector, Others};
 use super::observer::{End, RunObserver, Start};
 use super::pool::{Ended, Pool};
-use super::{Tournament, EXIT_STOPPED};
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::report::{Results, Status};
 use crate::tournament::schedule::Scheduler;
 use crate::tournament::{RunOptions, RunOutcome};
+use crate::tournament::{Tournament, EXIT_STOPPED};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -104,12 +104,13 @@ pub(crate) fn drive(
     venue: &mut dyn Venue,
 ) -> Result<RunOutcome> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
-    let concurrency = super::check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
-    super::check_tables(t, concurrency)?;
-    super::check_programs(t)?;
-    let info = venue.info(super::TournamentInfo {
-        build: Some(super::folder::build_info(t)?),
-        ..super::info(t, opts.shard)
+    let concurrency =
+        crate::tournament::check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
+    crate::tournament::check_tables(t, concurrency)?;
+    crate::tournament::check_programs(t)?;
+    let info = venue.info(crate::tournament::TournamentInfo {
+        build: Some(crate::tournament::folder::build_info(t)?),
+        ..crate::tournament::info(t, opts.shard)
     });
     let opened = venue.open(&out, &info, concurrency, &mut || observer.open())?;
     let done = opened.games.len() as u64;
@@ -118,7 +119,7 @@ pub(crate) fn drive(
         done,
         book_note: info.book_note().as_deref(),
         resuming: opened.resuming,
-        warnings: &super::engine_warnings(t),
+        warnings: &crate::tournament::engine_warnings(t),
     });
     let mut collector = Collector::new(
         &info,

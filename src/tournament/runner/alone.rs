@@ -3,12 +3,12 @@
 //! scheduler.
 
 use super::driver::{Ending, Opened, Venue};
-use super::folder::{open_run, Existing, RunFolder};
 use super::pool::QUEUED;
-use super::schedule::Scheduler;
 use crate::error::Result;
 use crate::records::{GameRecord, Shard, TournamentInfo};
 use crate::report::Results;
+use crate::tournament::folder::{open_run, Existing, RunFolder};
+use crate::tournament::schedule::Scheduler;
 use crate::util::FolderLock;
 use std::path::Path;
 use std::time::Duration;
@@ -106,7 +106,7 @@ impl Venue for Alone {
     ) -> Result<Ending> {
         drop(self.lock.take());
         Ok(Ending {
-            exit_code: super::exit_code(info, results),
+            exit_code: crate::tournament::exit_code(info, results),
             already_held: self.existing == Existing::Show && self.held > 0,
             line: None,
         })
