@@ -27,7 +27,6 @@ pub(super) trait Leaves {
 
     /// The value (centidiscs) of `p` to move against `o`, whose state is
     /// `s` and whose legal moves are `own` and the opponent's `theirs`.
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
     fn value<C: Cpu>(&self, cpu: C, s: &Self::State, p: u64, o: u64, own: u64, theirs: u64) -> i32;
 }
 

@@ -93,6 +93,15 @@ pub const MAX_SOLVE_EMPTIES: u32 = 36;
 /// scores stay far inside `i32`), in centidiscs.
 const INF_CENTI: i32 = 1 << 30;
 
+/// A position as the solver's functions pass it: the side to move's discs
+/// and the opponent's (a pair: it travels in two registers, as the two
+/// values did).
+#[derive(Clone, Copy)]
+struct Discs {
+    p: u64,
+    o: u64,
+}
+
 /// Nodes between two looks at the clock.
 const CHECK_EVERY: u64 = 1 << 14;
 

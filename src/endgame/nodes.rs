@@ -4,9 +4,9 @@
 //! node is fail-soft.
 
 use super::last::final_score;
-use super::ordering::{odd_quadrants, Moves, Scored};
+use super::ordering::{odd_quadrants, Moves, Scored, ToOrder};
 use super::parallel::DEFER_MIN;
-use super::{Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
+use super::{Discs, Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
 use crate::game::cpu::{Avx2, Cpu};
 use crate::game::othello::bitboard::Bits;
 use crate::game::othello::hash::mixed;
@@ -26,6 +26,14 @@ const STABILITY_THRESHOLD: [i32; 65] = {
     }
     t
 };
+
+/// A null-window node's table key and the move its table entry names
+/// (when that move is legal there).
+#[derive(Clone, Copy)]
+struct Probed {
+    key: u64,
+    first: Option<u8>,
+}
 
 impl Solver {
     /// Counts a node; true when the deadline has passed, another thread
@@ -88,7 +96,7 @@ impl Solver {
     #[inline(always)]
     fn pvs_body<C: Cpu>(&mut self, cpu: C, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         if n <= SMALL {
-            return self.small(cpu, p, o, alpha, beta, n, odd_quadrants(!(p | o)));
+            return self.small(cpu, Discs { p, o }, alpha, beta, n, odd_quadrants(!(p | o)));
         }
         if self.tick() {
             return 0;
@@ -112,9 +120,20 @@ impl Solver {
             }
         }
         let mut list = Moves::new();
-        self.order(cpu, p, o, moves, n, hash_move, true, alpha, &mut list);
+        self.order(
+            cpu,
+            ToOrder {
+                d: Discs { p, o },
+                moves,
+                n,
+                hash_move,
+                pv: true,
+                alpha,
+            },
+            &mut list,
+        );
         let alpha0 = alpha;
-        let (best, best_sq) = self.search_moves(cpu, p, o, &list, alpha, beta, n);
+        let (best, best_sq) = self.search_moves(cpu, Discs { p, o }, &list, alpha, beta, n);
         if self.aborted {
             return 0;
         }
@@ -129,12 +148,10 @@ impl Solver {
     /// Returns the best value (fail-soft) and its square; stops early on
     /// abort (the caller checks). On several threads, a move whose
     /// position another thread is searching waits for a second pass.
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
     pub(super) fn search_moves<C: Cpu>(
         &mut self,
         cpu: C,
-        p: u64,
-        o: u64,
+        Discs { p, o }: Discs,
         list: &[Scored],
         mut alpha: i32,
         beta: i32,
@@ -237,7 +254,14 @@ impl Solver {
     #[inline(always)]
     fn nws_body<C: Cpu>(&mut self, cpu: C, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         if n <= SMALL {
-            return self.small(cpu, p, o, alpha, alpha + 1, n, odd_quadrants(!(p | o)));
+            return self.small(
+                cpu,
+                Discs { p, o },
+                alpha,
+                alpha + 1,
+                n,
+                odd_quadrants(!(p | o)),
+            );
         }
         if self.tick() {
             return 0;
@@ -269,7 +293,7 @@ impl Solver {
         }
         let first = hash_move.filter(|&sq| moves >> sq & 1 == 1);
         if n >= ETC_DEPTH {
-            if let Some(v) = self.etc(cpu, p, o, moves, key, first, alpha, n) {
+            if let Some(v) = self.etc(cpu, Discs { p, o }, moves, Probed { key, first }, alpha, n) {
                 return v;
             }
         }
@@ -292,8 +316,19 @@ impl Solver {
         }
         if best <= alpha && rest != 0 {
             let mut list = Moves::new();
-            self.order(cpu, p, o, rest, n, hash_move, false, alpha, &mut list);
-            let (v, sq) = self.null_moves(cpu, p, o, &list, alpha, n, first.is_some());
+            self.order(
+                cpu,
+                ToOrder {
+                    d: Discs { p, o },
+                    moves: rest,
+                    n,
+                    hash_move,
+                    pv: false,
+                    alpha,
+                },
+                &mut list,
+            );
+            let (v, sq) = self.null_moves(cpu, Discs { p, o }, &list, alpha, n, first.is_some());
             if self.aborted {
                 return 0;
             }
@@ -313,21 +348,19 @@ impl Solver {
     }
 
     /// Enhanced transposition cutoff at a null-window node (window
-    /// `(alpha, alpha + 1)`, table key `key`): a child the table already
-    /// proves at most `-alpha - 1` for the opponent ends the node at once,
-    /// the result stored. The table's move (`first`, one of `moves`) is
-    /// looked at first, then the others by square; every child's bucket is asked for before any is
-    /// probed, so that their cache misses overlap.
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    /// `(alpha, alpha + 1)`, its table key and entry's move `probed`): a
+    /// child the table already proves at most `-alpha - 1` for the
+    /// opponent ends the node at once, the result stored. The table's move
+    /// (one of `moves`) is looked at first, then the others by square;
+    /// every child's bucket is asked for before any is probed, so that
+    /// their cache misses overlap.
     #[inline(always)]
     fn etc<C: Cpu>(
         &mut self,
         cpu: C,
-        p: u64,
-        o: u64,
+        Discs { p, o }: Discs,
         moves: u64,
-        key: u64,
-        first: Option<u8>,
+        Probed { key, first }: Probed,
         alpha: i32,
         n: u32,
     ) -> Option<i32> {
@@ -360,12 +393,10 @@ impl Solver {
     /// [`Solver::search_moves`], a busy move waits for a second pass; the
     /// first of `list` never does unless `eldest_done` (the table's move,
     /// searched before the list was made, was the node's first).
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
     fn null_moves<C: Cpu>(
         &mut self,
         cpu: C,
-        p: u64,
-        o: u64,
+        Discs { p, o }: Discs,
         list: &[Scored],
         alpha: i32,
         n: u32,

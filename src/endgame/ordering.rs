@@ -6,7 +6,7 @@
 
 use super::last::final_score;
 use super::leaves::{with_leaves, Leaves, NoEval};
-use super::{Solver, ETC_DEPTH, INF_CENTI, SMALL};
+use super::{Discs, Solver, ETC_DEPTH, INF_CENTI, SMALL};
 use crate::game::cpu::Cpu;
 use crate::game::othello::bitboard::{neighbours, Bits};
 use crate::game::othello::hash::mixed;
@@ -99,24 +99,29 @@ fn fast_key(sq: usize, replies: u64, no: u64, empty: u64, odd: u64) -> i32 {
     }
 }
 
+/// What ordering a node's moves needs to know of the node.
+#[derive(Clone, Copy)]
+pub(super) struct ToOrder {
+    /// The position.
+    pub(super) d: Discs,
+    /// The moves to order.
+    pub(super) moves: u64,
+    /// Its empties.
+    pub(super) n: u32,
+    /// The move its table entry names, searched first.
+    pub(super) hash_move: Option<u8>,
+    /// Whether it is a PV node (deeper ordering searches).
+    pub(super) pv: bool,
+    /// Its alpha (moves refuted by far need no close order).
+    pub(super) alpha: i32,
+}
+
 impl Solver {
-    /// Fills `list` (empty) with the moves of `moves`, best first.
+    /// Fills `list` (empty) with the moves of `at`, best first.
     #[inline]
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values, no struct to fill
-    pub(super) fn order<C: Cpu>(
-        &mut self,
-        cpu: C,
-        p: u64,
-        o: u64,
-        moves: u64,
-        n: u32,
-        hash_move: Option<u8>,
-        pv: bool,
-        alpha: i32,
-        list: &mut Moves,
-    ) {
+    pub(super) fn order<C: Cpu>(&mut self, cpu: C, at: ToOrder, list: &mut Moves) {
         let mut nodes = 0;
-        let at = (p, o, moves, n, hash_move, pv, alpha);
+        let (Discs { p, o }, n) = (at.d, at.n);
         // The evaluation is chosen inside the code path's function, so
         // that the whole ordering, its state included, is compiled for it.
         cpu.run(
@@ -135,15 +140,22 @@ impl Solver {
     /// state for it) when the ordering searches run, counting their nodes
     /// in `nodes`.
     #[inline(always)]
-    #[allow(clippy::type_complexity)] // the node's values, as `order` takes them
     fn order_by<C: Cpu, L: Leaves>(
         &self,
         cpu: C,
         leaves: Option<(&L, L::State)>,
-        (p, o, moves, n, hash_move, pv, alpha): (u64, u64, u64, u32, Option<u8>, bool, i32),
+        at: ToOrder,
         list: &mut Moves,
         nodes: &mut u64,
     ) {
+        let ToOrder {
+            d: Discs { p, o },
+            moves,
+            n,
+            hash_move,
+            pv,
+            alpha,
+        } = at;
         let empty = !(p | o);
         let odd = odd_quadrants(empty);
         for sq in Bits(moves) {

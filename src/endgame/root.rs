@@ -3,8 +3,8 @@
 //! which (unlike inner nodes) reports its best move.
 
 use super::last::final_score;
-use super::ordering::Moves;
-use super::{Solution, Solver, CHECK_EVERY, INF_CENTI};
+use super::ordering::{Moves, ToOrder};
+use super::{Discs, Solution, Solver, CHECK_EVERY, INF_CENTI};
 use crate::game::cpu::{detect, Baseline, Cpu};
 use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::{Board, Move, Square};
@@ -126,8 +126,19 @@ impl Solver {
                 // The previous selective pass's move (when legal here: after a
                 // pass the root is the opponent's) is tried first.
                 let hint = self.root_hint.filter(|&sq| moves >> sq & 1 == 1);
-                self.order(cpu, p, o, moves, n, hint, true, alpha, &mut list);
-                let (best, best_sq) = self.search_moves(cpu, p, o, &list, alpha, beta, n);
+                self.order(
+                    cpu,
+                    ToOrder {
+                        d: Discs { p, o },
+                        moves,
+                        n,
+                        hash_move: hint,
+                        pv: true,
+                        alpha,
+                    },
+                    &mut list,
+                );
+                let (best, best_sq) = self.search_moves(cpu, Discs { p, o }, &list, alpha, beta, n);
                 (best, Some(Move::square(Square::new(best_sq))))
             },
         )

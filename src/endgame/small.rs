@@ -7,7 +7,7 @@
 use super::last::final_score;
 use super::last::last_empty;
 use super::ordering::{odd_quadrants, quadrant_of};
-use super::Solver;
+use super::{Discs, Solver};
 use crate::game::cpu::{Avx2, Cpu};
 use crate::game::othello::bitboard::Bits;
 use crate::game::othello::Ops;
@@ -17,13 +17,11 @@ impl Solver {
     /// stability cutoff as above.
     /// `odd` is `odd_quadrants` of the empty squares, kept up to date from
     /// move to move (a move toggles its own quadrant).
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
     #[inline]
     pub(super) fn small<C: Cpu>(
         &mut self,
         cpu: C,
-        p: u64,
-        o: u64,
+        d: Discs,
         alpha: i32,
         beta: i32,
         n: u32,
@@ -33,8 +31,8 @@ impl Solver {
             // SAFETY: an `Avx2` token exists only where the processor has
             // the features `small_avx2` is compiled for.
             #[allow(unused_unsafe)]
-            Some(avx2) => unsafe { self.small_avx2(avx2, p, o, alpha, beta, n, odd) },
-            None => self.small_body(cpu, p, o, alpha, beta, n, odd),
+            Some(avx2) => unsafe { self.small_avx2(avx2, d, alpha, beta, n, odd) },
+            None => self.small_body(cpu, d, alpha, beta, n, odd),
         }
     }
 
@@ -44,28 +42,16 @@ impl Solver {
         target_arch = "x86_64",
         target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")
     )]
-    #[allow(clippy::too_many_arguments)]
-    fn small_avx2(
-        &mut self,
-        cpu: Avx2,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        n: u32,
-        odd: u64,
-    ) -> i32 {
-        self.small_body(cpu, p, o, alpha, beta, n, odd)
+    fn small_avx2(&mut self, cpu: Avx2, d: Discs, alpha: i32, beta: i32, n: u32, odd: u64) -> i32 {
+        self.small_body(cpu, d, alpha, beta, n, odd)
     }
 
     /// The body of [`Solver::small`], inlined into each path's function.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn small_body<C: Cpu>(
         &mut self,
         cpu: C,
-        p: u64,
-        o: u64,
+        Discs { p, o }: Discs,
         mut alpha: i32,
         beta: i32,
         n: u32,
@@ -119,7 +105,14 @@ impl Solver {
                     // The child has two empties: solved here, without a call.
                     -self.two_empties(cpu, np, no, -beta, -alpha, empty ^ (1u64 << sq))
                 } else {
-                    -self.small(cpu, np, no, -beta, -alpha, n - 1, odd ^ quadrant_of(sq))
+                    -self.small(
+                        cpu,
+                        Discs { p: np, o: no },
+                        -beta,
+                        -alpha,
+                        n - 1,
+                        odd ^ quadrant_of(sq),
+                    )
                 };
                 if v > best {
                     best = v;
@@ -138,7 +131,7 @@ impl Solver {
         if cpu.legal_moves(o, p) == 0 {
             return final_score(p, o);
         }
-        -self.small(cpu, o, p, -beta, -alpha, n, odd)
+        -self.small(cpu, Discs { p: o, o: p }, -beta, -alpha, n, odd)
     }
 
     /// The value of `p` to move with the two empty squares of `empty`
@@ -184,7 +177,14 @@ impl Solver {
             return final_score(p, o);
         }
         // The opponent moves again (a node of its own, as every pass).
-        -self.small(cpu, o, p, -beta, -alpha, 2, odd_quadrants(empty))
+        -self.small(
+            cpu,
+            Discs { p: o, o: p },
+            -beta,
+            -alpha,
+            2,
+            odd_quadrants(empty),
+        )
     }
 }
 

@@ -1,6 +1,6 @@
 //! Engines are data: an engine file (`engines/*.ron`) is read into a checked
 //! [`EngineConfig`] (the random mover or a [`SearchEngine`]), from which a
-//! [`Player`] is built (once per worker, reset by [`Player::new_game`]
+//! [`Player`] is built (once per game thread, reset by [`Player::new_game`]
 //! before every game). [`bench`] searches fixed positions with the strong
 //! preset: the search's signature.
 

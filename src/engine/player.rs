@@ -465,7 +465,7 @@ fn time_left(limit: Limit, used: Duration) -> Limit {
     }
 }
 
-/// Builds the player `config` describes. The worker builds each engine's
+/// Builds the player `config` describes. Each game thread builds each engine's
 /// player once and calls [`Player::new_game`] before every game.
 pub fn build_player(config: &EngineConfig) -> Box<dyn Player<Board>> {
     match &config.kind {

@@ -1,4 +1,4 @@
-//! Finished games: the record a worker sends back and the journal stores
+//! Finished games: the record a game thread sends back and the journal stores
 //! (one JSON line each), and their GGF form (`games.ggf`).
 
 use super::ggf::{push_ggf_board, write_moves};

@@ -38,22 +38,18 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         depth >= DEFER_MIN && self.busy.is_some()
     }
 
-    /// The moves of a PVS node at `depth` (as `pvs_on` searches them), a
+    /// The moves of the PVS node `node` (as `pvs_on` searches them), a
     /// move whose position another thread holds deferred to a second pass.
-    /// Raises `alpha`, keeps the PV and records a cutoff as `pvs_on` does.
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    /// Raises its alpha, keeps the PV and records a cutoff as `pvs_on`
+    /// does.
     #[inline(never)]
     pub(super) fn pvs_split<C: Cpu>(
         &mut self,
         cpu: C,
         pos: &G,
         moves: &MoveList<G::Move>,
-        alpha: i32,
-        beta: i32,
-        depth: u32,
-        ply: usize,
+        mut node: SoftNode<G::Move>,
     ) -> Searched<G::Move> {
-        let mut node = SoftNode::new(moves.get(0), alpha, beta, depth, ply);
         let mut deferred = 0u64;
         for pass in 0..2 {
             for (i, mv) in moves.iter().enumerate() {
@@ -69,7 +65,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                         continue;
                     }
                 }
-                let v = self.pvs_child(cpu, &child, i == 0, node.alpha, beta, mv, depth, ply);
+                let v = self.pvs_child(cpu, &child, i == 0, mv, &node);
                 if let (Some(key), Some(busy)) = (claim, &self.busy) {
                     busy.release(key);
                 }

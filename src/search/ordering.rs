@@ -12,6 +12,15 @@ use super::{Evaluator, SearchGame, INFINITY, MAX_PLY};
 use crate::game::cpu::Cpu;
 use crate::game::MoveList;
 
+/// The node whose moves are sorted, as the options need it: its distance
+/// from the root, the plies left and the move its table entry names.
+#[derive(Clone, Copy)]
+struct SortAt<M> {
+    ply: usize,
+    depth: u32,
+    hash_move: Option<M>,
+}
+
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// Sorts `moves` by the configured options (see the module docs).
     pub(super) fn sort_moves<C: Cpu>(
@@ -27,6 +36,11 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             #[inline(always)]
             move || {
                 let n = moves.len();
+                let at = SortAt {
+                    ply,
+                    depth,
+                    hash_move,
+                };
                 // Each move's keys, packed into one number in priority order (see
                 // `packed`), so the sort compares one integer instead of a row of
                 // keys: the same order as comparing the rows lexicographically.
@@ -36,11 +50,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                     let mv = moves.get(i);
                     for k in 0..options {
                         let opt = self.order[k];
-                        *key = push(
-                            *key,
-                            opt,
-                            self.order_key(cpu, opt, pos, mv, ply, depth, hash_move),
-                        );
+                        *key = push(*key, opt, self.order_key(cpu, opt, pos, mv, at));
                     }
                 }
                 // Insertion sort, stable: ties keep board order.
@@ -62,16 +72,17 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
 
     /// The key option `opt` gives `mv` (higher is searched first).
     #[inline]
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
     fn order_key<C: Cpu>(
         &mut self,
         cpu: C,
         opt: OrderBy,
         pos: &G,
         mv: G::Move,
-        ply: usize,
-        depth: u32,
-        hash_move: Option<G::Move>,
+        SortAt {
+            ply,
+            depth,
+            hash_move,
+        }: SortAt<G::Move>,
     ) -> i32 {
         match opt {
             OrderBy::SquareWeights => G::square_weight(mv),

@@ -40,18 +40,22 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 };
                 let alpha0 = alpha;
                 if self.splits(depth) {
-                    let (best, best_move) =
-                        match self.pvs_split(cpu, pos, &moves, alpha, beta, depth, ply) {
-                            Searched::Best(v, mv) => (v, mv),
-                            Searched::Aborted => return 0,
-                        };
+                    let (best, best_move) = match self.pvs_split(
+                        cpu,
+                        pos,
+                        &moves,
+                        SoftNode::new(moves.get(0), alpha, beta, depth, ply),
+                    ) {
+                        Searched::Best(v, mv) => (v, mv),
+                        Searched::Aborted => return 0,
+                    };
                     self.store(pos, depth, Bound::of(best, alpha0, beta), best, best_move);
                     return best;
                 }
                 let mut node = SoftNode::new(moves.get(0), alpha, beta, depth, ply);
                 for (i, mv) in moves.iter().enumerate() {
                     let child = pos.play_on(cpu, mv);
-                    let v = self.pvs_child(cpu, &child, i == 0, node.alpha, beta, mv, depth, ply);
+                    let v = self.pvs_child(cpu, &child, i == 0, mv, &node);
                     if self.stop.aborted() {
                         return 0;
                     }
@@ -67,22 +71,20 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         )
     }
 
-    /// The value of a PVS node's move `mv` leading to `child`: the first
-    /// move with the full window `(alpha, beta)`, a later one with a null
-    /// window, searched again with the full window when it says better.
-    #[allow(clippy::too_many_arguments)] // the hot path: plain values and the code path's token
+    /// The value of the move `mv` of the PVS node `node`, leading to
+    /// `child`: the first move with the node's full window, a later one
+    /// with a null window, searched again with the full window when it
+    /// says better.
     #[inline(always)]
     pub(super) fn pvs_child<C: Cpu>(
         &mut self,
         cpu: C,
         child: &G,
         first: bool,
-        alpha: i32,
-        beta: i32,
         mv: G::Move,
-        depth: u32,
-        ply: usize,
+        node: &SoftNode<G::Move>,
     ) -> i32 {
+        let (alpha, beta, depth, ply) = (node.alpha, node.beta, node.depth, node.ply);
         let d = G::child_depth(mv, depth);
         if first {
             return -self.pvs_on(cpu, child, -beta, -alpha, d, ply + 1);

@@ -437,7 +437,7 @@ fn check_size(src: &Source<'_>, format: &Format, n: usize) -> Result<()> {
     ))
 }
 
-/// The exit policy and the worker count.
+/// The exit policy and the game-thread count.
 fn check_policy(src: &Source<'_>, raw: &RawTournament, is_sprt: bool) -> Result<()> {
     if raw.fail_on_h0 && !is_sprt {
         return Err(src.field("fail_on_h0", "only an Sprt format can accept H0; use false"));

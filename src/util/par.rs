@@ -56,7 +56,7 @@ pub fn parallel_map_with<T: Sync, S, R: Send>(
             })
             .collect();
         for h in handles {
-            out.extend(h.join().expect("parallel_map workers do not panic"));
+            out.extend(h.join().expect("parallel_map threads do not panic"));
         }
     });
     out.sort_by_key(|r| r.0);

@@ -80,7 +80,7 @@ impl Deadline {
     }
 }
 
-/// A started engine: the worker's side (its input, its lines) and the
+/// A started engine: the game thread's side (its input, its lines) and the
 /// side any thread may end ([`Shared`]).
 pub struct Process {
     shared: Arc<Shared>,

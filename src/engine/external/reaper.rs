@@ -4,7 +4,7 @@
 //! (a missed deadline) is killed at once. Either way it is reaped, and its
 //! transcript's last line says how it ended: `ended: quit`, `ended: killed
 //! after quit grace`, `ended: exited with code N` or `ended: killed by
-//! signal N`. The worker that plays with a process ends it when it is done
+//! signal N`. The game thread that plays with a process ends it when it is done
 //! with it; a run's [`Engines`] ends every process of the run that is still
 //! running (a run abandoned with games in flight, an error, a panic), from
 //! any thread; whichever comes first writes the last line.

@@ -1,5 +1,5 @@
 //! Which games a tournament plays: the [`Scheduler`] seam, one scheduler per
-//! format. The runner asks a scheduler for the next game each time a worker
+//! format. The runner asks a scheduler for the next game each time a game thread
 //! is free, showing it the games finished so far ([`Finished`]); it answers
 //! a game to play, "wait" (it needs results still in flight) or "done".
 //!
