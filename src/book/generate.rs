@@ -29,7 +29,6 @@ use crate::game::Game;
 use crate::rng::SplitMix64;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The deepest book [`generate`] makes. Memory grows with the number of
 /// distinct positions (about 32 bytes plus a hash entry each): a few
@@ -210,35 +209,10 @@ where
     M: Fn() -> F + Sync,
     F: FnMut(&Board, &[Move]) -> bool,
 {
-    let threads = crate::util::par::threads(threads).clamp(1, all.len().max(1));
-    let next = AtomicUsize::new(0);
-    let mut keep = vec![false; all.len()];
-    let verdicts: Vec<Vec<(usize, bool)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut filter = make_filter();
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(o) = all.get(i) else { break };
-                        out.push((i, filter(&o.board, &o.moves)));
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
+    let threads = crate::util::par::threads(threads);
+    let keep = crate::util::par::parallel_map_with(&all, threads, make_filter, |filter, o| {
+        filter(&o.board, &o.moves)
     });
-    for (i, k) in verdicts.into_iter().flatten() {
-        keep[i] = k;
-    }
     all.into_iter()
         .zip(keep)
         .filter_map(|(o, k)| k.then_some(o))
@@ -369,6 +343,7 @@ pub fn enumerate(start: Board, plies: u32, unique_by_symmetry: bool) -> Vec<Gene
 mod tests {
     use super::*;
     use crate::game::othello::notation::move_list_string;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn counts_and_order() {

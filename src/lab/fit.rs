@@ -23,6 +23,7 @@ use crate::game::othello::Board;
 use crate::game::{Game, MoveList};
 use crate::rng::SplitMix64;
 use crate::search::{search, Fail, Limit, OrderBy, SearchSettings, Searcher, Variant};
+use crate::util::par::parallel_map;
 use std::fmt::Write;
 
 /// What to fit.
@@ -126,26 +127,11 @@ fn play(g: u32, eval: &OthelloEval, opts: &FitOptions) -> Vec<Sample> {
 /// Plays the games with `eval` (on `threads` threads, results in game
 /// order) and returns their samples.
 pub fn self_play(eval: &OthelloEval, opts: &FitOptions) -> Vec<Sample> {
-    let threads = opts.threads.max(1);
-    let mut per_thread: Vec<Vec<(u32, Vec<Sample>)>> = Vec::new();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    (0..opts.games)
-                        .filter(|g| *g as usize % threads == t)
-                        .map(|g| (g, play(g, eval, opts)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            per_thread.push(h.join().expect("fit threads do not panic"));
-        }
-    });
-    let mut games: Vec<(u32, Vec<Sample>)> = per_thread.into_iter().flatten().collect();
-    games.sort_by_key(|g| g.0);
-    games.into_iter().flat_map(|g| g.1).collect()
+    let games: Vec<u32> = (0..opts.games).collect();
+    parallel_map(&games, opts.threads, |&g| play(g, eval, opts))
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// The samples whose empties fall in stage `k` of `min_empties`.
@@ -438,39 +424,18 @@ pub fn fit_patterns(
     let bounds: Vec<u32> = base.stages().map(|s| s.0).collect();
     let parity = base.has_parity();
     let canon = canonical_entries();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut results: Vec<(usize, StageWeights, u32)> = Vec::new();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.max(1).min(bounds.len()))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if k >= bounds.len() {
-                            return out;
-                        }
-                        let xs = stage_samples(samples, &bounds, k);
-                        if xs.is_empty() {
-                            // Nothing to fit: the base stage stays.
-                            let base_stage = base.stages().nth(k).expect("k < stages").1.clone();
-                            out.push((k, base_stage, 0));
-                            continue;
-                        }
-                        let (stage, iterations) =
-                            fit_stage(&xs, &canon, ridge, max_iterations, parity);
-                        out.push((k, stage, iterations));
-                    }
-                })
-            })
-            .collect();
-        for h in handles {
-            results.extend(h.join().expect("fit threads do not panic"));
+    let stages: Vec<usize> = (0..bounds.len()).collect();
+    let results = parallel_map(&stages, threads, |&k| {
+        let xs = stage_samples(samples, &bounds, k);
+        if xs.is_empty() {
+            // Nothing to fit: the base stage stays.
+            let base_stage = base.stages().nth(k).expect("k < stages").1.clone();
+            return (base_stage, 0);
         }
+        fit_stage(&xs, &canon, ridge, max_iterations, parity)
     });
-    results.sort_by_key(|r| r.0);
-    let iterations: Vec<u32> = results.iter().map(|r| r.2).collect();
-    let fitted = Patterns::new(bounds.clone(), results.into_iter().map(|r| r.1).collect());
+    let iterations: Vec<u32> = results.iter().map(|r| r.1).collect();
+    let fitted = Patterns::new(bounds.clone(), results.into_iter().map(|r| r.0).collect());
     let fits = (0..bounds.len())
         .map(|k| {
             let xs = stage_samples(samples, &bounds, k);

@@ -1,6 +1,9 @@
 //! An ordered parallel map on scoped threads, for offline work (fitting,
-//! labelling) whose results must not depend on the number of threads, and
+//! labelling, filtering a book) whose results must not depend on the
+//! number of threads, and
 //! what a thread setting of 0 means (every core: [`threads`]).
+
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// The threads a setting asks for: `asked`, or with 0 every core this
 /// process may use (1 when that cannot be told).
@@ -26,11 +29,12 @@ pub fn parallel_map<T: Sync, R: Send>(
 }
 
 /// As [`parallel_map`], with a state per thread made by `init` (a
-/// searcher, a solver) that `f` may reuse between items. `f` must leave
-/// nothing in the state that changes a later item's result (clear a
-/// table before each item), so the results stay independent of the
-/// number of threads. Items are dealt out in turn, so threads get work of
-/// every kind.
+/// searcher, a solver, a filter) that `f` may reuse between items. `f`
+/// must leave nothing in the state that changes a later item's result
+/// (clear a table before each item), so the results stay independent of
+/// the number of threads. Each thread takes the next item not yet taken,
+/// so threads that draw slow items do fewer. A panic in `f` is the
+/// caller's, with its message.
 pub fn parallel_map_with<T: Sync, S, R: Send>(
     items: &[T],
     threads: usize,
@@ -38,25 +42,27 @@ pub fn parallel_map_with<T: Sync, S, R: Send>(
     f: impl Fn(&mut S, &T) -> R + Sync,
 ) -> Vec<R> {
     let threads = threads.max(1).min(items.len().max(1));
+    let next = AtomicUsize::new(0);
     let mut out: Vec<(usize, R)> = Vec::with_capacity(items.len());
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (f, init) = (&f, &init);
+            .map(|_| {
+                let (f, init, next) = (&f, &init, &next);
                 scope.spawn(move || {
                     let mut state = init();
-                    items
-                        .iter()
-                        .enumerate()
-                        .skip(t)
-                        .step_by(threads)
-                        .map(|(i, x)| (i, f(&mut state, x)))
-                        .collect::<Vec<_>>()
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        let Some(x) = items.get(i) else {
+                            return done;
+                        };
+                        done.push((i, f(&mut state, x)));
+                    }
                 })
             })
             .collect();
         for h in handles {
-            out.extend(h.join().expect("parallel_map threads do not panic"));
+            out.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         }
     });
     out.sort_by_key(|r| r.0);
