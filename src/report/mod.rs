@@ -16,6 +16,7 @@ pub mod html;
 pub mod moves;
 pub mod pairs;
 pub mod plot;
+pub(crate) mod prefix;
 pub mod results;
 mod text;
 

@@ -5,6 +5,7 @@
 //! `merge` feed it a journal's games (to recompute the same verdict), so
 //! "the report equals the run" holds by construction.
 
+use super::prefix::Prefix;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::stats::{Outcome, PairTally, Sprt, SprtState, Verdict};
 use std::collections::HashMap;
@@ -30,9 +31,10 @@ pub struct PairTrace {
 pub struct PairCounter {
     sprt: Sprt,
     me: String,
-    /// The run's pairs, in schedule order.
-    order: Vec<u64>,
-    /// Index into `order` of the next pair to count.
+    /// The run's pairs, in schedule order, and how many of the first are
+    /// complete.
+    prefix: Prefix,
+    /// How many of the prefix's pairs are counted.
     next: usize,
     /// Outcomes for `me` of games whose pair is not counted yet.
     waiting: HashMap<u64, Outcome>,
@@ -49,11 +51,10 @@ impl PairCounter {
     pub fn new(info: &TournamentInfo) -> Option<PairCounter> {
         let sprt = info.sprt()?;
         let (me, _) = info.perspective()?;
-        let shard = info.shard();
         Some(PairCounter {
             sprt,
             me: info.engines[me].clone(),
-            order: (0..info.total_pairs).filter(|&p| shard.owns(p)).collect(),
+            prefix: Prefix::new(info),
             next: 0,
             waiting: HashMap::new(),
             tally: PairTally::default(),
@@ -66,31 +67,27 @@ impl PairCounter {
     /// and counts every pair that has become countable. Returns true once
     /// the SPRT has decided.
     pub fn add(&mut self, game: &GameRecord) -> bool {
-        if !self.decided() && self.is_pending(game.game_id) {
+        if !self.decided() && self.prefix.is_pending(game.game_id) {
             let outcome = Outcome::from_points(game.points_of(&self.me).unwrap_or(0.5))
                 .unwrap_or(Outcome::Draw);
             self.waiting.entry(game.game_id).or_insert(outcome);
+            self.prefix.add(game.game_id);
             self.advance();
         }
         self.decided()
     }
 
-    /// True when `game_id` belongs to a pair not counted yet.
-    fn is_pending(&self, game_id: u64) -> bool {
-        self.order[self.next..]
-            .binary_search(&(game_id / 2))
-            .is_ok()
-    }
-
+    /// Counts the complete pairs of the prefix not counted yet, until the
+    /// SPRT decides.
     fn advance(&mut self) {
-        while !self.decided() && self.next < self.order.len() {
-            let p = self.order[self.next];
-            let (Some(&a), Some(&b)) = (self.waiting.get(&(2 * p)), self.waiting.get(&(2 * p + 1)))
-            else {
-                break;
+        while !self.decided() && (self.next as u64) < self.prefix.complete {
+            let p = self.prefix.order[self.next];
+            let (Some(a), Some(b)) = (
+                self.waiting.remove(&(2 * p)),
+                self.waiting.remove(&(2 * p + 1)),
+            ) else {
+                break; // not reached: a complete pair has both outcomes
             };
-            self.waiting.remove(&(2 * p));
-            self.waiting.remove(&(2 * p + 1));
             self.tally.add(a, b);
             self.next += 1;
             let state = self.sprt.evaluate_ptnml(&self.tally.ptnml());
@@ -106,7 +103,7 @@ impl PairCounter {
 
     /// The pairs counted so far, in schedule order.
     pub fn counted(&self) -> &[u64] {
-        &self.order[..self.next]
+        &self.prefix.order[..self.next]
     }
 
     /// The counted pairs from the candidate's point of view.

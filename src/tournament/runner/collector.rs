@@ -8,12 +8,12 @@
 //! the outputs written, instead of forfeiting every game.
 
 use super::observer::{Cadence, RunObserver};
-use super::prefix::Prefix;
 use super::starts::Starts;
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
+use crate::report::prefix::Prefix;
 use crate::report::{
     analyse_counted, write_games_ggf, write_outputs, write_reports, PairCounter, Results, Status,
 };

@@ -13,5 +13,4 @@ pub mod game_thread;
 pub mod observer;
 pub mod play;
 pub mod pool;
-mod prefix;
 mod starts;

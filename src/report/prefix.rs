@@ -1,23 +1,25 @@
-//! Which of a run's first pairs are complete: the plain lines' result
-//! blocks are of exactly the schedule's first pairs, shown once both games
-//! of each have finished, whatever order the games finish in.
+//! Which of a run's first pairs are complete, whatever order their games
+//! finish in: the SPRT counts pairs in that order ([`super::PairCounter`])
+//! and the plain lines' result blocks are of exactly the schedule's first
+//! pairs.
 
 use crate::records::TournamentInfo;
 
 /// The pairs of a run's schedule (its shard's, in order) and how many of
 /// the first have both games finished.
-pub(super) struct Prefix {
+#[derive(Clone, Debug)]
+pub(crate) struct Prefix {
     /// The pairs, in schedule order (ascending ids).
-    pub(super) order: Vec<u64>,
+    pub(crate) order: Vec<u64>,
     /// Per pair of `order`, the games finished (bit 0 the first, bit 1
     /// the second), so a game seen twice counts once.
     seen: Vec<u8>,
     /// The first pairs of `order` complete.
-    pub(super) complete: u64,
+    pub(crate) complete: u64,
 }
 
 impl Prefix {
-    pub(super) fn new(info: &TournamentInfo) -> Prefix {
+    pub(crate) fn new(info: &TournamentInfo) -> Prefix {
         let shard = info.shard();
         let order: Vec<u64> = (0..info.total_pairs).filter(|&p| shard.owns(p)).collect();
         Prefix {
@@ -27,8 +29,16 @@ impl Prefix {
         }
     }
 
-    /// Takes a finished game.
-    pub(super) fn add(&mut self, game_id: u64) {
+    /// Whether `game_id` is a game of a pair of the schedule that is not
+    /// complete yet, in the prefix.
+    pub(crate) fn is_pending(&self, game_id: u64) -> bool {
+        self.order[self.complete as usize..]
+            .binary_search(&(game_id / 2))
+            .is_ok()
+    }
+
+    /// Takes a finished game (one seen before changes nothing).
+    pub(crate) fn add(&mut self, game_id: u64) {
         if let Ok(i) = self.order.binary_search(&(game_id / 2)) {
             self.seen[i] |= 1 << (game_id & 1);
         }
