@@ -142,7 +142,7 @@ fn merge_refuses_shards_of_another_build_unless_allowed_and_notes_it() {
     let out = merge(&[&a, &b], &mixed, &["--allow-mixed-builds"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let note = format!(
-        "shards of mixed builds were merged (--allow-mixed-builds): {} and {}: arena {VERSION} (commit {ours}) vs arena {VERSION} (commit {other})",
+        "shards of mixed builds were merged (mixed builds allowed): {} and {}: arena {VERSION} (commit {ours}) vs arena {VERSION} (commit {other})",
         a.display(),
         b.display()
     );

@@ -102,6 +102,14 @@ struct Discs {
     o: u64,
 }
 
+impl Discs {
+    /// `p` to move against `o`.
+    #[inline(always)]
+    const fn new(p: u64, o: u64) -> Discs {
+        Discs { p, o }
+    }
+}
+
 /// Nodes between two looks at the clock.
 const CHECK_EVERY: u64 = 1 << 14;
 

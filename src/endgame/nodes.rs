@@ -95,8 +95,9 @@ impl Solver {
     /// The body of [`Solver::pvs`], inlined into each path's function.
     #[inline(always)]
     fn pvs_body<C: Cpu>(&mut self, cpu: C, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        let d = Discs::new(p, o);
         if n <= SMALL {
-            return self.small(cpu, Discs { p, o }, alpha, beta, n, odd_quadrants(!(p | o)));
+            return self.small(cpu, d, alpha, beta, n, odd_quadrants(!(p | o)));
         }
         if self.tick() {
             return 0;
@@ -120,20 +121,9 @@ impl Solver {
             }
         }
         let mut list = Moves::new();
-        self.order(
-            cpu,
-            ToOrder {
-                d: Discs { p, o },
-                moves,
-                n,
-                hash_move,
-                pv: true,
-                alpha,
-            },
-            &mut list,
-        );
+        self.order(cpu, ToOrder::pv(d, moves, n, hash_move, alpha), &mut list);
         let alpha0 = alpha;
-        let (best, best_sq) = self.search_moves(cpu, Discs { p, o }, &list, alpha, beta, n);
+        let (best, best_sq) = self.search_moves(cpu, d, &list, alpha, beta, n);
         if self.aborted {
             return 0;
         }
@@ -253,15 +243,9 @@ impl Solver {
     /// The body of [`Solver::nws`], inlined into each path's function.
     #[inline(always)]
     fn nws_body<C: Cpu>(&mut self, cpu: C, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        let d = Discs::new(p, o);
         if n <= SMALL {
-            return self.small(
-                cpu,
-                Discs { p, o },
-                alpha,
-                alpha + 1,
-                n,
-                odd_quadrants(!(p | o)),
-            );
+            return self.small(cpu, d, alpha, alpha + 1, n, odd_quadrants(!(p | o)));
         }
         if self.tick() {
             return 0;
@@ -293,7 +277,7 @@ impl Solver {
         }
         let first = hash_move.filter(|&sq| moves >> sq & 1 == 1);
         if n >= ETC_DEPTH {
-            if let Some(v) = self.etc(cpu, Discs { p, o }, moves, Probed { key, first }, alpha, n) {
+            if let Some(v) = self.etc(cpu, d, moves, Probed { key, first }, alpha, n) {
                 return v;
             }
         }
@@ -316,19 +300,8 @@ impl Solver {
         }
         if best <= alpha && rest != 0 {
             let mut list = Moves::new();
-            self.order(
-                cpu,
-                ToOrder {
-                    d: Discs { p, o },
-                    moves: rest,
-                    n,
-                    hash_move,
-                    pv: false,
-                    alpha,
-                },
-                &mut list,
-            );
-            let (v, sq) = self.null_moves(cpu, Discs { p, o }, &list, alpha, n, first.is_some());
+            self.order(cpu, ToOrder::null(d, rest, n, hash_move, alpha), &mut list);
+            let (v, sq) = self.null_moves(cpu, d, &list, alpha, n, first.is_some());
             if self.aborted {
                 return 0;
             }

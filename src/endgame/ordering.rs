@@ -116,6 +116,30 @@ pub(super) struct ToOrder {
     pub(super) alpha: i32,
 }
 
+impl ToOrder {
+    /// A PV node's moves: `moves` of `d` at `n` empties.
+    #[inline(always)]
+    pub(super) fn pv(d: Discs, moves: u64, n: u32, hash_move: Option<u8>, alpha: i32) -> ToOrder {
+        ToOrder {
+            d,
+            moves,
+            n,
+            hash_move,
+            pv: true,
+            alpha,
+        }
+    }
+
+    /// A null-window node's moves, as [`ToOrder::pv`].
+    #[inline(always)]
+    pub(super) fn null(d: Discs, moves: u64, n: u32, hash_move: Option<u8>, alpha: i32) -> ToOrder {
+        ToOrder {
+            pv: false,
+            ..ToOrder::pv(d, moves, n, hash_move, alpha)
+        }
+    }
+}
+
 impl Solver {
     /// Fills `list` (empty) with the moves of `at`, best first.
     #[inline]

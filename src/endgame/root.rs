@@ -128,17 +128,11 @@ impl Solver {
                 let hint = self.root_hint.filter(|&sq| moves >> sq & 1 == 1);
                 self.order(
                     cpu,
-                    ToOrder {
-                        d: Discs { p, o },
-                        moves,
-                        n,
-                        hash_move: hint,
-                        pv: true,
-                        alpha,
-                    },
+                    ToOrder::pv(Discs::new(p, o), moves, n, hint, alpha),
                     &mut list,
                 );
-                let (best, best_sq) = self.search_moves(cpu, Discs { p, o }, &list, alpha, beta, n);
+                let (best, best_sq) =
+                    self.search_moves(cpu, Discs::new(p, o), &list, alpha, beta, n);
                 (best, Some(Move::square(Square::new(best_sq))))
             },
         )

@@ -101,18 +101,12 @@ impl Solver {
                 }
                 moved = true;
                 let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                let child = Discs::new(np, no);
                 let v = if n == 3 {
                     // The child has two empties: solved here, without a call.
                     -self.two_empties(cpu, np, no, -beta, -alpha, empty ^ (1u64 << sq))
                 } else {
-                    -self.small(
-                        cpu,
-                        Discs { p: np, o: no },
-                        -beta,
-                        -alpha,
-                        n - 1,
-                        odd ^ quadrant_of(sq),
-                    )
+                    -self.small(cpu, child, -beta, -alpha, n - 1, odd ^ quadrant_of(sq))
                 };
                 if v > best {
                     best = v;
@@ -131,7 +125,7 @@ impl Solver {
         if cpu.legal_moves(o, p) == 0 {
             return final_score(p, o);
         }
-        -self.small(cpu, Discs { p: o, o: p }, -beta, -alpha, n, odd)
+        -self.small(cpu, Discs::new(o, p), -beta, -alpha, n, odd)
     }
 
     /// The value of `p` to move with the two empty squares of `empty`
@@ -179,7 +173,7 @@ impl Solver {
         // The opponent moves again (a node of its own, as every pass).
         -self.small(
             cpu,
-            Discs { p: o, o: p },
+            Discs::new(o, p),
             -beta,
             -alpha,
             2,

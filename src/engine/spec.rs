@@ -8,8 +8,8 @@
 
 use super::config::{EngineConfig, EngineKind, RawEngine};
 use super::exhaustive::ExhaustivePlayer;
-use super::external::ExternalPlayer;
 use super::external::{ExternalConfig, RawExternal};
+use super::external::{ExternalPlayer, InRun};
 use super::player::{build_player, Player, RandomPlayer};
 use crate::error::Result;
 use crate::game::othello::Board;
@@ -121,9 +121,15 @@ impl EngineSpec {
     /// A player of this engine (an external one's process starts with its
     /// first game).
     pub fn player(&self) -> Box<dyn Player<Board>> {
+        self.player_in(None)
+    }
+
+    /// A player of this engine; an external one's transcript and processes
+    /// where `run` says (see [`InRun`]).
+    pub fn player_in(&self, run: Option<InRun<'_>>) -> Box<dyn Player<Board>> {
         match self {
             EngineSpec::Engine(e) => build_player(e),
-            EngineSpec::External(e) => Box::new(ExternalPlayer::new(e)),
+            EngineSpec::External(e) => Box::new(ExternalPlayer::new(e, run)),
         }
     }
 

@@ -371,7 +371,7 @@ pub fn analyse_counted(
     }
     if let Some(differ) = &info.mixed_builds {
         notes.push(format!(
-            "shards of mixed builds were merged (--allow-mixed-builds): {differ}"
+            "shards of mixed builds were merged (mixed builds allowed): {differ}"
         ));
     }
     let ratings = rating_summary(&tallies.table, !counted.is_empty(), &mut notes);

@@ -16,7 +16,7 @@ pub mod record;
 pub mod spec;
 pub mod transcript;
 
-pub use player::ExternalPlayer;
+pub use player::{ExternalPlayer, InRun};
 pub use spec::{ExternalConfig, Protocol, RawExternal};
 
 /// Here, above both: the engine file's form (`spec`) knows no dialect, and

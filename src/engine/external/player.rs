@@ -23,6 +23,19 @@ use crate::error::{Error, Result};
 use crate::game::othello::{Board, Move};
 use std::path::{Path, PathBuf};
 
+/// Where a run's external player lives: its transcript goes to
+/// `logs/ENGINE-THREAD.log` of game thread `thread`, its processes join the
+/// run's `engines`, which the run ends when it ends.
+#[derive(Clone, Copy)]
+pub struct InRun<'a> {
+    /// The run's transcripts' folder.
+    pub logs: &'a Path,
+    /// The game thread that plays with it.
+    pub thread: usize,
+    /// The run's engine processes.
+    pub engines: &'a Engines,
+}
+
 /// The protocol state of a running engine.
 enum Dialect {
     Nboard(Nboard),
@@ -49,31 +62,16 @@ pub struct ExternalPlayer {
 }
 
 impl ExternalPlayer {
-    /// The player of `config`, keeping no transcript; its process starts
-    /// with the first game.
-    pub fn new(config: &ExternalConfig) -> ExternalPlayer {
+    /// The player of `config`, writing its transcript where `run` says
+    /// (none without a run); its process starts with the first game.
+    pub fn new(config: &ExternalConfig, run: Option<InRun<'_>>) -> ExternalPlayer {
         ExternalPlayer {
             config: config.clone(),
-            log_path: None,
+            log_path: run.map(|r| log_path(r.logs, &config.name, r.thread)),
             transcript: None,
             session: None,
             record: None,
-            engines: None,
-        }
-    }
-
-    /// The player of `config` on game thread `thread`, writing its transcript to
-    /// `logs/ENGINE-THREAD.log`, its processes among the run's `engines`.
-    pub fn with_log(
-        config: &ExternalConfig,
-        logs: &Path,
-        thread: usize,
-        engines: &Engines,
-    ) -> ExternalPlayer {
-        ExternalPlayer {
-            log_path: Some(log_path(logs, &config.name, thread)),
-            engines: Some(engines.clone()),
-            ..ExternalPlayer::new(config)
+            engines: run.map(|r| r.engines.clone()),
         }
     }
 

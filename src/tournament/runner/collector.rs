@@ -377,7 +377,7 @@ impl<'a> Collector<'a> {
         if (stopped || self.broken.is_some()) && !self.results.complete {
             self.results.status = Status::Stopped;
             self.results.status_note = Some(format!(
-                "stopped after {} of {} games (continue with --resume)",
+                "stopped after {} of {} games (resuming the run continues it)",
                 self.results.games_played, self.results.games_scheduled
             ));
         }

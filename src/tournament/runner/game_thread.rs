@@ -10,7 +10,7 @@
 use super::adjudicate::Judge;
 use super::play::{play_into, Adjudicator, Ending, Forfeit, Played};
 use crate::engine::external::reaper::Engines;
-use crate::engine::external::ExternalPlayer;
+use crate::engine::external::InRun;
 use crate::engine::hosted::{Build, Hosted};
 use crate::engine::{EngineSpec, GameSetup, Player};
 use crate::game::othello::{board_string, Board, Move};
@@ -275,11 +275,13 @@ impl TournamentGame for Board {
     /// player comes from the run's factory.
     fn builder(players: &Players<'_>, i: usize) -> Builder<Board> {
         let spec = &players.tournament.engines[i];
-        if let EngineSpec::External(e) = spec {
+        if let EngineSpec::External(_) = spec {
             let (logs, thread, engines) = &players.logs;
-            return Builder::Process(Box::new(ExternalPlayer::with_log(
-                e, logs, *thread, engines,
-            )));
+            return Builder::Process(spec.player_in(Some(InRun {
+                logs,
+                thread: *thread,
+                engines,
+            })));
         }
         let (build, spec) = (Arc::clone(&players.build), spec.clone());
         Builder::InProcess(Arc::new(move || build(&spec)))

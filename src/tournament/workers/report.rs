@@ -164,7 +164,7 @@ fn mixed_builds(
     }
     Ok((!differ.is_empty()).then(|| {
         format!(
-            "workers of mixed builds played this run (--allow-mixed-builds): {}",
+            "workers of mixed builds played this run (mixed builds allowed): {}",
             differ.join("; ")
         )
     }))
