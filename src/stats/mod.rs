@@ -12,6 +12,8 @@
 //!   (`bradley_terry`).
 //! - [`format`](mod@format): the fastchess-style result block and the rating table.
 //! - [`summary`]: the JSON objects.
+//! - [`spsa`]: the SPSA gain schedule of fishtest and OpenBench, its flip
+//!   vectors and steps, in iteration order.
 //!
 //! A tournament keeps a [`Wdl`] (every finished game) and a [`PairTally`]
 //! (every finished pair), asks [`Sprt::evaluate_ptnml`] whether to stop,
@@ -31,6 +33,7 @@ pub mod pentanomial;
 pub mod ratings;
 mod root;
 pub mod sprt;
+pub mod spsa;
 pub mod summary;
 
 pub use crosstable::{Crosstable, RatingsFileError};
