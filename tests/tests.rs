@@ -26,6 +26,7 @@ mod inline_commands;
 mod layers;
 mod limits;
 mod matchup;
+mod matrix;
 mod messages;
 mod perft;
 mod probcut;

@@ -104,6 +104,21 @@ impl EngineArg {
         })
     }
 
+    /// The engine file `file` (relative to where it is loaded) with
+    /// `fields` (field paths and RON values) set, as
+    /// `FILE.ron:FIELD=VALUE,...` names it but with values that may hold
+    /// commas; named so in errors.
+    pub fn changed(file: &Path, fields: Vec<(String, String)>) -> EngineArg {
+        let changes: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        EngineArg {
+            text: format!("{}:{}", file.display(), changes.join(",")),
+            what: What::Changed {
+                file: file.to_path_buf(),
+                fields,
+            },
+        }
+    }
+
     /// The engine file, when the argument is only that.
     pub fn file(&self) -> Option<&Path> {
         match &self.what {

@@ -23,6 +23,61 @@ pub enum EngineRef {
     /// program, `"cmd=gtp-rhino arg=-l arg=1 proto=gtp"` (paths relative
     /// to the config file).
     Arg(String),
+    /// One engine file over every combination of field values, each
+    /// combination a player named by its values, the first axis varying
+    /// slowest: `Matrix(base: "pvs.ron", axes: [("search", ["Pvs",
+    /// "MtdF"]), ("ordering", ["[]", "[HashMove, Killers]"])])` is four
+    /// engines. Values are RON text, as in `FILE.ron:FIELD=VALUE`.
+    Matrix {
+        /// The engine file, relative to the config file.
+        base: PathBuf,
+        /// Field paths and the values each takes.
+        axes: Vec<(String, Vec<String>)>,
+    },
+}
+
+/// The engines of a matrix entry (`i`, with base file `base` and `axes`),
+/// as changed engine files, in order: every combination, the first axis
+/// varying slowest.
+fn matrix(
+    src: &Source<'_>,
+    i: usize,
+    base: &Path,
+    axes: &[(String, Vec<String>)],
+) -> Result<Vec<EngineArg>> {
+    if axes.is_empty() || axes.iter().any(|(_, values)| values.is_empty()) {
+        return Err(src.entry("engines", i).field(
+            "axes",
+            "a matrix needs at least one axis, each with at least one value",
+        ));
+    }
+    if let Some((field, _)) = axes
+        .iter()
+        .enumerate()
+        .find(|(j, (f, _))| axes[..*j].iter().any(|(g, _)| g == f))
+        .map(|(_, a)| a)
+    {
+        return Err(src
+            .entry("engines", i)
+            .field("axes", format!("the field {field:?} is an axis twice")));
+    }
+    let mut combos: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    for (field, values) in axes {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                values.iter().map(move |v| {
+                    let mut c = c.clone();
+                    c.push((field.clone(), v.clone()));
+                    c
+                })
+            })
+            .collect();
+    }
+    Ok(combos
+        .into_iter()
+        .map(|fields| EngineArg::changed(base, fields))
+        .collect())
 }
 
 /// The engines of a config, loaded.
@@ -36,9 +91,17 @@ pub(super) struct Loaded {
     pub inputs: Vec<PathBuf>,
 }
 
+/// An engine of the list as loaded: an entry as written, or one engine of
+/// a matrix entry.
+enum Entry<'a> {
+    Written(&'a EngineRef),
+    Changed(EngineArg),
+}
+
 /// Loads every engine (files relative to the config, inline ones checked
-/// against the config's text), with the fingerprint of each for the
-/// config hash and the files each reads; names must be unique.
+/// against the config's text, matrices expanded), with the fingerprint of
+/// each for the config hash and the files each reads; names must be
+/// unique.
 pub(super) fn load_engines(
     src: &Source<'_>,
     refs: &[EngineRef],
@@ -47,10 +110,24 @@ pub(super) fn load_engines(
 ) -> Result<Loaded> {
     // A forced limit stands in for a missing one too.
     let time_control = forced.or(time_control);
-    if refs.len() < 2 {
+    let mut entries: Vec<(usize, Entry<'_>)> = Vec::new();
+    for (i, e) in refs.iter().enumerate() {
+        match e {
+            EngineRef::Matrix { base, axes } => entries.extend(
+                matrix(src, i, base, axes)?
+                    .into_iter()
+                    .map(|arg| (i, Entry::Changed(arg))),
+            ),
+            written => entries.push((i, Entry::Written(written))),
+        }
+    }
+    if entries.len() < 2 {
         return Err(src.field(
             "engines",
-            format!("a tournament needs at least 2 engines, got {}", refs.len()),
+            format!(
+                "a tournament needs at least 2 engines, got {}",
+                entries.len()
+            ),
         ));
     }
     let mut engines: Vec<EngineSpec> = Vec::new();
@@ -58,13 +135,19 @@ pub(super) fn load_engines(
     let mut inputs = Vec::new();
     // The files loaded so far: one file listed twice is self-play.
     let mut files: Vec<Option<PathBuf>> = Vec::new();
-    for (i, e) in refs.iter().enumerate() {
-        let (mut config, weights_base, file) = load_engine(src, i, e, time_control)?;
+    for (i, entry) in &entries {
+        let (mut config, weights_base, file) = match entry {
+            Entry::Written(e) => load_engine(src, *i, e, time_control)?,
+            Entry::Changed(arg) => {
+                let (spec, base) = arg.load(src.base(), time_control)?;
+                (spec, base, None)
+            }
+        };
         if file.is_some() && files.contains(&file) {
             self_play_name(&mut config, &engines);
         }
         if engines.iter().any(|o| o.name() == config.name()) {
-            return Err(src.entry("engines", i).field(
+            return Err(src.entry("engines", *i).field(
                 "engines",
                 format!(
                     "two engines are named {:?}; names must be unique (they label results)",
@@ -73,9 +156,13 @@ pub(super) fn load_engines(
             ));
         }
         inputs.extend(file.iter().cloned());
-        if let EngineRef::Arg(text) = e {
-            let arg = EngineArg::parse(text, src.base())?;
-            inputs.extend(arg.path().map(|p| src.base().join(p)));
+        match entry {
+            Entry::Written(EngineRef::Arg(text)) => {
+                let arg = EngineArg::parse(text, src.base())?;
+                inputs.extend(arg.path().map(|p| src.base().join(p)));
+            }
+            Entry::Changed(arg) => inputs.extend(arg.path().map(|p| src.base().join(p))),
+            Entry::Written(_) => {}
         }
         inputs.extend(config.inputs(&weights_base));
         files.push(file);
@@ -122,6 +209,9 @@ fn load_engine(
             let (spec, base) = arg.load(src.base(), time_control)?;
             Ok((spec, base, None))
         }
+        EngineRef::Matrix { .. } => Err(crate::error::Error::Internal(
+            "a matrix entry is expanded before it loads".into(),
+        )),
     }
 }
 
