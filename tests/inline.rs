@@ -7,7 +7,7 @@
 use crate::grhino::gtp_rhino;
 use crate::tournament::{games, players, tmp};
 use crate::util::{arena_in_within, repo, stderr, stdout};
-use arena::tournament::matchup::{match_tournament, MatchOptions};
+use arena::tournament::config::matchup::{match_tournament, MatchOptions};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 use super::run::{code, reaping, FolderArgs};
 use crate::search::Limit;
 use crate::tournament;
-use crate::tournament::matchup::{match_tournament, MatchOptions, SprtOptions};
+use crate::tournament::config::matchup::{match_tournament, MatchOptions, SprtOptions};
 use crate::Error;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -3,7 +3,7 @@
 use super::{observe, print};
 use crate::engine::external::reaper;
 use crate::tournament::config::Overrides;
-use crate::tournament::options::{StopRequest, Stops};
+use crate::tournament::runner::stops::{StopRequest, Stops};
 use crate::tournament::workers::{self, WorkerOptions};
 use crate::tournament::{self, RunObserver, RunOptions, Shard, Tournament};
 use crate::util::sys::StopSignal;

@@ -13,11 +13,8 @@
 //! `report` and `merge` read.
 
 pub mod config;
-mod engines;
 pub mod folder;
-pub mod matchup;
 pub mod merge;
-pub mod options;
 pub mod runner;
 pub mod schedule;
 pub mod workers;
@@ -58,7 +55,7 @@ pub struct RunOptions {
     /// the games in flight finish (after SIGTERM, for the grace at most);
     /// the second abandons them. Either way the outputs are written, marked
     /// stopped, and `--resume` continues.
-    pub stop: Option<options::Stops>,
+    pub stop: Option<runner::stops::Stops>,
     /// How players are built (the engine files' players by default; tests
     /// plug in their own).
     pub players: PlayerFactory,

@@ -8,7 +8,7 @@ use crate::endgame::Solver;
 use crate::game::othello::{Board, Move};
 use crate::game::Game;
 use crate::records::adjudge::{Call, ScoreJudge, ScoreRules};
-use crate::tournament::options::Adjudicate;
+use crate::tournament::config::options::Adjudicate;
 
 /// Adjudication by the solver: a game that reaches `empties` empty squares
 /// ends with the exact result of perfect play from there.

@@ -14,3 +14,4 @@ pub mod observer;
 pub mod play;
 pub mod pool;
 mod starts;
+pub mod stops;

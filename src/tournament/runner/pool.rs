@@ -13,11 +13,11 @@
 
 use super::collector::Collector;
 use super::game_thread::{self, BuildPlayer, Room};
+use super::stops::{StopRequest, Stops};
 use crate::engine::external::reaper::{Engines, QUIT_GRACE};
 use crate::error::{Error, Result, Wording};
 use crate::records::GameRecord;
 use crate::tournament::config::Tournament;
-use crate::tournament::options::{StopRequest, Stops};
 use crate::tournament::schedule::{Finished, Next, Pairing, Scheduler};
 use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender};
 use std::collections::HashSet;

@@ -1,40 +1,13 @@
 //! The optional parts of a tournament config and the command line's
 //! changes to it: the time control (for engines without a limit), a limit
-//! forced on every engine, adjudication, `arena run`'s overrides, and what
-//! stops a run.
+//! forced on every engine, adjudication and `arena run`'s overrides.
 
 use crate::engine::EngineSpec;
 use crate::error::Result;
 use crate::records::adjudge::{Draw, Resign, ScoreRules};
 use crate::search::Limit;
 use crate::util::Source;
-use crossbeam_channel::Receiver;
 use serde::{Deserialize, Serialize};
-use std::time::Duration;
-
-/// A request to stop a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StopRequest {
-    /// Ctrl-C: stop scheduling and let the games in flight finish.
-    Interrupt,
-    /// SIGTERM (how batch systems stop a job, killing it soon after):
-    /// stop scheduling and give the games in flight [`Stops::grace`].
-    Terminate,
-}
-
-/// What stops a run: the requests (a second one abandons the games in
-/// flight), and how long the games in flight may go on after a
-/// [`StopRequest::Terminate`] before they are abandoned.
-#[derive(Clone, Debug)]
-pub struct Stops {
-    /// The requests, as they come.
-    pub requests: Receiver<StopRequest>,
-    /// The games in flight's time after a `Terminate`.
-    pub grace: Duration,
-}
-
-/// The default [`Stops::grace`]: well inside the 30 s batch systems give.
-pub const DEFAULT_STOP_GRACE: Duration = Duration::from_secs(10);
 
 /// How games may end early.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

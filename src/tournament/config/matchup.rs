@@ -3,7 +3,7 @@
 //! written as the config a user would write (so it is checked, hashed,
 //! journaled and resumed exactly like one) and loaded from that text.
 
-use super::config::{Adjudicate, Tournament};
+use super::{Adjudicate, Tournament};
 use crate::engine::EngineArg;
 use crate::error::{Argument, Error, Result};
 use crate::search::Limit;

@@ -7,10 +7,10 @@
 //! Paths of engines and the book are relative to the config file; `out` is
 //! relative to the directory `arena` runs in (like any output path).
 
-pub use super::engines::EngineRef;
-use super::engines::{load_engines, Loaded};
-use super::options::check_forced_limit;
-pub use super::options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
+mod engines;
+pub mod matchup;
+pub mod options;
+
 use crate::book::{read_book, Book, BookError, Opening, OpeningOrder, Order};
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
@@ -24,6 +24,10 @@ use crate::stats::{Sprt, SprtError};
 pub use crate::util::fnv1a;
 use crate::util::text::read_text;
 use crate::util::{Source, Sourced};
+pub use engines::EngineRef;
+use engines::{load_engines, Loaded};
+use options::check_forced_limit;
+pub use options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -404,24 +408,24 @@ fn check_rounds_flag(rounds: u64, format: &Format, n: usize) -> Result<()> {
         Format::Gauntlet { challengers, .. } => challengers > 0 && challengers < n,
         Format::Sprt { .. } => false,
     };
-    let pairs = super::schedule::total_pairs(format, n);
-    if counted && pairs > super::schedule::MAX_PAIRS {
+    let pairs = crate::tournament::schedule::total_pairs(format, n);
+    if counted && pairs > crate::tournament::schedule::MAX_PAIRS {
         return Err(Error::usage(
             "rounds",
             format!(
                 "{rounds} rounds of {n} engines make {pairs} pairs: a tournament may have at most {}",
-                super::schedule::MAX_PAIRS
+                crate::tournament::schedule::MAX_PAIRS
             ),
         ));
     }
     Ok(())
 }
 
-/// At most [`MAX_PAIRS`](super::schedule::MAX_PAIRS) pairs (the schedule
+/// At most [`MAX_PAIRS`](crate::tournament::schedule::MAX_PAIRS) pairs (the schedule
 /// is built in memory).
 fn check_size(src: &Source<'_>, format: &Format, n: usize) -> Result<()> {
-    let pairs = super::schedule::total_pairs(format, n);
-    if pairs <= super::schedule::MAX_PAIRS {
+    let pairs = crate::tournament::schedule::total_pairs(format, n);
+    if pairs <= crate::tournament::schedule::MAX_PAIRS {
         return Ok(());
     }
     let field = match format {
@@ -432,7 +436,7 @@ fn check_size(src: &Source<'_>, format: &Format, n: usize) -> Result<()> {
         field,
         format!(
             "{pairs} pairs: a tournament may have at most {}",
-            super::schedule::MAX_PAIRS
+            crate::tournament::schedule::MAX_PAIRS
         ),
     ))
 }
