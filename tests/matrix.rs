@@ -132,3 +132,31 @@ fn a_bad_matrix_names_its_field() {
         assert!(!dir.join("out").exists(), "{axes}: nothing is written");
     }
 }
+
+#[test]
+fn rounds_from_the_command_line_count_a_matrix_s_engines() {
+    let dir = tmp("matrix-rounds");
+    std::fs::write(dir.join("base.ron"), BASE.replace("WEIGHTS", "\"w.ron\"")).unwrap();
+    let config = dir.join("config.ron");
+    std::fs::write(
+        &config,
+        format!(
+            "Tournament(name: \"m\", engines: [Matrix(base: \"base.ron\", axes: [(\"search\", [\"Pvs\", \"MtdF\", \"Negamax\"])])],
+            format: RoundRobin(rounds: 1), out: {:?})\n",
+            dir.join("out").display()
+        ),
+    )
+    .unwrap();
+    // Three engines, three meetings a round: too many pairs, said of the flag.
+    let run = arena(&[
+        "run",
+        config.to_str().unwrap(),
+        "--rounds",
+        "4000000",
+        "--quiet",
+    ]);
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("--rounds"), "{err}");
+    assert!(!dir.join("out").exists());
+}

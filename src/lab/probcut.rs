@@ -55,11 +55,7 @@ pub fn sample_positions(eval: &OthelloEval, s: &Sampling) -> Vec<Board> {
         .map(|x| x.0)
         .filter(|b| b.empties() > s.min_empties && !b.is_over())
         .collect();
-    let mut rng = SplitMix64::new(s.seed ^ 0x0050_524F_4243_5554);
-    for i in (1..boards.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        boards.swap(i, j);
-    }
+    SplitMix64::new(s.seed ^ 0x0050_524F_4243_5554).shuffle(&mut boards);
     boards.truncate(s.positions);
     boards
 }

@@ -157,6 +157,16 @@ impl Spsa {
                     format!("min {} must be below max {}", p.min, p.max),
                 );
             }
+            if p.integer && (p.min.fract() != 0.0 || p.max.fract() != 0.0) {
+                return bad(
+                    Some(i),
+                    "min",
+                    format!(
+                        "an integer field's bounds must be integers, not {} and {}",
+                        p.min, p.max
+                    ),
+                );
+            }
             if !(p.start >= p.min && p.start <= p.max) {
                 return bad(
                     Some(i),
@@ -201,14 +211,13 @@ impl Spsa {
     /// fields rounded).
     pub fn sides(&self, k: u64, theta: &[f64]) -> (Vec<f64>, Vec<f64>) {
         let flips = self.flips(k);
-        let side = |sign: f64| -> Vec<f64> {
-            self.params
-                .iter()
-                .enumerate()
-                .map(|(i, p)| p.played(p.clamp(theta[i] + sign * self.gains(i, k).c * flips[i])))
-                .collect()
-        };
-        (side(1.0), side(-1.0))
+        let (mut plus, mut minus) = (Vec::new(), Vec::new());
+        for (i, p) in self.params.iter().enumerate() {
+            let step = self.gains(i, k).c * flips[i];
+            plus.push(p.played(p.clamp(theta[i] + step)));
+            minus.push(p.played(p.clamp(theta[i] - step)));
+        }
+        (plus, minus)
     }
 
     /// θ after iteration `k`, whose θ+ scored `result` (wins − losses)
@@ -232,15 +241,18 @@ impl Spsa {
 
     /// The θ iteration `k` plays from: the start with the results of
     /// iterations 0..k−delay−1 applied in index order (`results[j]` is
-    /// iteration j's; later ones are not looked at).
-    pub fn theta_before(&self, k: u64, results: &[i64]) -> Vec<f64> {
-        let known = k.saturating_sub(self.schedule.delay) as usize;
-        results[..known.min(results.len())]
+    /// iteration j's; later ones are not looked at). `None` while
+    /// `results` lacks one of those iterations: θ is not known yet.
+    pub fn theta_before(&self, k: u64, results: &[i64]) -> Option<Vec<f64>> {
+        let known = usize::try_from(k.saturating_sub(self.schedule.delay)).ok()?;
+        let theta = results
+            .get(..known)?
             .iter()
             .enumerate()
             .fold(self.start(), |theta, (j, &r)| {
                 self.step(j as u64, &theta, r)
-            })
+            });
+        Some(theta)
     }
 }
 
@@ -327,14 +339,16 @@ mod tests {
         for k in 0..=2 {
             assert_eq!(
                 spsa.theta_before(k, &results),
-                spsa.start(),
+                Some(spsa.start()),
                 "iteration {k}"
             );
         }
         let after_two = spsa.step(1, &spsa.step(0, &spsa.start(), 2), -2);
-        assert_eq!(spsa.theta_before(4, &results), after_two);
+        assert_eq!(spsa.theta_before(4, &results), Some(after_two.clone()));
         // Results past k - delay - 1 are not looked at.
-        assert_eq!(spsa.theta_before(4, &results[..2]), after_two);
+        assert_eq!(spsa.theta_before(4, &results[..2]), Some(after_two));
+        // Without them θ is not known yet.
+        assert_eq!(spsa.theta_before(4, &results[..1]), None);
     }
 
     #[test]
@@ -364,6 +378,7 @@ mod tests {
         assert_eq!(field(&|s| s.schedule.delay = 5000), Some("delay"));
         assert_eq!(field(&|s| s.params[0].min = 300.0), Some("min"));
         assert_eq!(field(&|s| s.params[0].start = 4.0), Some("start"));
+        assert_eq!(field(&|s| s.params[0].min = 5.4), Some("min"));
         assert_eq!(field(&|s| s.params[0].c_end = 0.0), Some("c_end"));
         assert_eq!(field(&|s| s.params[0].r_end = -1.0), Some("r_end"));
         let twice = |s: &mut Spsa| s.params.push(s.params[0].clone());
@@ -378,7 +393,7 @@ mod tests {
             let spsa = example(delay);
             let p = &spsa.params[0];
             for k in 0..results.len() as u64 {
-                let theta = spsa.theta_before(k, &results);
+                let theta = spsa.theta_before(k, &results).expect("every earlier result is given");
                 proptest::prop_assert!(theta[0] >= p.min && theta[0] <= p.max);
                 let (plus, minus) = spsa.sides(k, &theta);
                 for x in [plus[0], minus[0]] {

@@ -188,7 +188,7 @@ pub fn run(
     observer: &mut dyn RunObserver,
 ) -> Result<RunOutcome> {
     let scheduler = schedule::for_format(&t.format, t.engines.len(), t.order.clone(), opts.shard);
-    let mut alone = Alone::new(scheduler, false, opts.shard, existing(opts));
+    let mut alone = Alone::new(scheduler, false, existing(opts));
     driver::drive(t, opts, observer, &mut alone)
 }
 
@@ -204,7 +204,7 @@ pub fn run_with(
     opts: &RunOptions,
     observer: &mut dyn RunObserver,
 ) -> Result<RunOutcome> {
-    let mut alone = Alone::new(scheduler, true, opts.shard, existing(opts));
+    let mut alone = Alone::new(scheduler, true, existing(opts));
     driver::drive(t, opts, observer, &mut alone)
 }
 

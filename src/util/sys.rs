@@ -42,12 +42,7 @@ pub fn no_reader(e: &std::io::Error) -> bool {
 /// # Errors
 /// The I/O error.
 pub fn open_writer(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
+    let file = nonblocking(std::fs::OpenOptions::new().append(true).create(true)).open(path)?;
     set_blocking(&file)?;
     Ok(file)
 }

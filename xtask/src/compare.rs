@@ -89,7 +89,7 @@ pub fn run(args: &[String]) -> Result<bool> {
     let ours_copy = dir.join("arena-this-checkout");
     std::fs::copy(&ours, &ours_copy).map_err(|e| format!("{}: {e}", ours.display()))?;
     let binaries = [reference, ours_copy];
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpus = arena::util::par::cores();
     if plan.paired && cpus < 2 {
         return Err("--paired needs two cores".into());
     }
@@ -155,8 +155,8 @@ fn arguments(args: &[String], dir: &Path, label: &str) -> Vec<String> {
         .collect()
 }
 
-/// Starts `binary` with `args` (on core `core` when given), its stdout to a
-/// file of `dir` named by `label`.
+/// Starts `binary` with `args` (on core `core` when given), its stdout and
+/// stderr to the files `LABEL.out` and `LABEL.err` of `dir`.
 fn start(
     binary: &Path,
     args: &[String],
@@ -164,8 +164,11 @@ fn start(
     dir: &Path,
     label: &str,
 ) -> Result<Child> {
-    let stdout = std::fs::File::create(dir.join(format!("{label}.out")))
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let file = |ext: &str| {
+        std::fs::File::create(dir.join(format!("{label}.{ext}")))
+            .map_err(|e| format!("{}: {e}", dir.display()))
+    };
+    let (stdout, stderr) = (file("out")?, file("err")?);
     let mut command = match core {
         Some(c) => {
             let mut t = Command::new("taskset");
@@ -179,7 +182,7 @@ fn start(
         .current_dir(root())
         .stdin(Stdio::null())
         .stdout(stdout)
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .map_err(|e| format!("{} cannot start: {e}", binary.display()))
 }
@@ -208,7 +211,7 @@ fn times(child: Child, began: Instant, label: &str) -> Result<Times> {
     }
     if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
         return Err(format!(
-            "{label}: the arena command failed (status {status}); its output is in target/xtask/compare/{label}.out"
+            "{label}: the arena command failed (status {status}); its output is in target/xtask/compare/{label}.out and .err"
         ));
     }
     let wall = began.elapsed();
@@ -260,14 +263,27 @@ fn paired_round(
         let core = (i + round) % 2;
         let args = arguments(args, dir, &labels[i]);
         let began = Instant::now();
-        children.push((
-            start(&binaries[i], &args, Some(core), dir, &labels[i])?,
-            began,
-        ));
+        match start(&binaries[i], &args, Some(core), dir, &labels[i]) {
+            Ok(child) => children.push((child, began)),
+            Err(e) => {
+                // The one already started is not left running on its core.
+                for (mut child, _) in children {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                }
+                return Err(e);
+            }
+        }
     }
+    // Every child is waited for, whatever the first one says.
+    let waited: Vec<Result<Times>> = children
+        .into_iter()
+        .enumerate()
+        .map(|(i, (child, began))| times(child, began, &labels[i]))
+        .collect();
     let mut t = [Times::default(); 2];
-    for (i, (child, began)) in children.into_iter().enumerate() {
-        t[i] = times(child, began, &labels[i])?;
+    for (i, w) in waited.into_iter().enumerate() {
+        t[i] = w?;
     }
     Ok(t)
 }

@@ -140,7 +140,7 @@ mod tests {
     use super::*;
     use crate::game::cpu::Baseline;
 
-    /// Every path gives the portable code's answer, on random boards.
+    /// Both paths flip what a hand reading of the board gives.
     #[test]
     fn both_paths_flip_the_same_discs_as_by_hand() {
         let (p, o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
@@ -151,6 +151,7 @@ mod tests {
         }
     }
 
+    /// Every path gives the portable code's answer, on random boards.
     #[test]
     fn every_path_equals_the_portable_code() {
         let mut rng = crate::rng::SplitMix64::new(7);

@@ -36,6 +36,16 @@ pub enum EngineRef {
     },
 }
 
+impl EngineRef {
+    /// How many engines the entry is: a matrix's combinations, else one.
+    pub fn count(&self) -> usize {
+        match self {
+            EngineRef::Matrix { axes, .. } => axes.iter().map(|(_, v)| v.len()).product(),
+            EngineRef::Path(_) | EngineRef::Inline(_) | EngineRef::Arg(_) => 1,
+        }
+    }
+}
+
 /// The engines of a matrix entry (`i`, with base file `base` and `axes`),
 /// as changed engine files, in order: every combination, the first axis
 /// varying slowest.
@@ -51,12 +61,8 @@ fn matrix(
             "a matrix needs at least one axis, each with at least one value",
         ));
     }
-    if let Some((field, _)) = axes
-        .iter()
-        .enumerate()
-        .find(|(j, (f, _))| axes[..*j].iter().any(|(g, _)| g == f))
-        .map(|(_, a)| a)
-    {
+    let twice = (1..axes.len()).find(|&j| axes[..j].iter().any(|(f, _)| *f == axes[j].0));
+    if let Some((field, _)) = twice.map(|j| &axes[j]) {
         return Err(src
             .entry("engines", i)
             .field("axes", format!("the field {field:?} is an axis twice")));

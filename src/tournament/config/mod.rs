@@ -168,7 +168,8 @@ impl Tournament {
         let mut raw: RawTournament = crate::util::parse_ron(text, path)?;
         overrides.apply(&mut raw)?;
         if let Some(rounds) = overrides.rounds {
-            check_rounds_flag(rounds, &raw.format, raw.engines.len())?;
+            let n = raw.engines.iter().map(EngineRef::count).sum();
+            check_rounds_flag(rounds, &raw.format, n)?;
         }
         Tournament::try_from(Sourced {
             raw,

@@ -5,7 +5,7 @@
 use super::driver::{Ending, Opened, Venue};
 use super::pool::QUEUED;
 use crate::error::Result;
-use crate::records::{GameRecord, Shard, TournamentInfo};
+use crate::records::{GameRecord, TournamentInfo};
 use crate::report::Results;
 use crate::tournament::folder::{open_run, Existing, RunFolder};
 use crate::tournament::schedule::Scheduler;
@@ -18,7 +18,6 @@ pub(crate) struct Alone {
     scheduler: Box<dyn Scheduler>,
     /// Whether the scheduler is the caller's, not the format's.
     custom: bool,
-    shard: Shard,
     existing: Existing,
     /// The folder's lock, held until the run's end is shown.
     lock: Option<FolderLock>,
@@ -27,19 +26,12 @@ pub(crate) struct Alone {
 }
 
 impl Alone {
-    /// The run of `scheduler`'s games (`custom` when it is the caller's)
-    /// in slice `shard`, doing with a journal already there what
-    /// `existing` says.
-    pub(crate) fn new(
-        scheduler: Box<dyn Scheduler>,
-        custom: bool,
-        shard: Shard,
-        existing: Existing,
-    ) -> Alone {
+    /// The run of `scheduler`'s games (`custom` when it is the caller's),
+    /// doing with a journal already there what `existing` says.
+    pub(crate) fn new(scheduler: Box<dyn Scheduler>, custom: bool, existing: Existing) -> Alone {
         Alone {
             scheduler,
             custom,
-            shard,
             existing,
             lock: None,
             held: 0,
@@ -51,7 +43,6 @@ impl Venue for Alone {
     fn info(&self, base: TournamentInfo) -> TournamentInfo {
         TournamentInfo {
             custom_schedule: self.custom,
-            shard: self.shard.to_string(),
             ..base
         }
     }

@@ -62,7 +62,10 @@ pub(crate) trait Venue {
     fn info(&self, base: TournamentInfo) -> TournamentInfo;
 
     /// Opens `out` for the run `info` on `threads` threads at most, after
-    /// every check, calling `ready` before anything is written.
+    /// every check, calling `ready` (the observer's events file) once no
+    /// refusal can come: for one machine before anything is written; for a
+    /// worker once its seat, claims folder and journal are set up (a
+    /// refused worker writes nothing of the run's).
     fn open(
         &mut self,
         out: &Path,
