@@ -49,6 +49,7 @@ impl tournament::Scheduler for WinnerStays {
             opening_repeated: false,
             black,
             white,
+            tune: None,
         })
     }
 }

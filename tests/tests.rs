@@ -43,6 +43,7 @@ mod tournament;
 mod train;
 mod trees;
 mod trust;
+mod tune;
 mod unknown;
 mod worker_probe;
 mod worker_processes;

@@ -92,7 +92,10 @@ impl RunObserver for Bar {
 
     fn interval(&mut self, results: &Results) {
         if let Some(bar) = &self.bar {
-            bar.set_message(short_line(results));
+            match &results.tune {
+                Some(tune) => bar.set_message(tune.line()),
+                None => bar.set_message(short_line(results)),
+            }
         }
     }
 
@@ -153,7 +156,10 @@ impl RunObserver for Lines {
         let due = self.every_pairs > 0 && pairs >= self.last_report + self.every_pairs;
         if due && !results.complete {
             self.last_report = pairs;
-            say(&format!("{}\n", results.report_text()));
+            match &results.tune {
+                Some(tune) => say(&tune.line()),
+                None => say(&format!("{}\n", results.report_text())),
+            }
         }
     }
 
@@ -269,6 +275,9 @@ fn final_block(end: &End<'_>) {
             say(&report_line(end.out));
         }
     }
+    if let Some(lines) = end.tuned {
+        say(lines);
+    }
 }
 
 /// Where a run's HTML report is: `Report: DIR/report.html`.
@@ -331,6 +340,7 @@ mod tests {
     #[test]
     fn a_game_line_says_why_a_game_ended_off_the_board() {
         let mut g = GameRecord {
+            tune: None,
             pair_id: 5,
             game_id: 11,
             round: 0,

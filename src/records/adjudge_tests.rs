@@ -139,6 +139,7 @@ fn reasons_read_back_only_as_the_runner_writes_them() {
 
 fn record(moves: &str, scores: &[Option<i32>], reason: &str, disc_diff: i32) -> GameRecord {
     GameRecord {
+        tune: None,
         pair_id: 0,
         game_id: 0,
         round: 0,

@@ -454,6 +454,7 @@ mod tests {
 
     fn record(moves: &str, result: f64, disc_diff: i32, reason: &str) -> GameRecord {
         GameRecord {
+            tune: None,
             pair_id: 0,
             game_id: 1,
             round: 0,

@@ -55,6 +55,23 @@ pub struct GameRecord {
     /// score (random movers).
     #[serde(default, skip_serializing_if = "no_scores")]
     pub scores: Vec<Option<i32>>,
+    /// In a tune, the iteration and the values each side played (absent
+    /// otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tune: Option<TunePlayed>,
+}
+
+/// What a game of a tune played: its iteration and the values of each
+/// side, in the order of the tune's parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TunePlayed {
+    /// The iteration (0-based).
+    pub iteration: u64,
+    /// Black's values.
+    pub black: Vec<f64>,
+    /// White's values.
+    pub white: Vec<f64>,
 }
 
 /// Black's points (1, 0.5 or 0) for black's final score.
@@ -219,6 +236,7 @@ mod tests {
     #[test]
     fn ggf_has_board_players_result_and_moves() {
         let rec = GameRecord {
+            tune: None,
             pair_id: 0,
             game_id: 1,
             round: 0,

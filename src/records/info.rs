@@ -3,6 +3,7 @@
 //! read it.
 
 use super::adjudge::AdjudicateInfo;
+use super::tune::{default_a_ratio, default_alpha, default_gamma, one_pair, TuneParam};
 use super::BuildInfo;
 use crate::book::Order;
 use crate::game::GameKind;
@@ -10,7 +11,7 @@ use crate::stats::{Model, Sprt};
 use serde::{Deserialize, Serialize};
 
 /// Which games a tournament plays.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum Format {
     /// Every two engines meet `rounds` times; a meeting is one pair of games
@@ -43,18 +44,81 @@ pub enum Format {
         /// Most pairs to play.
         max_pairs: u64,
     },
+    /// SPSA tuning of one engine's numbers (`params`): each iteration
+    /// plays the engine with θ + c·Δ against itself with θ − c·Δ over
+    /// `pairs_per_iteration` pairs, then steps θ (see
+    /// [`crate::stats::spsa`]).
+    Spsa {
+        /// The tuned numbers.
+        params: Vec<TuneParam>,
+        /// The tune's length, N.
+        iterations: u64,
+        /// Pairs of games each iteration plays.
+        #[serde(default = "one_pair")]
+        pairs_per_iteration: u64,
+        /// α, the step's decay.
+        #[serde(default = "default_alpha")]
+        alpha: f64,
+        /// γ, the perturbation's decay.
+        #[serde(default = "default_gamma")]
+        gamma: f64,
+        /// A as a fraction of N.
+        #[serde(default = "default_a_ratio")]
+        a_ratio: f64,
+        /// Iterations played before an earlier one's result applies:
+        /// iteration k plays θ after iterations 0..k-delay-1.
+        #[serde(default)]
+        delay: u64,
+    },
 }
 
 impl Format {
     /// The same format with another length: `rounds` of a round-robin or
-    /// gauntlet, `max_pairs` of an SPRT.
+    /// gauntlet, `max_pairs` of an SPRT. A tune's length is part of its
+    /// schedule (its gains depend on it): it stays.
     #[must_use]
     pub fn with_length(mut self, length: u64) -> Format {
         match &mut self {
             Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => *rounds = length,
             Format::Sprt { max_pairs, .. } => *max_pairs = length,
+            Format::Spsa { .. } => {}
         }
         self
+    }
+
+    /// A tune's schedule (`None` for the other formats).
+    pub fn tune_schedule(&self) -> Option<crate::stats::spsa::Schedule> {
+        match *self {
+            Format::Spsa {
+                iterations,
+                alpha,
+                gamma,
+                a_ratio,
+                delay,
+                ..
+            } => Some(crate::stats::spsa::Schedule {
+                iterations,
+                alpha,
+                gamma,
+                a_ratio,
+                delay,
+            }),
+            Format::RoundRobin { .. } | Format::Gauntlet { .. } | Format::Sprt { .. } => None,
+        }
+    }
+
+    /// A tune's SPSA, seeded `seed`, with `integer` saying which of its
+    /// parameters are played rounded (`None` for the other formats).
+    pub fn spsa(&self, seed: u64, integer: &[bool]) -> Option<crate::stats::spsa::Spsa> {
+        match self {
+            Format::Spsa { params, .. } => Some(super::tune::spsa_of(
+                params,
+                self.tune_schedule()?,
+                seed,
+                integer,
+            )),
+            Format::RoundRobin { .. } | Format::Gauntlet { .. } | Format::Sprt { .. } => None,
+        }
     }
 }
 
@@ -245,7 +309,7 @@ impl TournamentInfo {
                 model,
                 ..
             } => Sprt::new(elo0, elo1, alpha, beta, model).ok(),
-            Format::RoundRobin { .. } | Format::Gauntlet { .. } => None,
+            Format::RoundRobin { .. } | Format::Gauntlet { .. } | Format::Spsa { .. } => None,
         }
     }
 
@@ -259,7 +323,7 @@ impl TournamentInfo {
     /// against the first (the baseline); otherwise the first against the
     /// second.
     pub fn perspective(&self) -> Option<(usize, usize)> {
-        match (self.engines.len(), self.format) {
+        match (self.engines.len(), &self.format) {
             (2, Format::Sprt { .. }) => Some((1, 0)),
             (2, _) => Some((0, 1)),
             _ => None,

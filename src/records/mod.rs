@@ -17,6 +17,7 @@ pub mod ggf;
 pub mod info;
 pub mod journal;
 pub mod tail;
+pub mod tune;
 
 pub use adjudge::AdjudicateInfo;
 pub use build::BuildInfo;

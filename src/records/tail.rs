@@ -124,6 +124,7 @@ mod tests {
 
     fn game(id: u64) -> GameRecord {
         GameRecord {
+            tune: None,
             pair_id: id / 2,
             game_id: id,
             round: 0,

@@ -88,6 +88,10 @@ impl Results {
             None => self.rating_table_painted(paint),
         };
         let mut s = format!("{}\n{body}", self.header());
+        if let Some(tune) = &self.tune {
+            s.push('\n');
+            s.push_str(&tune.block());
+        }
         if let Some(note) = &self.status_note {
             s.push('\n');
             s.push_str(note);

@@ -19,6 +19,7 @@ pub mod plot;
 pub(crate) mod prefix;
 pub mod results;
 mod text;
+pub mod tune;
 
 pub use html::report_html;
 pub use pairs::{PairCounter, PairTrace};

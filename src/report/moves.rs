@@ -188,6 +188,7 @@ mod tests {
         // One opening ply (black's f5), then white (b) d6, black (a) c3,
         // white passes, black c4; b then loses on time.
         let g = GameRecord {
+            tune: None,
             pair_id: 0,
             game_id: 0,
             round: 0,
@@ -226,6 +227,7 @@ mod tests {
         // a (black) reports depth and nodes on one move of two; b (a GTP
         // engine) on none.
         let g = GameRecord {
+            tune: None,
             pair_id: 0,
             game_id: 0,
             round: 0,

@@ -173,6 +173,7 @@ mod tests {
     fn game(id: u64, points: f64) -> GameRecord {
         let new_is_black = id % 2 == 1;
         GameRecord {
+            tune: None,
             pair_id: id / 2,
             game_id: id,
             round: id / 2,

@@ -135,6 +135,10 @@ pub struct Results {
     pub engine_moves: Vec<EngineMoves>,
     /// Notes (a book that wrapped, a rating prior used, ...).
     pub notes: Vec<String>,
+    /// A tune's θ: start, last value and trajectory (absent for the
+    /// other formats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tune: Option<super::tune::TuneSummary>,
     #[serde(skip)]
     pub(super) head_to_head_wdl: Option<(Wdl, PairTally, Option<SprtState>)>,
     /// A two-engine run's pairs over time (`None` for more engines).
@@ -365,15 +369,7 @@ pub fn analyse_counted(
         .collect();
     let tallies = Tallies::of(info, &index, &by_id, &counted, counter);
 
-    let mut notes = Vec::new();
-    if let Some(msg) = info.book_note() {
-        notes.push(msg);
-    }
-    if let Some(differ) = &info.mixed_builds {
-        notes.push(format!(
-            "shards of mixed builds were merged (mixed builds allowed): {differ}"
-        ));
-    }
+    let mut notes = run_notes(info);
     let ratings = rating_summary(&tallies.table, !counted.is_empty(), &mut notes);
     let head = head_to_head(info, &tallies, counter);
     let verdict = counter
@@ -411,10 +407,26 @@ pub fn analyse_counted(
         terminations,
         engine_moves,
         notes,
+        tune: super::tune::tune_summary(info, by_id.values().copied()),
         head_to_head_wdl: head,
         counted_pairs: counter.map(|c| c.counted().to_vec()),
         trace: tallies.trace,
     }
+}
+
+/// What results say of the run itself: a book that wraps, shards of mixed
+/// builds merged.
+fn run_notes(info: &TournamentInfo) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(msg) = info.book_note() {
+        notes.push(msg);
+    }
+    if let Some(differ) = &info.mixed_builds {
+        notes.push(format!(
+            "shards of mixed builds were merged (mixed builds allowed): {differ}"
+        ));
+    }
+    notes
 }
 
 /// The status of a run whose games are `complete` or not, with the reason

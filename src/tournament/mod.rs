@@ -17,6 +17,7 @@ pub mod folder;
 pub mod merge;
 pub mod runner;
 pub mod schedule;
+pub mod tune;
 pub mod workers;
 
 pub use crate::records::{Format, GameRecord, Shard};
@@ -82,7 +83,7 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         config_hash: t.hash.clone(),
         name: t.name.clone(),
         engines: t.engine_names(),
-        format: t.format,
+        format: t.format.clone(),
         total_pairs: schedule::total_pairs(&t.format, t.engines.len()),
         book: match &t.book_settings {
             Some(b) => BookInfo {
@@ -187,7 +188,17 @@ pub fn run(
     opts: &RunOptions,
     observer: &mut dyn RunObserver,
 ) -> Result<RunOutcome> {
-    let scheduler = schedule::for_format(&t.format, t.engines.len(), t.order.clone(), opts.shard);
+    let scheduler = match &t.tune {
+        Some(_) if opts.shard != Shard::ALL => {
+            return Err(Error::usage(
+                "--shard",
+                "a tune is one run: each iteration plays values that earlier ones' results decide, so its pairs cannot be split into shards",
+            ))
+        }
+        Some(tune) => Box::new(tune.scheduler(t.order.clone())),
+        None => schedule::for_format(&t.format, t.engines.len(), t.order.clone(), opts.shard)
+            .ok_or_else(|| Error::Internal("a format without a scheduler".into()))?,
+    };
     let mut alone = Alone::new(scheduler, false, existing(opts));
     driver::drive(t, opts, observer, &mut alone)
 }

@@ -20,51 +20,79 @@ impl TryFrom<Sourced<'_, RawEngine>> for EngineConfig {
     type Error = Error;
 
     fn try_from(s: Sourced<'_, RawEngine>) -> Result<EngineConfig> {
-        let (raw, src) = (s.raw, s.source);
-        check_name(&src, &raw)?;
-        check_game(&src, &raw)?;
-        let variant = match raw.search {
-            SearchKind::Random => None,
-            SearchKind::Search(v) => Some(v),
-        };
-        if let Some(v) = variant {
-            check_stated(&src, &raw)?;
-            check_limit(&src, &raw)?;
-            check_tables(&src, &raw, v)?;
-            check_ordering(&src, &raw)?;
-            check_aspiration(&src, &raw, v)?;
-        }
-        check_threads(&src, &raw)?;
-        check_sizes(&src, &raw)?;
-        let eval = load_eval(&src, &raw)?;
-        let probcut = load_probcut(&src, &raw)?;
-        let kind = match variant {
-            None => EngineKind::Random {
-                seed: raw.seed,
-                eval,
-            },
-            Some(variant) => EngineKind::Search(SearchEngine {
-                settings: SearchSettings {
-                    variant,
-                    deepening: raw.deepening,
-                    aspiration: raw.aspiration,
-                    limit: raw.limit,
-                },
-                eval,
-                probcut,
-                tt_mib: raw.tt_mib,
-                ordering: raw.ordering.clone(),
-                endgame_exact_at: raw.endgame_exact_at,
-                threads: raw.threads,
-            }),
-        };
-        Ok(EngineConfig {
-            name: raw.name.clone(),
-            game: raw.game,
-            kind,
-            written: raw,
-        })
+        convert(s.source, s.raw, None)
     }
+}
+
+impl EngineConfig {
+    /// As [`EngineConfig::check`], taking the evaluation and ProbCut model
+    /// already loaded by `like` when `raw` names the same ones (a tune
+    /// builds an engine per iteration from one file, whose weights need
+    /// reading once).
+    ///
+    /// # Errors
+    /// As [`EngineConfig::check`].
+    pub fn check_like(
+        raw: RawEngine,
+        source: Source<'_>,
+        like: &EngineConfig,
+    ) -> Result<EngineConfig> {
+        convert(source, raw, Some(like))
+    }
+}
+
+/// The checks of [`EngineConfig::try_from`]; files `like` loaded already
+/// are taken from it.
+fn convert(src: Source<'_>, raw: RawEngine, like: Option<&EngineConfig>) -> Result<EngineConfig> {
+    check_name(&src, &raw)?;
+    check_game(&src, &raw)?;
+    let variant = match raw.search {
+        SearchKind::Random => None,
+        SearchKind::Search(v) => Some(v),
+    };
+    if let Some(v) = variant {
+        check_stated(&src, &raw)?;
+        check_limit(&src, &raw)?;
+        check_tables(&src, &raw, v)?;
+        check_ordering(&src, &raw)?;
+        check_aspiration(&src, &raw, v)?;
+    }
+    check_threads(&src, &raw)?;
+    check_sizes(&src, &raw)?;
+    let same = like.filter(|l| l.written.eval == raw.eval && l.written.probcut == raw.probcut);
+    let (eval, probcut) = match same {
+        Some(l) => (
+            l.eval().clone(),
+            l.searching().and_then(|s| s.probcut.clone()),
+        ),
+        None => (load_eval(&src, &raw)?, load_probcut(&src, &raw)?),
+    };
+    let kind = match variant {
+        None => EngineKind::Random {
+            seed: raw.seed,
+            eval,
+        },
+        Some(variant) => EngineKind::Search(SearchEngine {
+            settings: SearchSettings {
+                variant,
+                deepening: raw.deepening,
+                aspiration: raw.aspiration,
+                limit: raw.limit,
+            },
+            eval,
+            probcut,
+            tt_mib: raw.tt_mib,
+            ordering: raw.ordering.clone(),
+            endgame_exact_at: raw.endgame_exact_at,
+            threads: raw.threads,
+        }),
+    };
+    Ok(EngineConfig {
+        name: raw.name.clone(),
+        game: raw.game,
+        kind,
+        written: raw,
+    })
 }
 
 /// More than one thread: an Othello search with deepening and a table

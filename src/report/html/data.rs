@@ -230,6 +230,7 @@ mod tests {
         disc: i32,
     ) -> GameRecord {
         GameRecord {
+            tune: None,
             pair_id: id / 2,
             game_id: id,
             round: 0,

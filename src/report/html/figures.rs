@@ -306,3 +306,65 @@ pub fn ratings_figure(frame: Frame, ratings: &[Rating<'_>]) -> Result<String, St
         },
     )
 }
+
+/// One parameter of a tune over its iterations: θ after each (`points`,
+/// iterations applied and value), its start dashed and its bounds `(min,
+/// max)` as the chart's edges, drawn in `id`'s figure.
+///
+/// # Errors
+/// What plotters said.
+pub fn tune_figure(
+    frame: Frame,
+    id: &str,
+    points: &[(f64, f64)],
+    start: f64,
+    (min, max): (f64, f64),
+) -> Result<String, String> {
+    let x_end = points.last().map_or(1.0, |p| p.0.max(1.0)) * 1.03;
+    let pad = (max - min) * 0.04;
+    let size = (frame.width, HEIGHT);
+    svg_figure(size, &frame.id(id), "tune", |root| {
+        let mut c = chart(
+            root,
+            frame,
+            (0.0..x_end, min - pad..max + pad),
+            ("iterations applied", "value"),
+            &|v| {
+                format!("{v:.4}")
+                    .trim_end_matches('0')
+                    .trim_end_matches('.')
+                    .to_string()
+            },
+        )?;
+        for (bound, name) in [(min, "min"), (max, "max")] {
+            c.draw_series(LineSeries::new(
+                [(0.0, bound), (x_end, bound)],
+                INK.mix(0.4),
+            ))?;
+            let pos = if bound == max {
+                VPos::Top
+            } else {
+                VPos::Bottom
+            };
+            note(
+                &mut c,
+                format!("{name} {bound}"),
+                (x_end * 0.01, bound),
+                Pos::new(HPos::Left, pos),
+                INK,
+            )?;
+        }
+        let dash = DashedLineSeries::new(
+            [(0.0, start), (x_end, start)],
+            8,
+            5,
+            COLOURS[2].stroke_width(2),
+        );
+        c.draw_series(dash)?;
+        c.draw_series(LineSeries::new(
+            points.iter().copied(),
+            COLOURS[0].stroke_width(2),
+        ))?;
+        Ok(())
+    })
+}

@@ -52,6 +52,7 @@ pub fn report_html(
             body {
                 (header(info, results, date))
                 main {
+                    (sections::tune(results))
                     (sections::over_pairs(results))
                     (sections::ratings(results, info.game))
                     (sections::pairings(info, results, &counted))

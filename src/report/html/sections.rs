@@ -4,14 +4,16 @@
 use super::data::{
     by_colour, by_side, histogram, openings as opening_rows, pair_points, OpeningRow,
 };
-use super::figures::{elo_figure, histogram_figure, llr_figure, ratings_figure, Rating};
+use super::figures::{
+    elo_figure, histogram_figure, llr_figure, ratings_figure, tune_figure, Rating,
+};
 use super::grids::{heatmap_figure, ptnml_figure, Cell, PtnmlRow};
 use super::{figure, share, significance};
 use crate::game::GameKind;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::report::plot::signed;
 use crate::report::results::{MeetingResult, Results};
-use crate::stats::format::{elo, elo_error, NO_VALUE};
+use crate::stats::format::{elo, elo_error, fixed, NO_VALUE};
 use crate::stats::Verdict;
 use maud::{html, Markup};
 
@@ -62,6 +64,36 @@ pub fn over_pairs(results: &Results) -> Markup {
                 (pairs) " pairs (" (2 * pairs) " games), with its 95% interval shaded; \
                  the first pairs, whose intervals are widest, may run off the chart."
             }))
+        }
+    }
+}
+
+/// A tune: each parameter's value over the iterations applied, and a
+/// table of where each started and stands.
+pub fn tune(results: &Results) -> Markup {
+    let Some(tune) = &results.tune else {
+        return html! {};
+    };
+    html! {
+        section #tune {
+            h2 { "Tune" }
+            p { (tune.iterations_done) " of " (tune.iterations) " iterations applied." }
+            table {
+                thead { tr { th { "field" } th { "start" } th { "now" } th { "min" } th { "max" } } }
+                tbody {
+                    @for p in &tune.params {
+                        tr { td { code { (p.field) } } td { (p.start) } td { (fixed(p.value, 3)) } td { (p.min) } td { (p.max) } }
+                    }
+                }
+            }
+            @for (i, p) in tune.params.iter().enumerate() {
+                @let points: Vec<(f64, f64)> = tune.trajectory.iter().map(|t| (t.iteration as f64, t.theta[i])).collect();
+                @let id = format!("tune-{i}");
+                (figure(|f| tune_figure(f, &id, &points, p.start, (p.min, p.max)), html! {
+                    code { (p.field) } " after each iteration applied (solid), its start (dashed) \
+                     and its bounds; an iteration steps it by its θ+'s wins minus losses against θ−."
+                }))
+            }
         }
     }
 }

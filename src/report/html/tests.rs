@@ -50,6 +50,7 @@ fn sprt(max_pairs: u64) -> Format {
 /// Game `id` of `black` against `white` with black's disc difference.
 fn game(id: u64, black: &str, white: &str, disc: i32) -> GameRecord {
     GameRecord {
+        tune: None,
         pair_id: id / 2,
         game_id: id,
         round: 0,

@@ -95,6 +95,10 @@ pub(super) struct Loaded {
     /// The files they read: engine files, weights, ProbCut models,
     /// external programs.
     pub inputs: Vec<PathBuf>,
+    /// Each one's folder, where its relative paths start.
+    pub folders: Vec<PathBuf>,
+    /// Each one's engine file, when it is a file (plain or changed).
+    pub files: Vec<Option<PathBuf>>,
 }
 
 /// An engine of the list as loaded: an entry as written, or one engine of
@@ -107,12 +111,12 @@ enum Entry<'a> {
 /// Loads every engine (files relative to the config, inline ones checked
 /// against the config's text, matrices expanded), with the fingerprint of
 /// each for the config hash and the files each reads; names must be
-/// unique.
+/// unique; there must be at least `least`.
 pub(super) fn load_engines(
     src: &Source<'_>,
     refs: &[EngineRef],
-    time_control: Option<Limit>,
-    forced: Option<Limit>,
+    (time_control, forced): (Option<Limit>, Option<Limit>),
+    least: usize,
 ) -> Result<Loaded> {
     // A forced limit stands in for a missing one too.
     let time_control = forced.or(time_control);
@@ -127,20 +131,21 @@ pub(super) fn load_engines(
             written => entries.push((i, Entry::Written(written))),
         }
     }
-    if entries.len() < 2 {
+    if entries.len() < least {
         return Err(src.field(
             "engines",
             format!(
-                "a tournament needs at least 2 engines, got {}",
+                "a tournament needs at least {least} engines, got {}",
                 entries.len()
             ),
         ));
     }
     let mut engines: Vec<EngineSpec> = Vec::new();
     let mut fingerprints = Vec::new();
-    let mut inputs = Vec::new();
+    let (mut inputs, mut folders) = (Vec::new(), Vec::new());
     // The files loaded so far: one file listed twice is self-play.
     let mut files: Vec<Option<PathBuf>> = Vec::new();
+    let mut changed_files = Vec::new();
     for (i, entry) in &entries {
         let (mut config, weights_base, file) = match entry {
             Entry::Written(e) => load_engine(src, *i, e, time_control)?,
@@ -161,15 +166,14 @@ pub(super) fn load_engines(
                 ),
             ));
         }
-        inputs.extend(file.iter().cloned());
-        match entry {
-            Entry::Written(EngineRef::Arg(text)) => {
-                let arg = EngineArg::parse(text, src.base())?;
-                inputs.extend(arg.path().map(|p| src.base().join(p)));
-            }
-            Entry::Changed(arg) => inputs.extend(arg.path().map(|p| src.base().join(p))),
-            Entry::Written(_) => {}
-        }
+        let arg_file = arg_file(src, entry)?;
+        inputs.extend(file.iter().chain(&arg_file).cloned());
+        changed_files.push(match entry {
+            // As the config names it (a tune's check command shows it).
+            Entry::Written(EngineRef::Path(p)) => Some(src.base().join(p)),
+            _ => arg_file,
+        });
+        folders.push(weights_base.clone());
         inputs.extend(config.inputs(&weights_base));
         files.push(file);
         if let Some(l) = forced {
@@ -182,6 +186,19 @@ pub(super) fn load_engines(
         engines,
         fingerprints,
         inputs,
+        folders,
+        files: changed_files,
+    })
+}
+
+/// The engine file of a changed file or an argument.
+fn arg_file(src: &Source<'_>, entry: &Entry<'_>) -> Result<Option<PathBuf>> {
+    Ok(match entry {
+        Entry::Written(EngineRef::Arg(text)) => EngineArg::parse(text, src.base())?
+            .path()
+            .map(|p| src.base().join(p)),
+        Entry::Changed(arg) => arg.path().map(|p| src.base().join(p)),
+        Entry::Written(_) => None,
     })
 }
 

@@ -19,6 +19,7 @@ use crate::game::GameKind;
 use crate::records::Format;
 use crate::search::Limit;
 use crate::stats::{Sprt, SprtError};
+use crate::tournament::tune::Tune;
 /// FNV-1a, 64-bit: config fingerprints (it lives in `util`, where the
 /// history database uses it too).
 pub use crate::util::fnv1a;
@@ -101,6 +102,8 @@ pub struct Tournament {
     pub format: Format,
     /// The SPRT, for `Format::Sprt`.
     pub sprt: Option<Sprt>,
+    /// The tune, for `Format::Spsa` (`engines` are then its θ+ and θ−).
+    pub tune: Option<std::sync::Arc<crate::tournament::tune::Tune>>,
     /// The book.
     pub book: Book,
     /// Its order.
@@ -248,6 +251,12 @@ impl Overrides {
                         "an SPRT plays pairs until it decides (max_pairs), not rounds",
                     ))
                 }
+                Format::Spsa { .. } => {
+                    return Err(Error::usage(
+                        "rounds",
+                        "a tune plays its iterations (iterations, pairs_per_iteration), not rounds",
+                    ))
+                }
             }
         }
         Ok(())
@@ -262,28 +271,16 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
 
     fn try_from(s: Sourced<'_, RawTournament>) -> Result<Tournament> {
         let (raw, src) = (s.raw, s.source);
-        if let Some(msg) = crate::util::ron::name_problem(&raw.name, "a tournament") {
-            return Err(src.field("name", msg));
-        }
-        if raw.out.as_os_str().is_empty() {
-            return Err(src.field(
-                "out",
-                "the results folder is empty text; name one, like out: \"results/NAME\"",
-            ));
-        }
-        let tc = raw.time_control.map(TimeControl::limit);
-        // Checked here, before engines that take them as their own limit
-        // are loaded (their errors would name the engine's file).
-        for (field, limit) in [("time_control", tc), ("limit", raw.limit)] {
-            if let Some(msg) = limit.and_then(Limit::problem) {
-                return Err(src.field(field, msg));
-            }
-        }
+        let tc = check_basics(&src, &raw)?;
+        let least = if is_tune(&raw.format) { 1 } else { 2 };
+        let mut loaded = load_engines(&src, &raw.engines, (tc, raw.limit), least)?;
+        let tune = tune_of(&src, &raw, &mut loaded)?;
         let Loaded {
             engines,
             fingerprints,
             mut inputs,
-        } = load_engines(&src, &raw.engines, tc, raw.limit)?;
+            ..
+        } = loaded;
         let sprt = check_format(&src, &raw.format, engines.len())?;
         check_size(&src, &raw.format, engines.len())?;
         check_policy(&src, &raw, sprt.is_some())?;
@@ -323,6 +320,7 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             adjudicate: raw.adjudicate,
             format: raw.format,
             sprt,
+            tune,
             book,
             order,
             book_settings: raw.book,
@@ -336,6 +334,49 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             family,
         })
     }
+}
+
+/// The name, the output folder and the limits of the config; the time
+/// control's limit.
+fn check_basics(src: &Source<'_>, raw: &RawTournament) -> Result<Option<Limit>> {
+    if let Some(msg) = crate::util::ron::name_problem(&raw.name, "a tournament") {
+        return Err(src.field("name", msg));
+    }
+    if raw.out.as_os_str().is_empty() {
+        return Err(src.field(
+            "out",
+            "the results folder is empty text; name one, like out: \"results/NAME\"",
+        ));
+    }
+    let tc = raw.time_control.map(TimeControl::limit);
+    // Checked here, before engines that take them as their own limit
+    // are loaded (their errors would name the engine's file).
+    for (field, limit) in [("time_control", tc), ("limit", raw.limit)] {
+        if let Some(msg) = limit.and_then(Limit::problem) {
+            return Err(src.field(field, msg));
+        }
+    }
+    Ok(tc)
+}
+
+fn is_tune(format: &Format) -> bool {
+    matches!(format, Format::Spsa { .. })
+}
+
+/// A tune's checks on its one engine, whose place in `loaded` its two
+/// sides (θ+ and θ− at the start) then take; `None` for other formats.
+fn tune_of(
+    src: &Source<'_>,
+    raw: &RawTournament,
+    loaded: &mut Loaded,
+) -> Result<Option<std::sync::Arc<Tune>>> {
+    if !is_tune(&raw.format) {
+        return Ok(None);
+    }
+    let at = (loaded.folders[0].as_path(), loaded.files[0].clone());
+    let (tune, sides) = Tune::check(src, &raw.format, &loaded.engines, at, raw.seed)?;
+    loaded.engines = sides;
+    Ok(Some(std::sync::Arc::new(tune)))
 }
 
 /// The format's own settings against `n` engines; the SPRT it runs, if any.
@@ -385,6 +426,8 @@ fn check_format(src: &Source<'_>, format: &Format, n: usize) -> Result<Option<Sp
                 .map(Some)
                 .map_err(|e| src.field(sprt_field(&e), e.to_string()))
         }
+        // Checked with its engine (`Tune::check`).
+        Format::Spsa { .. } => Ok(None),
     }
 }
 
@@ -407,7 +450,7 @@ fn check_rounds_flag(rounds: u64, format: &Format, n: usize) -> Result<()> {
     let counted = match *format {
         Format::RoundRobin { .. } => n >= 2,
         Format::Gauntlet { challengers, .. } => challengers > 0 && challengers < n,
-        Format::Sprt { .. } => false,
+        Format::Sprt { .. } | Format::Spsa { .. } => false,
     };
     let pairs = crate::tournament::schedule::total_pairs(format, n);
     if counted && pairs > crate::tournament::schedule::MAX_PAIRS {
@@ -431,6 +474,7 @@ fn check_size(src: &Source<'_>, format: &Format, n: usize) -> Result<()> {
     }
     let field = match format {
         Format::Sprt { .. } => "max_pairs",
+        Format::Spsa { .. } => "iterations",
         Format::RoundRobin { .. } | Format::Gauntlet { .. } => "rounds",
     };
     Err(src.field(

@@ -13,8 +13,11 @@ use super::pool::{Ended, Pool};
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
+use crate::report::tune::TuneSummary;
 use crate::report::{Results, Status};
+use crate::search::Limit;
 use crate::tournament::schedule::Scheduler;
+use crate::tournament::tune::{output, Tune};
 use crate::tournament::{RunOptions, RunOutcome};
 use crate::tournament::{Tournament, EXIT_STOPPED};
 use std::path::{Path, PathBuf};
@@ -154,6 +157,7 @@ pub(crate) fn drive(
     }
     let (results, games) = collector.finish(ended != Ended::Done)?;
     let ending = venue.end(&info, &results, &games, played, reading)?;
+    let tuned = tuned(t, &info, &results, &out)?;
     // A record is about nine allocations: 10,000 games are freed on a
     // thread of their own rather than before the run's end is shown.
     std::thread::spawn(move || drop(games));
@@ -162,6 +166,7 @@ pub(crate) fn drive(
         out: &out,
         already_held: ending.already_held,
         worker: ending.line.as_deref(),
+        tuned: tuned.as_deref(),
     });
     let exit_code = if results.status == Status::Stopped {
         EXIT_STOPPED
@@ -173,4 +178,55 @@ pub(crate) fn drive(
         out,
         exit_code,
     })
+}
+
+/// A tune's `tuned.ron`, written when the run ends (a worker writes it
+/// once the whole tune is in: every worker that ends then writes the same
+/// bytes); the lines that say where it is and how to check it.
+///
+/// # Errors
+/// As [`write_tuned`].
+fn tuned(
+    t: &Tournament,
+    info: &TournamentInfo,
+    results: &Results,
+    out: &Path,
+) -> Result<Option<String>> {
+    match (&t.tune, &results.tune) {
+        (Some(tune), Some(summary))
+            if !info.workers || summary.iterations_done == summary.iterations =>
+        {
+            write_tuned(t, tune, summary, out).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Writes a tune's `tuned.ron` in `out`: its base engine with the values
+/// of `summary`. The lines that say where it is and how to check it.
+///
+/// # Errors
+/// The base file unreadable, or `tuned.ron` not written.
+fn write_tuned(t: &Tournament, tune: &Tune, summary: &TuneSummary, out: &Path) -> Result<String> {
+    let values: Vec<f64> = summary.params.iter().map(|p| p.value).collect();
+    let text = tune.tuned_text(&values, summary.iterations_done, out)?;
+    let path = out.join("tuned.ron");
+    crate::util::fs::write_atomic(&path, &text)?;
+    let base = tune.file.as_ref().map_or_else(
+        || "BASE.ron".into(),
+        |f| output::tidy(f).display().to_string(),
+    );
+    let limit = match t.engines[0].limit() {
+        Some(Limit::Depth(d)) => format!(" --depth {d}"),
+        Some(Limit::MoveTime(ms)) => format!(" --movetime {ms}"),
+        Some(Limit::Clock(base, inc)) => {
+            format!(" --tc {}+{}", base as f64 / 1000.0, inc as f64 / 1000.0)
+        }
+        Some(Limit::Nodes(_)) | None => String::new(),
+    };
+    Ok(format!(
+        "Tuned engine written to {}\nCheck it against the engine it was tuned from:\n  arena match {} {base}{limit} --sprt elo0=0 elo1=5 --max-pairs 20000",
+        path.display(),
+        path.display()
+    ))
 }

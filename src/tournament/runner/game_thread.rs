@@ -17,6 +17,7 @@ use crate::game::othello::{board_string, Board, Move};
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, GameKind};
 use crate::records::game::points_for;
+use crate::records::game::TunePlayed;
 use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
@@ -69,6 +70,9 @@ pub struct Players<'t> {
     tournament: &'t Tournament,
     build: Arc<BuildPlayer>,
     built: Vec<Option<Box<dyn Player<Board>>>>,
+    /// In a tune, the values each built player plays with: a player is
+    /// used again only for a game of the same values.
+    values: Vec<Vec<f64>>,
     /// The players of a tic-tac-toe tournament.
     tictactoe: Vec<Option<Box<dyn Player<TicTacToe>>>>,
     /// The game thread's adjudicator.
@@ -142,6 +146,7 @@ impl<'t> Players<'t> {
             tournament,
             build,
             built: (0..tournament.engines.len()).map(|_| None).collect(),
+            values: vec![Vec::new(); tournament.engines.len()],
             tictactoe: (0..tournament.engines.len()).map(|_| None).collect(),
             adjudicator: Judge::new(tournament.adjudicate),
             logs,
@@ -164,19 +169,29 @@ impl<'t> Players<'t> {
         }
     }
 
-    /// Builds engine `i`'s player of `G` if it is not built yet: on a
+    /// Builds engine `i`'s player of `G` for game `p` if it is not built
+    /// yet, or was built with other values than a tune's game plays: on a
     /// thread of its own when its games have a clock, unless it is a
     /// process (which keeps its own deadlines).
     ///
     /// # Errors
-    /// The message of a panic while building it.
-    fn ensure<G: TournamentGame>(&mut self, i: usize) -> Result<(), String> {
-        if G::seats(self)[i].is_some() {
+    /// The message of a panic while building it, or what the engine's
+    /// checks say of a tune's values.
+    fn ensure<G: TournamentGame>(&mut self, i: usize, p: &Pairing) -> Result<(), String> {
+        let wanted = p.tune.as_ref().map(|s| &s.values[i]);
+        let same = wanted.is_none_or(|v| *v == self.values[i]);
+        if G::seats(self)[i].is_some() && same {
             return Ok(());
         }
-        let spec = &self.tournament.engines[i];
+        // The one built before goes first (a process ends).
+        G::seats(self)[i] = None;
+        let tuned = match (&self.tournament.tune, wanted) {
+            (Some(tune), Some(values)) => Some(tune.engine(i, values)?),
+            _ => None,
+        };
+        let spec = tuned.as_ref().unwrap_or(&self.tournament.engines[i]);
         let (clock, move_time) = time_of(spec);
-        let player = match G::builder(self, i) {
+        let player = match G::builder(self, spec) {
             Builder::Process(player) => player,
             Builder::InProcess(build) if clock.is_some() || move_time.is_some() => {
                 Box::new(Hosted::new(spec.name(), build))
@@ -184,6 +199,7 @@ impl<'t> Players<'t> {
             Builder::InProcess(build) => guard(|| build())?,
         };
         G::seats(self)[i] = Some(player);
+        self.values[i] = wanted.cloned().unwrap_or_default();
         Ok(())
     }
 }
@@ -219,8 +235,8 @@ pub trait TournamentGame: Game {
     /// The game thread's players of this game, one slot per engine.
     fn seats<'a>(players: &'a mut Players<'_>) -> &'a mut [Option<Box<dyn Player<Self>>>];
 
-    /// How engine `i`'s player is built.
-    fn builder(players: &Players<'_>, i: usize) -> Builder<Self>;
+    /// How the player of `spec` (an engine of the run) is built.
+    fn builder(players: &Players<'_>, spec: &EngineSpec) -> Builder<Self>;
 
     /// The two players of a game, black first (both built), and the
     /// adjudicator when the tournament adjudicates.
@@ -273,8 +289,7 @@ impl TournamentGame for Board {
 
     /// An external engine's process logs to its transcript; any other
     /// player comes from the run's factory.
-    fn builder(players: &Players<'_>, i: usize) -> Builder<Board> {
-        let spec = &players.tournament.engines[i];
+    fn builder(players: &Players<'_>, spec: &EngineSpec) -> Builder<Board> {
         if let EngineSpec::External(_) = spec {
             let (logs, thread, engines) = &players.logs;
             return Builder::Process(spec.player_in(Some(InRun {
@@ -328,8 +343,8 @@ impl TournamentGame for TicTacToe {
         &mut players.rooms.tictactoe
     }
 
-    fn builder(players: &Players<'_>, i: usize) -> Builder<TicTacToe> {
-        let spec = players.tournament.engines[i].clone();
+    fn builder(_: &Players<'_>, spec: &EngineSpec) -> Builder<TicTacToe> {
+        let spec = spec.clone();
         Builder::InProcess(Arc::new(move || {
             spec.tictactoe_player()
                 .expect("the config checked the game")
@@ -420,7 +435,7 @@ fn play_one<G: TournamentGame>(players: &mut Players<'_>, p: &Pairing) -> GameRe
     // Taken out while the players play (a panic leaves an empty one).
     let mut played = std::mem::take(G::room(players));
     players.refill(&mut played);
-    match [p.black, p.white].map(|i| players.ensure::<G>(i)) {
+    match [p.black, p.white].map(|i| players.ensure::<G>(i, p)) {
         [Ok(()), Ok(())] => {
             let (pair, adjudicator) = G::pair(players, p.black, p.white);
             play_into(pair, setups, adjudicator, &mut played);
@@ -491,6 +506,11 @@ fn record<G: Game>(
         times_ms: std::mem::take(&mut played.times_ms),
         depths: std::mem::take(&mut played.depths),
         scores: std::mem::take(&mut played.scores),
+        tune: p.tune.as_ref().map(|s| TunePlayed {
+            iteration: s.iteration,
+            black: s.values[p.black].clone(),
+            white: s.values[p.white].clone(),
+        }),
     }
 }
 

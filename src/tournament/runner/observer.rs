@@ -88,6 +88,9 @@ pub struct End<'a> {
     /// 57; this worker (2) played 30 pairs ...`): it writes no results,
     /// `arena report` does.
     pub worker: Option<&'a str>,
+    /// For a tune, where its `tuned.ron` is and the command that checks
+    /// it against the engine it was tuned from.
+    pub tuned: Option<&'a str>,
 }
 
 /// What a run tells whoever watches it. Every method does nothing by

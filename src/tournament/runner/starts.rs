@@ -117,6 +117,7 @@ mod tests {
 
     fn game(black: &str, moves: &str, opening_plies: usize, reason: &str) -> GameRecord {
         GameRecord {
+            tune: None,
             pair_id: 0,
             game_id: 0,
             round: 0,

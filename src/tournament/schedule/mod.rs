@@ -24,7 +24,7 @@ use crate::book::OpeningOrder;
 use crate::records::{Format, GameRecord, Shard};
 
 /// One game to play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Pairing {
     /// The pair (0-based, over the whole tournament).
     pub pair_id: u64,
@@ -40,10 +40,22 @@ pub struct Pairing {
     pub black: usize,
     /// Engine index playing white.
     pub white: usize,
+    /// In a tune, the values each side plays with (`None` otherwise).
+    pub tune: Option<std::sync::Arc<TuneSides>>,
+}
+
+/// The values the two engines of a tune's game play with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneSides {
+    /// The iteration (0-based).
+    pub iteration: u64,
+    /// The values of engine 0 (θ+) and engine 1 (θ−), in the order of the
+    /// tune's parameters, as played (integer fields rounded).
+    pub values: [Vec<f64>; 2],
 }
 
 /// What a scheduler answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Next {
     /// Play this game (the runner skips it when a resumed journal already
     /// holds it).
@@ -155,21 +167,24 @@ impl Scheduler for SprtSchedule {
     }
 }
 
-/// The scheduler of `format` for `engines` engines.
+/// The scheduler of `format` for `engines` engines; `None` for a tune,
+/// whose games carry values only its own scheduler knows
+/// ([`crate::tournament::tune`]).
 pub fn for_format(
     format: &Format,
     engines: usize,
     order: OpeningOrder,
     shard: Shard,
-) -> Box<dyn Scheduler> {
-    match *format {
+) -> Option<Box<dyn Scheduler>> {
+    Some(match *format {
         Format::RoundRobin { rounds } => Box::new(RoundRobin::new(engines, rounds, order, shard)),
         Format::Gauntlet {
             challengers,
             rounds,
         } => Box::new(Gauntlet::new(challengers, engines, rounds, order, shard)),
         Format::Sprt { max_pairs, .. } => Box::new(SprtSchedule::new(max_pairs, order, shard)),
-    }
+        Format::Spsa { .. } => return None,
+    })
 }
 
 #[cfg(test)]
@@ -220,7 +235,7 @@ mod tests {
             ),
         ] {
             let shard = Shard { index: 2, count: 3 };
-            let mut s = for_format(&format, engines, order(10), shard);
+            let mut s = for_format(&format, engines, order(10), shard).unwrap();
             let mut fixed = Schedule::new(&format, engines, order(10), shard);
             assert_eq!(s.total(), fixed.total());
             let games = drain(s.as_mut(), None);

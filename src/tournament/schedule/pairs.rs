@@ -17,7 +17,8 @@ pub fn meetings(format: &Format, engines: usize) -> Vec<(usize, usize)> {
     match *format {
         Format::RoundRobin { .. } => round_robin_meetings(engines),
         Format::Gauntlet { challengers, .. } => gauntlet_meetings(challengers, engines),
-        Format::Sprt { .. } => vec![(0, 1)],
+        // A tune's θ+ (engine 0) against its θ− (engine 1).
+        Format::Sprt { .. } | Format::Spsa { .. } => vec![(0, 1)],
     }
 }
 
@@ -58,6 +59,11 @@ pub fn total_pairs(format: &Format, engines: usize) -> u64 {
             per_round.saturating_mul(rounds)
         }
         Format::Sprt { max_pairs, .. } => max_pairs,
+        Format::Spsa {
+            iterations,
+            pairs_per_iteration,
+            ..
+        } => iterations.saturating_mul(pairs_per_iteration),
     }
 }
 
@@ -137,6 +143,7 @@ impl Schedule {
             opening_repeated: pick.wrapped,
             black,
             white,
+            tune: None,
         }
     }
 

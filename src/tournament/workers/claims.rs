@@ -20,6 +20,7 @@
 use super::heartbeat;
 use crate::error::{Error, Result};
 use crate::tournament::schedule::{Finished, Next, Schedule, Scheduler};
+use crate::tournament::tune::Trajectory;
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -286,6 +287,10 @@ pub struct ClaimScheduler {
     /// The claims that named no worker which this worker took over (each
     /// file and why).
     pub unreadable: Vec<String>,
+    /// For a tune, θ from the run's games: a pair is claimed only once
+    /// the iterations its θ needs are in the journals, and its games carry
+    /// the values they play.
+    tune: Option<Trajectory>,
 }
 
 impl ClaimScheduler {
@@ -294,13 +299,15 @@ impl ClaimScheduler {
     ///
     /// `window`: for a run that may decide, this worker's concurrency,
     /// which with the live workers bounds how far past the lowest
-    /// unfinished pair it claims.
+    /// unfinished pair it claims. `tune`: a tune's θ, which gates the
+    /// claims.
     pub fn new(
         plan: Schedule,
         claims: Claims,
         mine: BTreeSet<u64>,
         stale_after: Duration,
         window: Option<usize>,
+        tune: Option<Trajectory>,
     ) -> Self {
         ClaimScheduler {
             window: window.map(|c| Window {
@@ -324,7 +331,15 @@ impl ClaimScheduler {
             claimed: 0,
             failure: None,
             unreadable: Vec::new(),
+            tune,
         }
+    }
+
+    /// True while pair `pair` of a tune waits for the results its θ needs.
+    fn gated(&mut self, pair: u64) -> bool {
+        self.tune
+            .as_mut()
+            .is_some_and(|t| t.sides_of(pair).is_none())
     }
 
     /// Queues the games of `pair` not finished yet.
@@ -422,6 +437,9 @@ impl ClaimScheduler {
         let total = self.plan.total_pairs().min(self.limit());
         while self.cursor < total {
             let pair = self.cursor;
+            if self.gated(pair) {
+                return Ok(false);
+            }
             self.cursor += 1;
             if self.claims.claim(pair, 0)? {
                 self.claimed += 1;
@@ -441,11 +459,22 @@ impl ClaimScheduler {
     /// `Done`.
     fn pick(&mut self) -> Result<Next> {
         loop {
-            if let Some(g) = self.queue.pop_front() {
-                if !self.done.contains(&g) {
-                    return Ok(Next::Play(self.plan.pairing(g)));
+            if let Some(&g) = self.queue.front() {
+                if self.done.contains(&g) {
+                    self.queue.pop_front();
+                    continue;
                 }
-                continue;
+                let mut p = self.plan.pairing(g);
+                if let Some(t) = &mut self.tune {
+                    match t.sides_of(g / 2) {
+                        Some(sides) => p.tune = Some(sides),
+                        // Its own claim from before a restart, or a pair
+                        // taken over, whose θ this worker has not read yet.
+                        None => return Ok(Next::Later(POLL)),
+                    }
+                }
+                self.queue.pop_front();
+                return Ok(Next::Play(p));
             }
             if let Some(pair) = self.mine.pop_first() {
                 self.queue_pair(pair);
@@ -461,6 +490,11 @@ impl ClaimScheduler {
             if self.cursor < self.plan.total_pairs() {
                 // At the window's edge: wait for the frontier to move, and
                 // after as long as a pair of this worker takes, help.
+                if self.tune.is_some() {
+                    // A tune waits for the iterations its θ needs: their
+                    // owners play them (a gone one's are taken over).
+                    return Ok(Next::Later(Duration::from_millis(20)));
+                }
                 let since = *self.blocked_since.get_or_insert_with(Instant::now);
                 let pair_time =
                     self.started.elapsed() / u32::try_from(self.claimed.max(1)).unwrap_or(u32::MAX);
@@ -490,6 +524,9 @@ impl Scheduler for ClaimScheduler {
         for g in &finished.games[self.seen.min(finished.games.len())..] {
             self.done.insert(g.game_id);
         }
+        if let Some(t) = &mut self.tune {
+            t.absorb(finished.games);
+        }
         self.seen = finished.games.len();
         if finished.sprt_decided || self.failure.is_some() {
             return Next::Done;
@@ -505,78 +542,5 @@ impl Scheduler for ClaimScheduler {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn claim_names_are_pairs_and_generations() {
-        assert_eq!(parse_claim_name("0"), Some((0, 0)));
-        assert_eq!(parse_claim_name("17"), Some((17, 0)));
-        assert_eq!(parse_claim_name("17.2"), Some((17, 2)));
-        for bad in ["", "x", "017", "17.0", "17.", ".1", "1.x", "-1"] {
-            assert_eq!(parse_claim_name(bad), None, "{bad}");
-        }
-        assert_eq!(claim_name(17, 0), "17");
-        assert_eq!(claim_name(17, 3), "17.3");
-    }
-
-    #[test]
-    fn a_pair_is_claimed_once_and_taken_over_by_the_next_generation() {
-        let dir = std::env::temp_dir().join(format!("arena-claims-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for d in ["claims", "workers/a", "workers/b"] {
-            std::fs::create_dir_all(dir.join(d)).unwrap();
-        }
-        let (a, b) = (Claims::new(&dir, "a"), Claims::new(&dir, "b"));
-        assert!(a.claim(3, 0).unwrap());
-        assert!(!b.claim(3, 0).unwrap());
-        let worker = |id: &str| Owner::Worker(id.to_string());
-        assert_eq!(b.owner(3), Some((0, worker("a"))));
-        assert!(b.claim(3, 1).unwrap());
-        assert!(!a.claim(3, 1).unwrap());
-        assert_eq!(a.owner(3), Some((1, worker("b"))));
-        assert_eq!(a.owner(4), None);
-        let all = claim_owners(&dir).unwrap();
-        assert_eq!(all.get(&3), Some(&vec![worker("a"), worker("b")]));
-        // No heartbeat: gone; this worker's own claims never are.
-        let minute = Duration::from_secs(60);
-        assert!(a.owner_is_stale(&worker("b"), minute));
-        assert!(!a.owner_is_stale(&worker("a"), minute));
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn a_claim_that_names_no_worker_is_unreadable_and_taken_over() {
-        let dir = std::env::temp_dir().join(format!("arena-claims-odd-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for d in ["claims/1", "workers/a"] {
-            std::fs::create_dir_all(dir.join(d)).unwrap();
-        }
-        let claims = dir.join("claims");
-        std::os::unix::fs::symlink(dir.join("nowhere"), claims.join("2")).unwrap();
-        std::fs::write(claims.join("3"), b"\xff\xfe\n").unwrap();
-        std::fs::write(claims.join("4"), "a b\n").unwrap();
-        std::fs::write(claims.join("5"), "b\n").unwrap();
-        let a = Claims::new(&dir, "a");
-        for (pair, says) in [
-            (1, "claims/1 is a folder"),
-            (2, "claims/2 is a link to nothing"),
-            (3, "claims/3 is not UTF-8 text"),
-            (4, "claims/4 names no worker"),
-        ] {
-            let Some((0, Owner::Unreadable(why))) = a.owner(pair) else {
-                panic!("pair {pair}: {:?}", a.owner(pair));
-            };
-            assert!(why.starts_with(says), "{why}");
-            assert!(a.owner_is_stale(&Owner::Unreadable(why), Duration::from_secs(60)));
-            // Not the pair's: the name is taken. The next generation is.
-            assert!(!a.claim(pair, 0).unwrap());
-            assert!(a.claim(pair, 1).unwrap());
-            assert_eq!(a.owner(pair), Some((1, Owner::Worker("a".into()))));
-        }
-        assert_eq!(a.owner(5), Some((0, Owner::Worker("b".into()))));
-        let all = claim_owners(&dir).unwrap();
-        assert!(matches!(all[&1][0], Owner::Unreadable(_)) && all[&1][1].is("a"));
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
+#[path = "claims_tests.rs"]
+mod tests;

@@ -96,6 +96,7 @@ pub fn run_worker(
         heartbeat: None,
         own: 0,
         summary: None,
+        tune: t.tune.as_ref().map(|tune| tune.trajectory()),
     };
     let outcome = drive(t, opts, observer, &mut seat)?;
     let summary = seat
@@ -118,6 +119,8 @@ struct Seat<'w> {
     /// Games it had journalled before this session.
     own: u64,
     summary: Option<WorkerSummary>,
+    /// A tune's θ, which gates the pairs a worker claims.
+    tune: Option<crate::tournament::tune::Trajectory>,
 }
 
 impl Venue for Seat<'_> {
@@ -145,6 +148,7 @@ impl Venue for Seat<'_> {
             folder.mine.clone(),
             w.stale_after,
             info.sprt().is_some().then_some(threads),
+            self.tune.take(),
         ));
         self.heartbeat = Some(folder.heartbeat);
         self.own = folder.games.len() as u64;

@@ -1,0 +1,149 @@
+//! The engine a tune changes: its settings as written, and the engine
+//! each set of values makes. A value is set on the settings themselves (a
+//! field path, as `FILE.ron:FIELD=VALUE` names it, through the engine's
+//! serialized form) and the result checked as its file is, taking the
+//! weights and ProbCut model the base loaded: building a side's engine
+//! reads no file.
+
+use crate::engine::{EngineConfig, EngineSpec};
+use crate::util::Source;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The engine a tune changes, and which of its fields are integers.
+#[derive(Clone, Debug)]
+pub struct TuneBase {
+    /// The engine as loaded (limits from the tournament applied).
+    config: EngineConfig,
+    /// Its settings, serialized: where values are set.
+    settings: Value,
+    /// A path in the folder its relative paths start from (weights,
+    /// ProbCut), for the checks.
+    at: PathBuf,
+    /// Each parameter's field path, split at the dots.
+    fields: Vec<Vec<String>>,
+    /// Which fields are integers (played rounded).
+    integer: Vec<bool>,
+}
+
+impl TuneBase {
+    /// The tune of `fields` of `spec`, whose relative paths start from
+    /// `folder`.
+    ///
+    /// # Errors
+    /// Which field is not a number of the engine, as `(index, message)`;
+    /// an external engine (whose numbers are tuned through placeholders,
+    /// not yet built) as index 0.
+    pub fn new(
+        spec: &EngineSpec,
+        folder: &Path,
+        fields: &[&str],
+    ) -> Result<TuneBase, (usize, String)> {
+        let EngineSpec::Engine(config) = spec else {
+            return Err((
+                0,
+                "the engine is external: arena tunes the fields of its own engine files (external engines' {placeholders} are not built yet)".into(),
+            ));
+        };
+        let settings = serde_json::to_value(config.written())
+            .map_err(|e| (0, format!("the engine's settings cannot be read: {e}")))?;
+        let mut base = TuneBase {
+            config: config.clone(),
+            settings,
+            at: folder.join("engine.ron"),
+            fields: fields
+                .iter()
+                .map(|f| f.split('.').map(str::to_string).collect())
+                .collect(),
+            integer: Vec::new(),
+        };
+        for i in 0..fields.len() {
+            let integer = base.kind_of(i).map_err(|m| (i, m))?;
+            base.integer.push(integer);
+        }
+        Ok(base)
+    }
+
+    /// Which parameters are integer fields.
+    pub fn integer(&self) -> &[bool] {
+        &self.integer
+    }
+
+    /// The base engine's name.
+    pub fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    /// Whether field `i` is an integer: a fraction does not read where an
+    /// integer does.
+    fn kind_of(&self, i: usize) -> Result<bool, String> {
+        let field = self.fields[i].join(".");
+        let read = |v: Value| -> Result<(), String> {
+            let mut s = self.settings.clone();
+            let slot = slot(&mut s, &self.fields[i])
+                .ok_or_else(|| format!("the engine has no field {field:?}"))?;
+            *slot = v;
+            serde_json::from_value::<crate::engine::RawEngine>(s)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        };
+        match read(Value::from(0.5)) {
+            Ok(()) => Ok(false),
+            Err(fraction) => match read(Value::from(1)) {
+                Ok(()) => Ok(true),
+                Err(_) if fraction.starts_with("the engine has no field") => Err(fraction),
+                Err(e) => Err(format!(
+                    "the engine's field {field:?} is not a number ({e})"
+                )),
+            },
+        }
+    }
+
+    /// The engine with `values` set (integer fields as integers), named
+    /// `name`.
+    ///
+    /// # Errors
+    /// What the engine's checks say of the values.
+    pub fn engine(&self, name: &str, values: &[f64]) -> Result<EngineSpec, String> {
+        let mut s = self.settings.clone();
+        for (i, &v) in values.iter().enumerate() {
+            let slot = slot(&mut s, &self.fields[i]).ok_or("a field went missing")?;
+            *slot = if self.integer[i] {
+                // Within the field's bounds, which are integers.
+                Value::from(v.round() as i64)
+            } else {
+                Value::from(v)
+            };
+        }
+        let raw: crate::engine::RawEngine = serde_json::from_value(s).map_err(|e| e.to_string())?;
+        let mut config = EngineConfig::check_like(raw, Source::new(&self.at, ""), &self.config)
+            .map_err(|e| e.to_string())?;
+        config.name = name.to_string();
+        Ok(EngineSpec::Engine(config))
+    }
+}
+
+/// The value at `path` in `v`: each name a field of a struct, or of the
+/// struct inside an enum's variant (`eval.weights` is the `weights` of
+/// `eval: Patterns(weights: ...)`).
+fn slot<'a>(v: &'a mut Value, path: &[String]) -> Option<&'a mut Value> {
+    let mut at = v;
+    for name in path {
+        let Value::Object(map) = at else {
+            return None;
+        };
+        if map.contains_key(name) {
+            at = map.get_mut(name)?;
+            continue;
+        }
+        // A variant: its one key, then the field inside.
+        let mut inner = map.values_mut();
+        match (inner.next(), inner.next()) {
+            (Some(Value::Object(fields)), None) if fields.contains_key(name) => {
+                at = fields.get_mut(name)?;
+            }
+            _ => return None,
+        }
+    }
+    Some(at)
+}

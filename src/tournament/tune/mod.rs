@@ -1,0 +1,168 @@
+//! SPSA tuning as a tournament format (`format: Spsa(...)`): one engine
+//! against itself, θ+ against θ−, its numbers stepped after each
+//! iteration ([`crate::stats::spsa`] has the method). The config's tune is
+//! checked here ([`Tune::check`]); its games come from a
+//! [`TuneScheduler`], each carrying the values its two sides play; the
+//! game threads build each side's engine from the [`TuneBase`]; the run's
+//! end writes `tuned.ron` ([`output`]).
+
+pub mod base;
+pub mod output;
+pub mod scheduler;
+
+use crate::book::OpeningOrder;
+use crate::engine::EngineSpec;
+use crate::error::{Error, Result};
+use crate::records::tune::TuneParam;
+use crate::records::{Format, Shard};
+use crate::stats::spsa::Spsa;
+use crate::tournament::schedule::Schedule;
+use crate::util::Source;
+pub use base::TuneBase;
+pub use scheduler::{Trajectory, TuneScheduler};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A checked tune.
+#[derive(Clone, Debug)]
+pub struct Tune {
+    /// The method, its parameters and gains.
+    pub spsa: Arc<Spsa>,
+    /// Pairs each iteration plays.
+    pub pairs_per_iteration: u64,
+    /// The engine it changes.
+    pub base: TuneBase,
+    /// The names θ+ and θ− play under (engines 0 and 1 of the run).
+    pub names: [String; 2],
+    /// The engine's file, when it is one (`tuned.ron` keeps its text).
+    pub file: Option<PathBuf>,
+}
+
+impl Tune {
+    /// The tune of `format` (a `Spsa`, in the config `src`) on `engines`
+    /// (the config's, loaded: exactly one, from `file` when it is one),
+    /// whose relative paths start from `folder`, seeded `seed`: the tune,
+    /// and the two engines of the run, θ+ and θ− at the start.
+    ///
+    /// # Errors
+    /// [`Error::Config`] naming the config's file, line and field: a list
+    /// that is not one engine, a setting out of range, a field the engine
+    /// does not have or that is not a number, a bound the engine refuses.
+    pub fn check(
+        src: &Source<'_>,
+        format: &Format,
+        engines: &[EngineSpec],
+        (folder, file): (&Path, Option<PathBuf>),
+        seed: u64,
+    ) -> Result<(Tune, Vec<EngineSpec>)> {
+        let Format::Spsa {
+            params,
+            pairs_per_iteration,
+            ..
+        } = format
+        else {
+            return Err(Error::Internal(
+                "a tune of a format that is not Spsa".into(),
+            ));
+        };
+        let [engine] = engines else {
+            return Err(src.field(
+                "engines",
+                format!(
+                    "a tune plays one engine against itself: list exactly one, got {}",
+                    engines.len()
+                ),
+            ));
+        };
+        if *pairs_per_iteration == 0 {
+            return Err(src.field("pairs_per_iteration", "must be at least 1"));
+        }
+        let param = |i: usize| src.entry("params", i);
+        let fields: Vec<&str> = params.iter().map(|p| p.field.as_str()).collect();
+        let base =
+            TuneBase::new(engine, folder, &fields).map_err(|(i, m)| param(i).field("field", m))?;
+        let spsa = format
+            .spsa(seed, base.integer())
+            .ok_or_else(|| Error::Internal("a Spsa format without its tune".into()))?;
+        spsa.check().map_err(|e| match e.param {
+            Some(i) => param(i).field(e.field, e.message),
+            None => src.field(e.field, e.message),
+        })?;
+        let name = base.name().to_string();
+        let tune = Tune {
+            spsa: Arc::new(spsa),
+            pairs_per_iteration: *pairs_per_iteration,
+            base,
+            names: [format!("{name}+"), format!("{name}-")],
+            file,
+        };
+        tune.check_bounds(params, &param)?;
+        let start = tune.spsa.start();
+        let sides = tune
+            .names
+            .iter()
+            .map(|n| tune.base.engine(n, &start))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|m| param(0).field("start", m))?;
+        Ok((tune, sides))
+    }
+
+    /// Every parameter's start, least and greatest value make an engine
+    /// its checks accept (the others at their start).
+    fn check_bounds<'a>(
+        &self,
+        params: &[TuneParam],
+        param: &dyn Fn(usize) -> Source<'a>,
+    ) -> Result<()> {
+        let start = self.spsa.start();
+        for (i, p) in params.iter().enumerate() {
+            for (field, v) in [("start", p.start), ("min", p.min), ("max", p.max)] {
+                let mut values = start.clone();
+                values[i] = v;
+                if let Err(m) = self.base.engine(&self.names[0], &values) {
+                    return Err(param(i).field(
+                        field,
+                        format!("{} = {v}: the engine refuses it: {m}", p.field),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The engine of side `side` (0: θ+, 1: θ−) playing `values`.
+    ///
+    /// # Errors
+    /// What the engine's checks say of the values.
+    pub fn engine(&self, side: usize, values: &[f64]) -> std::result::Result<EngineSpec, String> {
+        self.base.engine(&self.names[side], values)
+    }
+
+    /// The scheduler of the tune's games, openings from `order`.
+    pub fn scheduler(&self, order: OpeningOrder) -> TuneScheduler {
+        let pairs = self
+            .spsa
+            .schedule
+            .iterations
+            .saturating_mul(self.pairs_per_iteration);
+        let fixed = Schedule::of_meetings(vec![(0, 1)], pairs, order, Shard::ALL);
+        TuneScheduler::new(fixed, self.trajectory())
+    }
+
+    /// θ of this tune, before any game.
+    pub fn trajectory(&self) -> Trajectory {
+        Trajectory::new(
+            Arc::clone(&self.spsa),
+            self.pairs_per_iteration,
+            &self.names[0],
+        )
+    }
+
+    /// Most games the tune can play at once: its `delay + 1` iterations
+    /// that may be in flight together.
+    pub fn most_at_once(&self) -> u64 {
+        (self.spsa.schedule.delay + 1)
+            .saturating_mul(self.pairs_per_iteration)
+            .saturating_mul(2)
+    }
+}

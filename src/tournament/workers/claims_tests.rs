@@ -1,0 +1,75 @@
+//! Claims: names, generations, takeovers, unreadable claim files.
+
+use super::*;
+
+#[test]
+fn claim_names_are_pairs_and_generations() {
+    assert_eq!(parse_claim_name("0"), Some((0, 0)));
+    assert_eq!(parse_claim_name("17"), Some((17, 0)));
+    assert_eq!(parse_claim_name("17.2"), Some((17, 2)));
+    for bad in ["", "x", "017", "17.0", "17.", ".1", "1.x", "-1"] {
+        assert_eq!(parse_claim_name(bad), None, "{bad}");
+    }
+    assert_eq!(claim_name(17, 0), "17");
+    assert_eq!(claim_name(17, 3), "17.3");
+}
+
+#[test]
+fn a_pair_is_claimed_once_and_taken_over_by_the_next_generation() {
+    let dir = std::env::temp_dir().join(format!("arena-claims-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in ["claims", "workers/a", "workers/b"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    let (a, b) = (Claims::new(&dir, "a"), Claims::new(&dir, "b"));
+    assert!(a.claim(3, 0).unwrap());
+    assert!(!b.claim(3, 0).unwrap());
+    let worker = |id: &str| Owner::Worker(id.to_string());
+    assert_eq!(b.owner(3), Some((0, worker("a"))));
+    assert!(b.claim(3, 1).unwrap());
+    assert!(!a.claim(3, 1).unwrap());
+    assert_eq!(a.owner(3), Some((1, worker("b"))));
+    assert_eq!(a.owner(4), None);
+    let all = claim_owners(&dir).unwrap();
+    assert_eq!(all.get(&3), Some(&vec![worker("a"), worker("b")]));
+    // No heartbeat: gone; this worker's own claims never are.
+    let minute = Duration::from_secs(60);
+    assert!(a.owner_is_stale(&worker("b"), minute));
+    assert!(!a.owner_is_stale(&worker("a"), minute));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_claim_that_names_no_worker_is_unreadable_and_taken_over() {
+    let dir = std::env::temp_dir().join(format!("arena-claims-odd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in ["claims/1", "workers/a"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    let claims = dir.join("claims");
+    std::os::unix::fs::symlink(dir.join("nowhere"), claims.join("2")).unwrap();
+    std::fs::write(claims.join("3"), b"\xff\xfe\n").unwrap();
+    std::fs::write(claims.join("4"), "a b\n").unwrap();
+    std::fs::write(claims.join("5"), "b\n").unwrap();
+    let a = Claims::new(&dir, "a");
+    for (pair, says) in [
+        (1, "claims/1 is a folder"),
+        (2, "claims/2 is a link to nothing"),
+        (3, "claims/3 is not UTF-8 text"),
+        (4, "claims/4 names no worker"),
+    ] {
+        let Some((0, Owner::Unreadable(why))) = a.owner(pair) else {
+            panic!("pair {pair}: {:?}", a.owner(pair));
+        };
+        assert!(why.starts_with(says), "{why}");
+        assert!(a.owner_is_stale(&Owner::Unreadable(why), Duration::from_secs(60)));
+        // Not the pair's: the name is taken. The next generation is.
+        assert!(!a.claim(pair, 0).unwrap());
+        assert!(a.claim(pair, 1).unwrap());
+        assert_eq!(a.owner(pair), Some((1, Owner::Worker("a".into()))));
+    }
+    assert_eq!(a.owner(5), Some((0, Owner::Worker("b".into()))));
+    let all = claim_owners(&dir).unwrap();
+    assert!(matches!(all[&1][0], Owner::Unreadable(_)) && all[&1][1].is("a"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
