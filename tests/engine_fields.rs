@@ -214,3 +214,72 @@ fn an_engine_on_two_threads_searches_and_solves_with_its_helpers() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(json["score_discs"], 18.0, "{json}");
 }
+
+/// strong.ron's text with `more` written after its seed, read as if it
+/// were strong.ron (its weights and ProbCut paths resolve).
+fn strong_with(more: &str) -> arena::error::Result<EngineConfig> {
+    let path = repo("engines/strong.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text.replace("seed: 0,", &format!("seed: 0,\n    {more}"));
+    assert!(text.contains(more));
+    EngineConfig::parse(&text, &path)
+}
+
+#[test]
+fn time_use_and_probcut_confidence_at_their_defaults_keep_the_fingerprint() {
+    let base = repo("engines");
+    let plain = strong_with("").unwrap().fingerprint(&base);
+    let defaults = "time: (moves_extra: 2.0, increment_share: 0.75, most: 0.25, start_until: 0.5, abort_at: 3.0),";
+    assert_eq!(strong_with(defaults).unwrap().fingerprint(&base), plain);
+    let changed = strong_with("time: (increment_share: 0.5),").unwrap();
+    assert_ne!(changed.fingerprint(&base), plain);
+    let s = changed.searching().unwrap();
+    assert_eq!(s.settings.time.increment_share, 0.5);
+    assert_eq!(s.settings.time.most, 0.25, "the others keep their defaults");
+    // The file's confidence is 1.5; the engine's field wins.
+    let pc = strong_with("probcut_confidence: Some(2.25),").unwrap();
+    assert_ne!(pc.fingerprint(&base), plain);
+    let loaded = pc.searching().unwrap().probcut.as_ref().unwrap().confidence;
+    assert_eq!(loaded, 2.25);
+    let file = strong_with("").unwrap();
+    assert_eq!(
+        file.searching()
+            .unwrap()
+            .probcut
+            .as_ref()
+            .unwrap()
+            .confidence,
+        1.5
+    );
+}
+
+#[test]
+fn bad_time_use_or_probcut_confidence_is_named() {
+    for (more, says) in [
+        ("time: (most: 2.0),", "most: time.most is 2: give 0.01 to 1"),
+        (
+            "time: (abort_at: 0.5),",
+            "abort_at: time.abort_at is 0.5: give 1 to 100",
+        ),
+        (
+            "time: (moves_extra: 0.0),",
+            "moves_extra: time.moves_extra is 0",
+        ),
+        ("time: (spare: 1.0),", "spare"),
+        (
+            "probcut_confidence: Some(0.0),",
+            "probcut_confidence: 0 sigmas",
+        ),
+    ] {
+        let e = strong_with(more).unwrap_err().to_string();
+        assert!(e.contains(says), "{more}: {e}");
+        assert!(e.contains("strong.ron:"), "{more}: {e}");
+    }
+    let e = EngineConfig::parse(
+        "Engine(name: \"x\", search: Pvs, limit: Depth(2), eval: Discs, probcut_confidence: Some(2.0))",
+        Path::new("x.ron"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("no ProbCut file"), "{e}");
+}

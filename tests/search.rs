@@ -105,6 +105,7 @@ fn all_agree<G: SearchGame, E: Evaluator<G> + Clone>(
                 continue;
             }
             let settings = SearchSettings {
+                time: arena::search::limits::TimeUse::default(),
                 variant: v,
                 deepening: true,
                 aspiration,
@@ -324,6 +325,7 @@ fn depth_and_node_limited_searches_are_deterministic() {
     .unwrap();
     for limit in [Limit::Depth(6), Limit::Nodes(20_000)] {
         let settings = SearchSettings {
+            time: arena::search::limits::TimeUse::default(),
             variant: Variant::Pvs,
             deepening: true,
             aspiration: Some(50),
@@ -366,6 +368,7 @@ fn an_aborted_iteration_keeps_only_a_move_it_proved_better() {
         for nodes in [2_000u64, 5_000, 11_000, 23_000, 47_000] {
             for (variant, aspiration) in variants {
                 let settings = |limit| SearchSettings {
+                    time: arena::search::limits::TimeUse::default(),
                     variant,
                     deepening: true,
                     aspiration,
@@ -406,6 +409,7 @@ fn an_aborted_iteration_keeps_only_a_move_it_proved_better() {
 fn a_node_limit_stops_the_search_and_reports_the_last_whole_iterations_depth() {
     let b = Board::start();
     let settings = SearchSettings {
+        time: arena::search::limits::TimeUse::default(),
         variant: Variant::AlphaBeta { fail: Fail::Soft },
         deepening: true,
         aspiration: None,

@@ -155,6 +155,16 @@ fn a_toy_tune_raises_a_setting_that_only_helps() {
     let written = format!("endgame_exact_at: {},", value.round());
     assert!(tuned.contains(&written), "{tuned}");
     assert!(tuned.contains("name: \"d1-tuned\""), "{tuned}");
+    // A tune's folder goes into the history database like any run's.
+    let db = dir.join("history.db");
+    let add = arena(&[
+        "history",
+        "add",
+        dir.join("out").to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert!(add.status.success(), "{}", stderr(&add));
     // The report plots the parameter and tables its start and value.
     let html = std::fs::read_to_string(dir.join("out/report.html")).unwrap();
     assert!(html.contains("<section id=\"tune\">"), "no tune section");
@@ -334,5 +344,202 @@ fn one_worker_and_three_workers_give_the_one_machine_tune() {
         let report = arena(&["report", shared.to_str().unwrap()]);
         assert!(report.status.success(), "{}", stderr(&report));
         assert_eq!(outcome(&shared), reference, "{} workers", ids.len());
+        let status = arena(&["status", shared.to_str().unwrap()]);
+        assert!(
+            stdout(&status).contains("Tune: iteration 40/40: endgame_exact_at="),
+            "{}",
+            stdout(&status)
+        );
     }
+}
+
+#[test]
+fn a_tune_of_clock_numbers_and_probcut_confidence_writes_them_into_tuned_ron() {
+    let dir = tmp("tune-fields");
+    let text = format!(
+        r#"Tournament(
+    name: "fields",
+    engines: [Path({strong:?})],
+    format: Spsa(
+        params: [
+            (field: "time.increment_share", start: 0.6, min: 0.3, max: 1.0, c_end: 0.05, r_end: 2.0),
+            (field: "probcut_confidence", start: 1.75, min: 0.8, max: 3.0, c_end: 0.1, r_end: 2.0),
+        ],
+        iterations: 3, delay: 1,
+    ),
+    book: (file: {book:?}, order: Random),
+    limit: Some(Depth(2)),
+    seed: 5,
+    out: {out:?},
+)
+"#,
+        strong = repo("engines/strong.ron").display(),
+        book = repo("openings/all-4ply.txt").display(),
+        out = dir.join("out").display(),
+    );
+    let config = dir.join("tune.ron");
+    std::fs::write(&config, text).unwrap();
+    let out = run(&config, &dir.join("out"), &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/results.json")).unwrap())
+            .unwrap();
+    let value = |i: usize| results["tune"]["params"][i]["value"].as_f64().unwrap();
+    // Values other than the file's (starts other than its), whether or not
+    // three iterations at depth 2 moved them.
+    assert!(value(0) != 0.75 && value(1) != 1.5, "{}", results["tune"]);
+    let tuned = std::fs::read_to_string(dir.join("out/tuned.ron")).unwrap();
+    // strong.ron's comments are kept; the fields it leaves out are added.
+    assert!(tuned.contains("// The strong preset"), "{tuned}");
+    assert!(
+        tuned.contains(&format!("increment_share: {}", value(0))),
+        "{tuned}"
+    );
+    assert!(
+        tuned.contains(&format!("probcut_confidence: Some({})", value(1))),
+        "{tuned}"
+    );
+    let e = arena::engine::EngineConfig::load(&dir.join("out/tuned.ron")).unwrap();
+    let s = e.searching().unwrap();
+    assert_eq!(s.settings.time.increment_share, value(0));
+    assert_eq!(s.probcut.as_ref().unwrap().confidence, value(1));
+}
+
+#[test]
+fn an_inline_or_changed_engine_is_written_out_whole_with_its_weights_found() {
+    let dir = tmp("tune-inline");
+    std::fs::copy(repo("engines/weights/features-v1.ron"), dir.join("w.ron")).unwrap();
+    let param = r#"(field: "endgame_exact_at", start: 4, min: 0, max: 8, c_end: 1, r_end: 0.1)"#;
+    let config = toy(&dir, param, "iterations: 4,");
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("eval: Discs", "eval: Features(weights: \"w.ron\")");
+    std::fs::write(&config, text).unwrap();
+    let out = arena(&["run", config.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("out/base.ron --depth 1 --sprt"),
+        "{}",
+        stdout(&out)
+    );
+    for file in ["tuned.ron", "base.ron"] {
+        let e = arena::engine::EngineConfig::load(&dir.join("out").join(file));
+        assert!(e.is_ok(), "{file}: {}", e.unwrap_err());
+    }
+    // A changed file: its changes are kept in tuned.ron, and the check
+    // names it as the config does.
+    let changed = format!(
+        "Arg(\"{}:tt_mib=2\")",
+        repo("engines/pvs-tt-d8.ron").display()
+    );
+    let text = std::fs::read_to_string(&config).unwrap();
+    let start = text.find("Inline(").unwrap();
+    let end = text.find("))],").unwrap() + 2;
+    std::fs::write(
+        &config,
+        format!("{}{changed}{}", &text[..start], &text[end..]),
+    )
+    .unwrap();
+    let out = arena(&["run", config.to_str().unwrap(), "--overwrite"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("pvs-tt-d8.ron:tt_mib=2\" --depth 8 --sprt"),
+        "{}",
+        stdout(&out)
+    );
+    let e = arena::engine::EngineConfig::load(&dir.join("out/tuned.ron")).unwrap();
+    assert_eq!(e.searching().unwrap().tt_mib, 2);
+}
+
+#[test]
+fn a_resumed_journal_whose_values_are_not_the_tunes_is_refused() {
+    let dir = tmp("tune-tampered");
+    let config = toy(&dir, PARAM, "iterations: 10, delay: 1,");
+    let out_dir = dir.join("out");
+    let out = run(&config, &out_dir, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Keep the first 6 games, the fourth with other values.
+    let journal = out_dir.join("journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().take(7).map(str::to_string).collect();
+    let (from, to) = ("\"black\":[", "\"black\":[99.0,");
+    assert!(lines[4].contains(from));
+    lines[4] = lines[4].replacen(from, to, 1);
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let out = run(&config, &out_dir, &["--resume"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("journal.jsonl"), "{err}");
+}
+
+#[test]
+fn an_external_engine_is_tuned_through_its_placeholders_as_in_process() {
+    let dir = tmp("tune-external");
+    let engine = dir.join("d1.ron");
+    std::fs::write(
+        &engine,
+        "Engine(name: \"d1\", search: AlphaBeta(fail: Soft), limit: Depth(1), eval: Discs, endgame_exact_at: 4)",
+    )
+    .unwrap();
+    let external = dir.join("served.ron");
+    let serve_args = |placeholder: &str| {
+        format!(
+            "[\"serve\", \"--engine\", \"{}:endgame_exact_at={placeholder}\", \"--protocol\", \"nboard\"]",
+            engine.display()
+        )
+    };
+    let write_external = |args: String| {
+        let text = format!(
+            "External(name: \"d1\", command: {:?}, args: {args}, protocol: Nboard, limit: Some(Depth(1)))",
+            env!("CARGO_BIN_EXE_arena")
+        );
+        std::fs::write(&external, text).unwrap();
+    };
+    write_external(serve_args("{eea}"));
+    let tune = |file: &Path, field: &str, out: &str| {
+        let param = PARAM.replace("endgame_exact_at", field);
+        let config = toy(&dir, &param, "iterations: 8, delay: 1,");
+        let text = std::fs::read_to_string(&config).unwrap();
+        let start = text.find("Inline(").unwrap();
+        let end = text.find("))],").unwrap() + 2;
+        let engine = format!("Path({:?})", file.display().to_string());
+        std::fs::write(
+            &config,
+            format!("{}{engine}{}", &text[..start], &text[end..]),
+        )
+        .unwrap();
+        (config.clone(), run(&config, &dir.join(out), &[]))
+    };
+    let (_, inside) = tune(&engine, "endgame_exact_at", "inside");
+    assert!(inside.status.success(), "{}", stderr(&inside));
+    let (_, served) = tune(&external, "eea", "served");
+    assert!(served.status.success(), "{}", stderr(&served));
+    let (a, b) = (outcome(&dir.join("inside")), outcome(&dir.join("served")));
+    assert_eq!(a.0, b.0, "the same games, with the same values");
+    let trajectory = |o: &(Vec<String>, String, String)| {
+        serde_json::from_str::<serde_json::Value>(&o.1).unwrap()["trajectory"].clone()
+    };
+    assert_eq!(trajectory(&a), trajectory(&b));
+    // tuned.ron is the external file with the values written in.
+    let tuned = std::fs::read_to_string(dir.join("served/tuned.ron")).unwrap();
+    assert!(
+        tuned.contains("endgame_exact_at=") && !tuned.contains("{eea}"),
+        "{tuned}"
+    );
+    assert!(tuned.contains("name: \"d1-tuned\""), "{tuned}");
+
+    // A placeholder no parameter fills, or a parameter with no placeholder.
+    write_external(serve_args("{other}"));
+    let (_, out) = tune(&external, "eea", "bad");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("placeholder {other}"),
+        "{}",
+        stderr(&out)
+    );
+    write_external(serve_args("4"));
+    let (_, out) = tune(&external, "eea", "bad");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("none is {eea}"), "{}", stderr(&out));
 }

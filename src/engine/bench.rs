@@ -29,6 +29,7 @@ pub const DEFAULT_DEPTH: u32 = 9;
 /// ordering, aspiration.
 fn techniques() -> Vec<(&'static str, SearchSettings, usize, Vec<OrderBy>)> {
     let s = |variant, deepening, aspiration| SearchSettings {
+        time: crate::search::limits::TimeUse::default(),
         variant,
         deepening,
         aspiration,

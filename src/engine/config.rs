@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::eval::{EvalSpec, OthelloEval};
 use crate::game::GameKind;
 use crate::search::deepening::SearchSettings;
+use crate::search::limits::TimeUse;
 use crate::search::probcut::ProbCut;
 use crate::search::{Limit, OrderBy, TranspositionTable};
 use crate::util::text::read_text;
@@ -68,6 +69,14 @@ pub struct RawEngine {
     /// when more than 1, so one-thread engines hash as before).
     #[serde(default = "one_thread", skip_serializing_if = "is_one_thread")]
     pub threads: u32,
+    /// How a clock is spent (written only when not the defaults, so
+    /// engines that leave it out hash as before).
+    #[serde(default, skip_serializing_if = "TimeUse::is_default")]
+    pub time: TimeUse,
+    /// ProbCut's confidence, instead of the ProbCut file's (written only
+    /// when stated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probcut_confidence: Option<f64>,
     /// Which of `limit` and `eval` the file stated (not serialized).
     #[serde(skip)]
     pub stated: Stated,
@@ -94,6 +103,27 @@ pub struct Stated {
 }
 
 impl RawEngine {
+    /// Every field as JSON, those left out of config hashes at their
+    /// defaults included (`threads`, `time`, `probcut_confidence` as
+    /// null): where a tune sets a field by its path.
+    pub fn every_field(&self) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        if let serde_json::Value::Object(map) = &mut v {
+            let all = [
+                ("threads", serde_json::json!(self.threads)),
+                ("time", serde_json::to_value(self.time).unwrap_or_default()),
+                (
+                    "probcut_confidence",
+                    serde_json::json!(self.probcut_confidence),
+                ),
+            ];
+            for (name, value) in all {
+                map.entry(name).or_insert(value);
+            }
+        }
+        v
+    }
+
     /// Gives a searching engine that states no limit of its own `limit`
     /// (a tournament's time control); a stated limit wins.
     pub fn set_default_limit(&mut self, limit: Limit) {

@@ -338,7 +338,7 @@ impl SearchPlayer {
                             remaining: Duration::from_millis(base),
                             increment: Duration::from_millis(inc),
                         });
-                        Some(budget(c, moves_left).soft)
+                        Some(budget(c, moves_left, &settings.time).soft)
                     }
                 };
                 let solved = match budget {

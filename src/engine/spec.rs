@@ -24,9 +24,9 @@ use std::path::Path;
 #[derive(Clone, Debug)]
 pub enum EngineSpec {
     /// An in-process search.
-    Engine(EngineConfig),
+    Engine(Box<EngineConfig>),
     /// A program over NBoard or GTP.
-    External(ExternalConfig),
+    External(Box<ExternalConfig>),
 }
 
 /// The first word of a RON text, past blank space and comments.
@@ -72,7 +72,7 @@ impl EngineSpec {
         if let Some(limit) = time_control {
             raw.set_default_limit(limit);
         }
-        EngineConfig::check(raw, text, path).map(EngineSpec::Engine)
+        EngineConfig::check(raw, text, path).map(|c| EngineSpec::Engine(Box::new(c)))
     }
 
     /// Checks an external engine written in `source`, giving it the time
@@ -88,7 +88,7 @@ impl EngineSpec {
         if raw.limit.is_none() {
             raw.limit = time_control;
         }
-        ExternalConfig::try_from(Sourced { raw, source }).map(EngineSpec::External)
+        ExternalConfig::try_from(Sourced { raw, source }).map(|x| EngineSpec::External(Box::new(x)))
     }
 
     /// Display name.

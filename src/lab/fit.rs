@@ -67,6 +67,7 @@ fn play(g: u32, eval: &OthelloEval, opts: &FitOptions) -> Vec<Sample> {
     let mut rng = SplitMix64::new(opts.seed ^ u64::from(g).wrapping_mul(crate::rng::GOLDEN));
     let eval = eval.clone();
     let settings = SearchSettings {
+        time: crate::search::limits::TimeUse::default(),
         variant: Variant::AlphaBeta { fail: Fail::Soft },
         deepening: false,
         aspiration: None,

@@ -262,6 +262,7 @@ pub fn check(
     threads: usize,
 ) -> CheckReport {
     let settings = SearchSettings {
+        time: crate::search::limits::TimeUse::default(),
         variant: config
             .searching()
             .map_or(Variant::Pvs, |s| s.settings.variant),

@@ -7,7 +7,7 @@
 
 use super::adjudge::{check_claim, check_score_rules, claim, Claim};
 use super::game::{bad, points_for, BadGame, GameRecord};
-use super::info::TournamentInfo;
+use super::info::{Format, TournamentInfo};
 use crate::game::othello::{parse_position, play_move_list, Board, Move};
 use crate::game::tictactoe::{Cell, TicTacToe};
 use crate::game::{Game, GameKind, MoveList};
@@ -363,6 +363,49 @@ pub struct Slot {
     pub opening_id: usize,
 }
 
+/// A tune's game says its iteration (its pair's) and the values of each
+/// of the tune's parameters its sides played; another run's game says
+/// none.
+fn check_tune(rec: &GameRecord, info: &TournamentInfo) -> Result<(), BadGame> {
+    match (&info.format, &rec.tune) {
+        (
+            Format::Spsa {
+                params,
+                pairs_per_iteration,
+                ..
+            },
+            Some(t),
+        ) => {
+            let k = rec.pair_id / (*pairs_per_iteration).max(1);
+            if t.iteration != k {
+                return Err(bad(
+                    "tune",
+                    format!(
+                        "iteration {} but pair {} is of iteration {k}",
+                        t.iteration, rec.pair_id
+                    ),
+                ));
+            }
+            if t.black.len() != params.len() || t.white.len() != params.len() {
+                return Err(bad(
+                    "tune",
+                    format!(
+                        "the tune has {} parameters, not the values given",
+                        params.len()
+                    ),
+                ));
+            }
+            Ok(())
+        }
+        (Format::Spsa { .. }, None) => Err(bad(
+            "tune",
+            "missing: a tune's game says the values its sides played".into(),
+        )),
+        (_, Some(_)) => Err(bad("tune", "this run is not a tune".into())),
+        (_, None) => Ok(()),
+    }
+}
+
 /// Checks a game against its run: its id is one the run (its shard)
 /// schedules, and its engines, round and opening are those the schedule
 /// gives that id (`slot`; `None` for a schedule that is not fixed in
@@ -400,6 +443,7 @@ pub fn check_in_run(
         check_adjudication_rule(rec, a.solve_at_empties)?;
         check_score_rules(rec, a)?;
     }
+    check_tune(rec, info)?;
     let Some(want) = slot(rec.game_id) else {
         for (field, name) in [("black", &rec.black), ("white", &rec.white)] {
             if !info.engines.contains(name) {
@@ -449,137 +493,5 @@ pub fn check_in_run(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn record(moves: &str, result: f64, disc_diff: i32, reason: &str) -> GameRecord {
-        GameRecord {
-            tune: None,
-            pair_id: 0,
-            game_id: 1,
-            round: 0,
-            opening_id: 0,
-            black: "a".into(),
-            white: "b".into(),
-            start: None,
-            opening_plies: 0,
-            moves: moves.into(),
-            result,
-            disc_diff,
-            reason: reason.into(),
-            nodes: vec![],
-            times_ms: vec![],
-            depths: vec![],
-            scores: vec![],
-        }
-    }
-
-    // The shortest Othello game: black wins 13-0 after 9 moves (a
-    // well-known fact of the game).
-    const SHORTEST: &str = "e6f4e3f6g5d6e7f5c5";
-
-    #[test]
-    fn a_true_game_passes_and_each_lie_is_named() {
-        let check = |r: &GameRecord| check_game(r, GameKind::Othello);
-        assert_eq!(check(&record(SHORTEST, 1.0, 64, "game over")), Ok(()));
-        let field = |r: GameRecord| check(&r).unwrap_err().field;
-        assert_eq!(field(record(SHORTEST, 7.0, 64, "game over")), "result");
-        assert_eq!(field(record(SHORTEST, 0.0, 64, "game over")), "result");
-        assert_eq!(field(record(SHORTEST, 1.0, 13, "game over")), "disc_diff");
-        assert_eq!(field(record("e6f4e3f6", 1.0, 64, "game over")), "moves");
-        assert_eq!(field(record("e6e6", 1.0, 64, "crash: a (x)")), "moves");
-        assert_eq!(field(record("e6", 0.5, 0, "crash: a (x)")), "result");
-        assert_eq!(check(&record("e6", 0.0, -64, "crash: a (x)")), Ok(()));
-        // A forfeit names its loser: the result must be that engine's loss,
-        // even when one name begins the other, and in the older form
-        // without details.
-        assert_eq!(field(record("e6", 1.0, 64, "crash: a (x)")), "result");
-        assert_eq!(field(record("e6", 0.0, -60, "crash: a (x)")), "disc_diff");
-        assert_eq!(field(record("e6", 0.0, -64, "crash: c (x)")), "reason");
-        assert_eq!(field(record("e6", 0.0, -64, "resigned")), "reason");
-        assert_eq!(check(&record("e6", 0.0, -64, "time forfeit: a")), Ok(()));
-        let mut prefix = record("e6", 1.0, 64, "crash: a (ext) (exit status 1)");
-        prefix.white = "a (ext)".into();
-        assert_eq!(check(&prefix), Ok(()));
-        // Per-move lists fit the moves after the opening.
-        let mut lists = record(SHORTEST, 1.0, 64, "game over");
-        lists.nodes = vec![Some(1); 8];
-        assert_eq!(field(lists.clone()), "nodes");
-        lists.nodes = vec![None; 9]; // not reported: as good as 0 was
-        assert_eq!(check(&lists), Ok(()));
-        lists.opening_plies = 10;
-        assert_eq!(field(lists), "opening_plies");
-        // Tic-tac-toe: X takes the top row in five moves and scores 10 - 5.
-        let ttt = |m: &str, r: f64, d: i32| {
-            check_game(&record(m, r, d, "game over"), GameKind::TicTacToe)
-        };
-        assert_eq!(ttt("a1a2b1b2c1", 1.0, 5), Ok(()));
-        assert_eq!(ttt("a1a2b1b2c1", 1.0, 4).unwrap_err().field, "disc_diff");
-        assert_eq!(ttt("a1a1", 1.0, 5).unwrap_err().field, "moves");
-        assert_eq!(ttt("a1d9", 1.0, 5).unwrap_err().field, "moves");
-        let adjudicated = record("a1a2", 0.5, 0, "adjudicated: solved at 7 empties");
-        assert_eq!(
-            check_game(&adjudicated, GameKind::TicTacToe)
-                .unwrap_err()
-                .field,
-            "reason"
-        );
-    }
-
-    #[test]
-    fn an_adjudication_stops_where_its_reason_and_the_run_say() {
-        let check = |r: &GameRecord| check_game(r, GameKind::Othello);
-        let field = |r: GameRecord| check(&r).unwrap_err().field;
-        // Two moves leave 58 empties.
-        let at = |n: u32| {
-            record(
-                "e6f4",
-                0.0,
-                -2,
-                &format!("adjudicated: solved at {n} empties"),
-            )
-        };
-        assert_eq!(check(&at(58)), Ok(()));
-        assert_eq!(field(at(57)), "reason");
-        assert_eq!(
-            field(record("e6f4", 0.0, -2, "adjudicated: by hand")),
-            "reason"
-        );
-        let over = record(SHORTEST, 1.0, 64, "adjudicated: solved at 55 empties");
-        assert_eq!(field(over), "reason");
-        // Against the run's rule.
-        assert_eq!(check_adjudication_rule(&at(58), Some(58)), Ok(()));
-        assert_eq!(
-            check_adjudication_rule(&at(58), Some(57))
-                .unwrap_err()
-                .field,
-            "reason"
-        );
-        assert_eq!(
-            check_adjudication_rule(&at(58), None).unwrap_err().field,
-            "reason"
-        );
-        // A move played where the run would have adjudicated: the third
-        // move was played at 58 empties.
-        let played_on = record("e6f4e3", 0.0, -64, "crash: b (x)");
-        assert_eq!(check_adjudication_rule(&played_on, Some(57)), Ok(()));
-        assert_eq!(check_adjudication_rule(&played_on, None), Ok(()));
-        let e = check_adjudication_rule(&played_on, Some(58)).unwrap_err();
-        assert_eq!(e.field, "moves");
-        assert!(e.message.contains("at 58 empties"), "{}", e.message);
-        // Adjudicated within the limit but later than it allowed: the
-        // second move was played at 59 empties, where a run that
-        // adjudicates at 59 would have stopped it.
-        assert_eq!(
-            check_adjudication_rule(&at(58), Some(59))
-                .unwrap_err()
-                .field,
-            "moves"
-        );
-        // Moves of the opening are not the run's: an opening that ends
-        // within the limit is adjudicated before any move of the game.
-        let mut opening = played_on.clone();
-        opening.opening_plies = 3;
-        assert_eq!(check_adjudication_rule(&opening, Some(58)), Ok(()));
-    }
-}
+#[path = "check_tests.rs"]
+mod tests;

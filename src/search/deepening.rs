@@ -6,7 +6,7 @@
 //! than the previous best (alpha-beta, PVS and MTD(f)) is kept, as the
 //! move to play.
 
-use super::limits::{budget, ClockState, Stop, StopReason};
+use super::limits::{budget, ClockState, Stop, StopReason, TimeUse};
 use super::searcher::Searcher;
 use super::{Evaluator, Fail, Limit, SearchGame, SearchStats, Variant, INFINITY, MAX_PLY};
 use serde::Serialize;
@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// How to search: the algorithm and how long.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchSettings {
     /// The algorithm.
     pub variant: Variant,
@@ -25,6 +25,8 @@ pub struct SearchSettings {
     pub aspiration: Option<i32>,
     /// The limit.
     pub limit: Limit,
+    /// How a clock is spent (`Clock` limits only).
+    pub time: TimeUse,
 }
 
 /// One completed iteration.
@@ -97,7 +99,7 @@ pub fn search<G: SearchGame, E: Evaluator<G>>(
     if let (Some(tt), None) = (&s.tt, &s.helper_of) {
         tt.new_search();
     }
-    let budget = Budget::new(settings.limit, clock, moves_left);
+    let budget = Budget::new(settings, clock, moves_left);
     let mut out = SearchOutcome {
         best_move: None,
         score: 0,
@@ -136,8 +138,8 @@ struct Budget {
 impl Budget {
     /// The budget of `limit`, with the side to move's `clock` (or the
     /// limit's own base and increment) for [`Limit::Clock`].
-    fn new(limit: Limit, clock: Option<ClockState>, moves_left: u32) -> Budget {
-        let (max_depth, node_limit, soft, hard) = match limit {
+    fn new(settings: &SearchSettings, clock: Option<ClockState>, moves_left: u32) -> Budget {
+        let (max_depth, node_limit, soft, hard) = match settings.limit {
             Limit::Depth(d) => (d, u64::MAX, None, None),
             Limit::Nodes(n) => (MAX_DEPTH, n, None, None),
             // A move's time cannot be saved for later: iterations go on
@@ -152,8 +154,13 @@ impl Budget {
                     remaining: Duration::from_millis(base),
                     increment: Duration::from_millis(inc),
                 });
-                let b = budget(c, moves_left);
-                (MAX_DEPTH, u64::MAX, Some(b.soft / 2), Some(b.hard))
+                let b = budget(c, moves_left, &settings.time);
+                (
+                    MAX_DEPTH,
+                    u64::MAX,
+                    Some(settings.time.start_until(b)),
+                    Some(b.hard),
+                )
             }
         };
         Budget {

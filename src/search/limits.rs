@@ -89,23 +89,106 @@ pub struct TimeBudget {
     pub hard: Duration,
 }
 
+/// How a searching engine spends its clock (`Clock` limits only): the
+/// numbers of [`budget`], an engine file's `time` field. The defaults are
+/// the numbers the engines have always played with; a file that leaves
+/// `time` out (or states the defaults) hashes as before.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeUse {
+    /// Own moves assumed left beyond the estimate (half the empties): a
+    /// move's share is what is usable over (moves left + this).
+    #[serde(default = "default_moves_extra")]
+    pub moves_extra: f64,
+    /// The share of the increment added to a move's share.
+    #[serde(default = "default_increment_share")]
+    pub increment_share: f64,
+    /// Most of what is usable one move may take.
+    #[serde(default = "default_most")]
+    pub most: f64,
+    /// Deepening starts no iteration after this share of the move's share.
+    #[serde(default = "default_start_until")]
+    pub start_until: f64,
+    /// An iteration still running at this many times the move's share is
+    /// aborted (never past `most`).
+    #[serde(default = "default_abort_at")]
+    pub abort_at: f64,
+}
+
+fn default_moves_extra() -> f64 {
+    2.0
+}
+fn default_increment_share() -> f64 {
+    0.75
+}
+fn default_most() -> f64 {
+    0.25
+}
+fn default_start_until() -> f64 {
+    0.5
+}
+fn default_abort_at() -> f64 {
+    3.0
+}
+
+impl Default for TimeUse {
+    fn default() -> TimeUse {
+        TimeUse {
+            moves_extra: default_moves_extra(),
+            increment_share: default_increment_share(),
+            most: default_most(),
+            start_until: default_start_until(),
+            abort_at: default_abort_at(),
+        }
+    }
+}
+
+impl TimeUse {
+    /// True for the defaults (left out of config hashes).
+    pub fn is_default(&self) -> bool {
+        *self == TimeUse::default()
+    }
+
+    /// What is wrong with these numbers: the field and why (`None`: they
+    /// are fine).
+    pub fn problem(&self) -> Option<(&'static str, String)> {
+        let ranges = [
+            ("moves_extra", self.moves_extra, 0.1, 60.0),
+            ("increment_share", self.increment_share, 0.0, 1.0),
+            ("most", self.most, 0.01, 1.0),
+            ("start_until", self.start_until, 0.01, 1.0),
+            ("abort_at", self.abort_at, 1.0, 100.0),
+        ];
+        ranges.into_iter().find_map(|(field, v, lo, hi)| {
+            (!(v >= lo && v <= hi))
+                .then(|| (field, format!("time.{field} is {v}: give {lo} to {hi}")))
+        })
+    }
+
+    /// The time after which deepening starts no iteration, of a budget.
+    pub fn start_until(&self, b: TimeBudget) -> Duration {
+        b.soft.mul_f64(self.start_until)
+    }
+}
+
 /// Share of one move's time in a game with `clock`, when the side to move
-/// has about `moves_left` moves still to play.
+/// has about `moves_left` moves still to play, spent as `t` says.
 ///
-/// The base share is `remaining / (moves_left + 2) + 3/4 · increment`;
-/// deepening stops starting iterations at half that share and aborts at 3x it,
-/// but never spends more than a quarter of what is left, and keeps a
-/// 20 ms reserve (plus 5%) for the rest of the game so that the default
-/// settings never lose on time.
-pub fn budget(clock: ClockState, moves_left: u32) -> TimeBudget {
+/// With the defaults, the base share is `remaining / (moves_left + 2) +
+/// 3/4 · increment`; deepening stops starting iterations at half that share
+/// and aborts at 3x it, but never spends more than a quarter of what is
+/// left, and keeps a 20 ms reserve (plus 5%) for the rest of the game so
+/// that the default settings never lose on time.
+pub fn budget(clock: ClockState, moves_left: u32, t: &TimeUse) -> TimeBudget {
     let reserve = Duration::from_millis(20) + clock.remaining / 20;
     let usable = clock.remaining.saturating_sub(reserve);
-    let share = usable / (moves_left + 2) + clock.increment * 3 / 4;
-    let cap = usable / 4 + clock.increment / 2;
+    let share = usable.div_f64(f64::from(moves_left) + t.moves_extra)
+        + clock.increment.mul_f64(t.increment_share);
+    let cap = usable.mul_f64(t.most) + clock.increment / 2;
     let soft = share.min(cap);
     TimeBudget {
         soft,
-        hard: (soft * 3).min(cap.max(soft)),
+        hard: soft.mul_f64(t.abort_at).min(cap.max(soft)),
     }
 }
 
@@ -216,7 +299,7 @@ mod tests {
                         remaining: Duration::from_millis(ms),
                         increment: Duration::from_millis(inc),
                     };
-                    let b = budget(c, moves);
+                    let b = budget(c, moves, &TimeUse::default());
                     assert!(b.soft <= b.hard);
                     assert!(
                         b.hard < c.remaining + c.increment / 2 || ms <= 20,

@@ -51,6 +51,7 @@ where
     // The helpers stop when the main search is done, not by a depth or a
     // node count of their own; a time limit stays, as a safety.
     let theirs = SearchSettings {
+        time: crate::search::limits::TimeUse::default(),
         limit: match settings.limit {
             Limit::Depth(_) | Limit::Nodes(_) => Limit::Depth(MAX_DEPTH),
             time @ (Limit::MoveTime(_) | Limit::Clock(..)) => time,
@@ -164,6 +165,7 @@ mod tests {
                 after: 5_000,
             };
             let settings = SearchSettings {
+                time: crate::search::limits::TimeUse::default(),
                 variant: Variant::Pvs,
                 deepening: true,
                 aspiration: None,
@@ -186,6 +188,7 @@ mod tests {
     #[test]
     fn two_threads_searching_to_the_end_find_one_threads_exact_score() {
         let settings = SearchSettings {
+            time: crate::search::limits::TimeUse::default(),
             variant: Variant::Pvs,
             deepening: true,
             aspiration: Some(50),
@@ -231,6 +234,7 @@ mod tests {
         // and a small table (so entries are replaced under the threads):
         // every score is one thread's, and the threads did split nodes.
         let settings = SearchSettings {
+            time: crate::search::limits::TimeUse::default(),
             variant: Variant::Pvs,
             deepening: true,
             aspiration: Some(50),

@@ -146,38 +146,55 @@ impl Spsa {
         if self.params.is_empty() {
             return bad(None, "params", "a tune needs at least one parameter".into());
         }
-        for (i, p) in self.params.iter().enumerate() {
-            if self.params[..i].iter().any(|q| q.name == p.name) {
-                return bad(Some(i), "field", format!("{:?} is listed twice", p.name));
+        (0..self.params.len()).try_for_each(|i| self.check_param(i))
+    }
+
+    /// Parameter `i`'s settings: given once, its bounds, start and gains.
+    fn check_param(&self, i: usize) -> Result<(), BadSetting> {
+        let (s, p) = (&self.schedule, &self.params[i]);
+        let bad = |field, message: String| {
+            Err(BadSetting {
+                param: Some(i),
+                field,
+                message,
+            })
+        };
+        if self.params[..i].iter().any(|q| q.name == p.name) {
+            return bad("field", format!("{:?} is listed twice", p.name));
+        }
+        if !(p.min.is_finite() && p.max.is_finite() && p.min < p.max) {
+            return bad("min", format!("min {} must be below max {}", p.min, p.max));
+        }
+        if p.integer && (p.min.fract() != 0.0 || p.max.fract() != 0.0) {
+            return bad(
+                "min",
+                format!(
+                    "an integer field's bounds must be integers, not {} and {}",
+                    p.min, p.max
+                ),
+            );
+        }
+        if !(p.start >= p.min && p.start <= p.max) {
+            return bad(
+                "start",
+                format!("{} is outside [{}, {}]", p.start, p.min, p.max),
+            );
+        }
+        for (field, v) in [("c_end", p.c_end), ("r_end", p.r_end)] {
+            if !(v.is_finite() && v > 0.0) {
+                return bad(field, format!("{v} must be above 0"));
             }
-            if !(p.min.is_finite() && p.max.is_finite() && p.min < p.max) {
+        }
+        for k in [0, s.iterations - 1] {
+            let g = self.gains(i, k);
+            if !(g.a.is_finite() && g.c.is_finite() && g.a > 0.0 && g.c > 0.0) {
                 return bad(
-                    Some(i),
-                    "min",
-                    format!("min {} must be below max {}", p.min, p.max),
-                );
-            }
-            if p.integer && (p.min.fract() != 0.0 || p.max.fract() != 0.0) {
-                return bad(
-                    Some(i),
-                    "min",
+                    "c_end",
                     format!(
-                        "an integer field's bounds must be integers, not {} and {}",
-                        p.min, p.max
+                        "with alpha {} and gamma {}, iteration {k}'s gains are c = {}, a = {}: not numbers a tune can step by",
+                        s.alpha, s.gamma, g.c, g.a
                     ),
                 );
-            }
-            if !(p.start >= p.min && p.start <= p.max) {
-                return bad(
-                    Some(i),
-                    "start",
-                    format!("{} is outside [{}, {}]", p.start, p.min, p.max),
-                );
-            }
-            for (field, v) in [("c_end", p.c_end), ("r_end", p.r_end)] {
-                if !(v.is_finite() && v > 0.0) {
-                    return bad(Some(i), field, format!("{v} must be above 0"));
-                }
             }
         }
         Ok(())
@@ -188,11 +205,11 @@ impl Spsa {
         let (p, s) = (&self.params[i], &self.schedule);
         let n = s.iterations as f64;
         let big_a = (s.a_ratio * n).floor();
-        let c = p.c_end * n.powf(s.gamma);
-        let a = p.r_end * p.c_end * p.c_end * (big_a + n).powf(s.alpha);
+        let c = p.c_end * libm::pow(n, s.gamma);
+        let a = p.r_end * p.c_end * p.c_end * libm::pow(big_a + n, s.alpha);
         Gains {
-            c: c / (k as f64 + 1.0).powf(s.gamma),
-            a: a / (big_a + k as f64 + 1.0).powf(s.alpha),
+            c: c / libm::pow(k as f64 + 1.0, s.gamma),
+            a: a / libm::pow(big_a + k as f64 + 1.0, s.alpha),
         }
     }
 

@@ -10,7 +10,7 @@ use crate::engine::EngineSpec;
 use crate::error::{Error, Result, Wording};
 use crate::records::check::Slot;
 use crate::records::journal::{self, Header, Journal};
-use crate::records::{BuildInfo, GameRecord, Shard, TournamentInfo};
+use crate::records::{BuildInfo, Format, GameRecord, Shard, TournamentInfo};
 use crate::report::{analyse, write_outputs, Results};
 use crate::util::{write_durable, FolderLock, LockError};
 use std::path::Path;
@@ -564,5 +564,34 @@ pub fn read_info(dir: &Path) -> Result<TournamentInfo> {
             ),
         ));
     }
+    if let Some(why) = tune_problem(&info) {
+        return Err(Error::config_at(&path, 0, 0, why));
+    }
     Ok(info)
+}
+
+/// What makes a tune's record one no tune has (`None`: it is one, or no
+/// tune): its settings, or its pairs not its iterations'.
+fn tune_problem(info: &TournamentInfo) -> Option<String> {
+    let Format::Spsa {
+        iterations,
+        pairs_per_iteration,
+        ..
+    } = info.format
+    else {
+        return None;
+    };
+    if pairs_per_iteration == 0
+        || iterations.checked_mul(pairs_per_iteration) != Some(info.total_pairs)
+    {
+        return Some(format!(
+            "format: {iterations} iterations of {pairs_per_iteration} pairs are not the run's {} pairs",
+            info.total_pairs
+        ));
+    }
+    if info.engines.len() != 2 {
+        return Some("engines: a tune has two sides, θ+ and θ−".into());
+    }
+    let e = info.format.spsa(info.seed, &[])?.check().err()?;
+    Some(format!("format: {}: {}", e.field, e.message))
 }

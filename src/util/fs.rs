@@ -175,6 +175,26 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
         )
 }
 
+/// `path` as the filesystem resolves it: links followed and `..` taken
+/// away in the part that exists, the rest appended as written.
+pub fn resolved(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut rest = Vec::new();
+    let mut head = absolute.as_path();
+    loop {
+        if let Ok(real) = head.canonicalize() {
+            return rest.iter().rev().fold(real, |p, part| p.join(part));
+        }
+        match (head.parent(), head.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                head = parent;
+            }
+            _ => return absolute,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,18 +54,49 @@ pub fn set_field(
                     .rev()
                     .find(|&i| !code[i].is_whitespace())
                     .map_or(scope.0, |i| i + 1);
-                let comma = if at == scope.0 || code[at - 1] == ',' {
-                    " "
-                } else {
-                    ", "
-                };
-                let added = format!("{comma}{name}: {}", value(None));
-                return Ok(splice(&chars, (at, at), &added));
+                return Ok(added(&chars, &code, (at, scope.1), name, &value(None)));
             }
             None => return Err(format!("{shown} is not written in the file")),
         }
     }
     Err("no field named".into())
+}
+
+/// The text with `name: value` added after the last field of a struct
+/// (ending at `at`, closed at `close`): on a line of its own after the
+/// last field's line (and its comment), indented as it, when the struct is
+/// written over several lines; else after it on its line.
+fn added(
+    chars: &[char],
+    code: &[char],
+    (at, close): (usize, usize),
+    name: &str,
+    value: &str,
+) -> String {
+    let after_comma = at == 0 || code[at - 1] == ',' || code[at - 1] == '(';
+    let comma = if after_comma { "" } else { "," };
+    let line_end = (at..close).find(|&i| chars[i] == '\n');
+    match line_end {
+        Some(end) if !after_comma || code[at - 1] == ',' => {
+            let line_start = chars[..at]
+                .iter()
+                .rposition(|&c| c == '\n')
+                .map_or(0, |i| i + 1);
+            let indent: String = chars[line_start..at]
+                .iter()
+                .take_while(|c| c.is_whitespace())
+                .collect();
+            let with_comma = splice(chars, (at, at), comma);
+            let end = end + comma.chars().count();
+            let line = format!("\n{indent}{name}: {value},");
+            let chars: Vec<char> = with_comma.chars().collect();
+            splice(&chars, (end, end), &line)
+        }
+        _ => {
+            let space = if after_comma { " " } else { ", " };
+            splice(chars, (at, at), &format!("{space}{name}: {value}"))
+        }
+    }
 }
 
 fn is_word(c: char) -> bool {
@@ -192,9 +223,10 @@ mod tests {
         })
         .unwrap();
         assert_eq!(seen.as_deref(), Some("Some(\"p.ron\")"));
+        // On a line of its own, after the last field's comment.
         let out = set("threads", "2").unwrap();
         assert!(
-            out.contains("tt_mib: 64, threads: 2 /* trailing */\n)"),
+            out.contains("    tt_mib: 64, /* trailing */\n    threads: 2,\n)"),
             "{out}"
         );
         let out = set_field("E(a: 1)", &["b"], |old| {

@@ -157,7 +157,7 @@ fn arguments(args: &[String], dir: &Path, label: &str) -> Vec<String> {
 
 /// Starts `binary` with `args` (on core `core` when given), its stdout and
 /// stderr to the files `LABEL.out` and `LABEL.err` of `dir`.
-fn start(
+pub(crate) fn start(
     binary: &Path,
     args: &[String],
     core: Option<usize>,
@@ -189,14 +189,14 @@ fn start(
 
 /// A run's user CPU and wall time.
 #[derive(Clone, Copy, Default)]
-struct Times {
-    user: Duration,
-    wall: Duration,
+pub(crate) struct Times {
+    pub user: Duration,
+    pub wall: Duration,
 }
 
 /// Waits for `child`, started at `began`; its times. Fails when it did
 /// not exit 0.
-fn times(child: Child, began: Instant, label: &str) -> Result<Times> {
+pub(crate) fn times(child: Child, began: Instant, label: &str) -> Result<Times> {
     let pid = libc::pid_t::try_from(child.id()).map_err(|e| e.to_string())?;
     let mut status = 0;
     // SAFETY: an all-zero rusage is a valid value for wait4 to fill.

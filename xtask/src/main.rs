@@ -8,8 +8,12 @@
 //!   REF in a worktree of its own and this checkout, runs `arena ARGS` with
 //!   each, in rounds, and prints the user-CPU ratio (this checkout over
 //!   REF) and the markdown table the results pages paste.
+//! - `cargo xtask tune-cost [--rounds N] [--iterations N]`: a tune of a
+//!   depth-1 engine over `arena match` of it against itself with as many
+//!   pairs, wall and user CPU, in alternating rounds.
 
 mod compare;
+mod tune_cost;
 mod verify;
 
 use std::path::PathBuf;
@@ -22,13 +26,17 @@ const USAGE: &str = "usage:
       user CPU of `arena ARENA_ARGS` built from REF and from this checkout, in rounds
       (alternating: one after the other, the order swapped each round; --paired: both
       at once, one per core, the cores swapped each round); `{out}` in ARENA_ARGS
-      becomes a fresh folder for each run";
+      becomes a fresh folder for each run
+  cargo xtask tune-cost [--rounds N] [--iterations N]
+      wall and user CPU of a tune of a depth-1 engine over `arena match` of it against
+      itself with as many pairs, in alternating rounds";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("verify") => verify::run(&args[1..]),
         Some("compare") => compare::run(&args[1..]),
+        Some("tune-cost") => tune_cost::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

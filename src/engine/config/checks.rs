@@ -59,6 +59,7 @@ fn convert(src: Source<'_>, raw: RawEngine, like: Option<&EngineConfig>) -> Resu
     }
     check_threads(&src, &raw)?;
     check_sizes(&src, &raw)?;
+    check_tuning(&src, &raw)?;
     let same = like.filter(|l| l.written.eval == raw.eval && l.written.probcut == raw.probcut);
     let (eval, probcut) = match same {
         Some(l) => (
@@ -67,6 +68,10 @@ fn convert(src: Source<'_>, raw: RawEngine, like: Option<&EngineConfig>) -> Resu
         ),
         None => (load_eval(&src, &raw)?, load_probcut(&src, &raw)?),
     };
+    let probcut = probcut.map(|mut p| {
+        p.confidence = raw.probcut_confidence.unwrap_or(p.confidence);
+        p
+    });
     let kind = match variant {
         None => EngineKind::Random {
             seed: raw.seed,
@@ -74,6 +79,7 @@ fn convert(src: Source<'_>, raw: RawEngine, like: Option<&EngineConfig>) -> Resu
         },
         Some(variant) => EngineKind::Search(SearchEngine {
             settings: SearchSettings {
+                time: raw.time,
                 variant,
                 deepening: raw.deepening,
                 aspiration: raw.aspiration,
@@ -268,6 +274,25 @@ fn check_aspiration(src: &Source<'_>, raw: &RawEngine, v: Variant) -> Result<()>
         ));
     }
     Ok(())
+}
+
+/// The numbers a tune may set that have no other check: how a clock is
+/// spent, and ProbCut's confidence (with a ProbCut file to apply to).
+fn check_tuning(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
+    if let Some((field, msg)) = raw.time.problem() {
+        return Err(src.field(field, msg));
+    }
+    match raw.probcut_confidence {
+        Some(_) if raw.probcut.is_none() => Err(src.field(
+            "probcut_confidence",
+            "there is no ProbCut file to apply it to (probcut: None)",
+        )),
+        Some(c) if !(c > 0.0 && c <= 10.0) => Err(src.field(
+            "probcut_confidence",
+            format!("{c} sigmas: give more than 0, at most 10"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The table and the solver within what a machine can give, and nothing

@@ -128,6 +128,8 @@ impl EngineOptions {
             endgame_exact_at: 0,
             probcut: None,
             seed: 0,
+            time: crate::search::limits::TimeUse::default(),
+            probcut_confidence: None,
             threads: 1,
             // The documented defaults (the depth, discs) are stated ones.
             stated: Stated {

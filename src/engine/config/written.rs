@@ -4,6 +4,7 @@
 //! field list mirrors [`RawEngine`] one for one.
 
 use super::{EvalSpec, GameKind, Limit, OrderBy, RawEngine, SearchKind, Stated};
+use crate::search::limits::TimeUse;
 use serde::{Deserialize, Deserializer};
 use std::path::PathBuf;
 
@@ -35,6 +36,10 @@ pub(super) struct Written {
     seed: u64,
     #[serde(default = "super::one_thread")]
     threads: u32,
+    #[serde(default)]
+    time: TimeUse,
+    #[serde(default)]
+    probcut_confidence: Option<f64>,
 }
 
 fn othello() -> GameKind {
@@ -67,6 +72,8 @@ impl From<Written> for RawEngine {
             probcut: w.probcut,
             seed: w.seed,
             threads: w.threads,
+            time: w.time,
+            probcut_confidence: w.probcut_confidence,
         }
     }
 }

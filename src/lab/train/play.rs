@@ -42,6 +42,7 @@ const SOLVER_TT_MIB: usize = 4;
 /// The settings of a fixed-depth PVS search with iterative deepening.
 fn settings(depth: u32) -> SearchSettings {
     SearchSettings {
+        time: crate::search::limits::TimeUse::default(),
         variant: Variant::Pvs,
         deepening: true,
         aspiration: None,

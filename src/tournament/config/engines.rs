@@ -97,8 +97,6 @@ pub(super) struct Loaded {
     pub inputs: Vec<PathBuf>,
     /// Each one's folder, where its relative paths start.
     pub folders: Vec<PathBuf>,
-    /// Each one's engine file, when it is a file (plain or changed).
-    pub files: Vec<Option<PathBuf>>,
 }
 
 /// An engine of the list as loaded: an entry as written, or one engine of
@@ -145,7 +143,6 @@ pub(super) fn load_engines(
     let (mut inputs, mut folders) = (Vec::new(), Vec::new());
     // The files loaded so far: one file listed twice is self-play.
     let mut files: Vec<Option<PathBuf>> = Vec::new();
-    let mut changed_files = Vec::new();
     for (i, entry) in &entries {
         let (mut config, weights_base, file) = match entry {
             Entry::Written(e) => load_engine(src, *i, e, time_control)?,
@@ -168,11 +165,6 @@ pub(super) fn load_engines(
         }
         let arg_file = arg_file(src, entry)?;
         inputs.extend(file.iter().chain(&arg_file).cloned());
-        changed_files.push(match entry {
-            // As the config names it (a tune's check command shows it).
-            Entry::Written(EngineRef::Path(p)) => Some(src.base().join(p)),
-            _ => arg_file,
-        });
         folders.push(weights_base.clone());
         inputs.extend(config.inputs(&weights_base));
         files.push(file);
@@ -187,7 +179,6 @@ pub(super) fn load_engines(
         fingerprints,
         inputs,
         folders,
-        files: changed_files,
     })
 }
 
@@ -222,7 +213,11 @@ fn load_engine(
                 raw,
                 source: src.entry("engines", i),
             })?;
-            Ok((EngineSpec::Engine(c), src.base().to_path_buf(), None))
+            Ok((
+                EngineSpec::Engine(Box::new(c)),
+                src.base().to_path_buf(),
+                None,
+            ))
         }
         EngineRef::Arg(text) => {
             let arg = EngineArg::parse(text, src.base())?;

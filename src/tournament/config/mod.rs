@@ -19,7 +19,7 @@ use crate::game::GameKind;
 use crate::records::Format;
 use crate::search::Limit;
 use crate::stats::{Sprt, SprtError};
-use crate::tournament::tune::Tune;
+use crate::tournament::tune::{Named, Tune};
 /// FNV-1a, 64-bit: config fingerprints (it lives in `util`, where the
 /// history database uses it too).
 pub use crate::util::fnv1a;
@@ -186,15 +186,18 @@ impl Tournament {
     /// Paths are compared as the filesystem resolves them (links followed,
     /// `..` taken away).
     pub fn owns(&self, path: &Path, out: &Path) -> Option<String> {
-        let p = resolved(path);
-        let folder = resolved(out);
+        let p = crate::util::fs::resolved(path);
+        let folder = crate::util::fs::resolved(out);
         if p.starts_with(&folder) {
             return Some(format!(
                 "inside the run's output folder {}",
                 crate::error::path_text(out)
             ));
         }
-        let input = self.inputs.iter().find(|i| resolved(i) == p)?;
+        let input = self
+            .inputs
+            .iter()
+            .find(|i| crate::util::fs::resolved(i) == p)?;
         Some(if input == path {
             "a file the run reads".to_string()
         } else {
@@ -205,26 +208,6 @@ impl Tournament {
     /// Engine names, in config order.
     pub fn engine_names(&self) -> Vec<String> {
         self.engines.iter().map(|e| e.name().to_string()).collect()
-    }
-}
-
-/// `path` as the filesystem resolves it: links followed and `..` taken
-/// away in the part that exists, the rest appended as written.
-fn resolved(path: &Path) -> PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut rest = Vec::new();
-    let mut head = absolute.as_path();
-    loop {
-        if let Ok(real) = head.canonicalize() {
-            return rest.iter().rev().fold(real, |p, part| p.join(part));
-        }
-        match (head.parent(), head.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_os_string());
-                head = parent;
-            }
-            _ => return absolute,
-        }
     }
 }
 
@@ -373,7 +356,12 @@ fn tune_of(
     if !is_tune(&raw.format) {
         return Ok(None);
     }
-    let at = (loaded.folders[0].as_path(), loaded.files[0].clone());
+    let named = match &raw.engines[..] {
+        [EngineRef::Path(p)] => Named::File(src.base().join(p)),
+        [EngineRef::Arg(text)] => Named::Arg(text.clone()),
+        _ => Named::Inline,
+    };
+    let at = (loaded.folders[0].as_path(), named);
     let (tune, sides) = Tune::check(src, &raw.format, &loaded.engines, at, raw.seed)?;
     loaded.engines = sides;
     Ok(Some(std::sync::Arc::new(tune)))

@@ -87,6 +87,10 @@ impl Venue for Alone {
         self.scheduler.as_mut()
     }
 
+    fn failure(&mut self) -> Option<crate::error::Error> {
+        self.scheduler.failure()
+    }
+
     fn end(
         &mut self,
         info: &TournamentInfo,

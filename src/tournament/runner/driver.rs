@@ -13,11 +13,9 @@ use super::pool::{Ended, Pool};
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
-use crate::report::tune::TuneSummary;
 use crate::report::{Results, Status};
-use crate::search::Limit;
 use crate::tournament::schedule::Scheduler;
-use crate::tournament::tune::{output, Tune};
+
 use crate::tournament::{RunOptions, RunOutcome};
 use crate::tournament::{Tournament, EXIT_STOPPED};
 use std::path::{Path, PathBuf};
@@ -185,7 +183,7 @@ pub(crate) fn drive(
 /// bytes); the lines that say where it is and how to check it.
 ///
 /// # Errors
-/// As [`write_tuned`].
+/// As [`Tune::write`].
 fn tuned(
     t: &Tournament,
     info: &TournamentInfo,
@@ -196,37 +194,9 @@ fn tuned(
         (Some(tune), Some(summary))
             if !info.workers || summary.iterations_done == summary.iterations =>
         {
-            write_tuned(t, tune, summary, out).map(Some)
+            let values: Vec<f64> = summary.params.iter().map(|p| p.value).collect();
+            tune.write(&values, summary.iterations_done, out).map(Some)
         }
         _ => Ok(None),
     }
-}
-
-/// Writes a tune's `tuned.ron` in `out`: its base engine with the values
-/// of `summary`. The lines that say where it is and how to check it.
-///
-/// # Errors
-/// The base file unreadable, or `tuned.ron` not written.
-fn write_tuned(t: &Tournament, tune: &Tune, summary: &TuneSummary, out: &Path) -> Result<String> {
-    let values: Vec<f64> = summary.params.iter().map(|p| p.value).collect();
-    let text = tune.tuned_text(&values, summary.iterations_done, out)?;
-    let path = out.join("tuned.ron");
-    crate::util::fs::write_atomic(&path, &text)?;
-    let base = tune.file.as_ref().map_or_else(
-        || "BASE.ron".into(),
-        |f| output::tidy(f).display().to_string(),
-    );
-    let limit = match t.engines[0].limit() {
-        Some(Limit::Depth(d)) => format!(" --depth {d}"),
-        Some(Limit::MoveTime(ms)) => format!(" --movetime {ms}"),
-        Some(Limit::Clock(base, inc)) => {
-            format!(" --tc {}+{}", base as f64 / 1000.0, inc as f64 / 1000.0)
-        }
-        Some(Limit::Nodes(_)) | None => String::new(),
-    };
-    Ok(format!(
-        "Tuned engine written to {}\nCheck it against the engine it was tuned from:\n  arena match {} {base}{limit} --sprt elo0=0 elo1=5 --max-pairs 20000",
-        path.display(),
-        path.display()
-    ))
 }

@@ -88,6 +88,12 @@ pub trait Scheduler: Send {
 
     /// The next game, given the results so far.
     fn next(&mut self, finished: &Finished<'_>) -> Next;
+
+    /// What made it answer [`Next::Done`] early and must end the run with
+    /// an error (a resumed journal that is not of its games), once.
+    fn failure(&mut self) -> Option<crate::error::Error> {
+        None
+    }
 }
 
 /// Every two engines meet `rounds` times.

@@ -1,18 +1,81 @@
-//! The engine a tune changes: its settings as written, and the engine
-//! each set of values makes. A value is set on the settings themselves (a
-//! field path, as `FILE.ron:FIELD=VALUE` names it, through the engine's
-//! serialized form) and the result checked as its file is, taking the
-//! weights and ProbCut model the base loaded: building a side's engine
-//! reads no file.
+//! The engine a tune changes, and the engine each set of values makes.
+//! For one of arena's own engines ([`Settings`]) a value is set on the
+//! settings themselves (a field path, as `FILE.ron:FIELD=VALUE` names it,
+//! through the engine's serialized form) and the result checked as its
+//! file is, taking the weights and ProbCut model the base loaded: building
+//! a side's engine reads no file. An external engine's values fill the
+//! `{name}` placeholders of its arguments and init lines
+//! ([`Placeholders`]).
 
+use super::external::{Misfit, Placeholders};
 use crate::engine::{EngineConfig, EngineSpec};
+use crate::records::tune::TuneParam;
 use crate::util::Source;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// The engine a tune changes, and which of its fields are integers.
+/// The engine a tune changes.
 #[derive(Clone, Debug)]
-pub struct TuneBase {
+pub enum TuneBase {
+    /// One of arena's own engines: its fields.
+    Settings(Box<Settings>),
+    /// An external program: its placeholders.
+    External(Box<Placeholders>),
+}
+
+impl TuneBase {
+    /// The tune of `params` of `spec`, whose relative paths start from
+    /// `folder`.
+    ///
+    /// # Errors
+    /// A field the engine does not have or that is not a number; for an
+    /// external engine, a placeholder with no parameter or a parameter
+    /// with no placeholder.
+    pub fn new(spec: &EngineSpec, folder: &Path, params: &[TuneParam]) -> Result<TuneBase, Misfit> {
+        match spec {
+            EngineSpec::Engine(config) => {
+                let fields: Vec<&str> = params.iter().map(|p| p.field.as_str()).collect();
+                Settings::new(config, folder, &fields)
+                    .map(|s| TuneBase::Settings(Box::new(s)))
+                    .map_err(|(i, m)| (Some(i), m))
+            }
+            EngineSpec::External(x) => {
+                Placeholders::new(x, params).map(|p| TuneBase::External(Box::new(p)))
+            }
+        }
+    }
+
+    /// Which parameters are integers (played rounded).
+    pub fn integer(&self) -> &[bool] {
+        match self {
+            TuneBase::Settings(s) => &s.integer,
+            TuneBase::External(x) => x.integer(),
+        }
+    }
+
+    /// The base engine's name.
+    pub fn name(&self) -> &str {
+        match self {
+            TuneBase::Settings(s) => &s.config.name,
+            TuneBase::External(x) => x.name(),
+        }
+    }
+
+    /// The engine with `values` (integer ones rounded), named `name`.
+    ///
+    /// # Errors
+    /// What the engine's checks say of the values.
+    pub fn engine(&self, name: &str, values: &[f64]) -> Result<EngineSpec, String> {
+        match self {
+            TuneBase::Settings(s) => s.engine(name, values),
+            TuneBase::External(x) => Ok(x.engine(name, values)),
+        }
+    }
+}
+
+/// One of arena's own engines, tuned by its fields.
+#[derive(Clone, Debug)]
+pub struct Settings {
     /// The engine as loaded (limits from the tournament applied).
     config: EngineConfig,
     /// Its settings, serialized: where values are set.
@@ -26,28 +89,19 @@ pub struct TuneBase {
     integer: Vec<bool>,
 }
 
-impl TuneBase {
-    /// The tune of `fields` of `spec`, whose relative paths start from
+impl Settings {
+    /// The tune of `fields` of `config`, whose relative paths start from
     /// `folder`.
     ///
     /// # Errors
-    /// Which field is not a number of the engine, as `(index, message)`;
-    /// an external engine (whose numbers are tuned through placeholders,
-    /// not yet built) as index 0.
-    pub fn new(
-        spec: &EngineSpec,
+    /// Which field is not a number of the engine, as `(index, message)`.
+    fn new(
+        config: &EngineConfig,
         folder: &Path,
         fields: &[&str],
-    ) -> Result<TuneBase, (usize, String)> {
-        let EngineSpec::Engine(config) = spec else {
-            return Err((
-                0,
-                "the engine is external: arena tunes the fields of its own engine files (external engines' {placeholders} are not built yet)".into(),
-            ));
-        };
-        let settings = serde_json::to_value(config.written())
-            .map_err(|e| (0, format!("the engine's settings cannot be read: {e}")))?;
-        let mut base = TuneBase {
+    ) -> Result<Settings, (usize, String)> {
+        let settings = config.written().every_field();
+        let mut base = Settings {
             config: config.clone(),
             settings,
             at: folder.join("engine.ron"),
@@ -62,16 +116,6 @@ impl TuneBase {
             base.integer.push(integer);
         }
         Ok(base)
-    }
-
-    /// Which parameters are integer fields.
-    pub fn integer(&self) -> &[bool] {
-        &self.integer
-    }
-
-    /// The base engine's name.
-    pub fn name(&self) -> &str {
-        &self.config.name
     }
 
     /// Whether field `i` is an integer: a fraction does not read where an
@@ -104,7 +148,7 @@ impl TuneBase {
     ///
     /// # Errors
     /// What the engine's checks say of the values.
-    pub fn engine(&self, name: &str, values: &[f64]) -> Result<EngineSpec, String> {
+    fn engine(&self, name: &str, values: &[f64]) -> Result<EngineSpec, String> {
         let mut s = self.settings.clone();
         for (i, &v) in values.iter().enumerate() {
             let slot = slot(&mut s, &self.fields[i]).ok_or("a field went missing")?;
@@ -119,7 +163,7 @@ impl TuneBase {
         let mut config = EngineConfig::check_like(raw, Source::new(&self.at, ""), &self.config)
             .map_err(|e| e.to_string())?;
         config.name = name.to_string();
-        Ok(EngineSpec::Engine(config))
+        Ok(EngineSpec::Engine(Box::new(config)))
     }
 }
 

@@ -7,6 +7,7 @@
 //! end writes `tuned.ron` ([`output`]).
 
 pub mod base;
+pub mod external;
 pub mod output;
 pub mod scheduler;
 
@@ -15,6 +16,7 @@ use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::tune::TuneParam;
 use crate::records::{Format, Shard};
+use crate::search::Limit;
 use crate::stats::spsa::Spsa;
 use crate::tournament::schedule::Schedule;
 use crate::util::Source;
@@ -34,13 +36,32 @@ pub struct Tune {
     pub base: TuneBase,
     /// The names θ+ and θ− play under (engines 0 and 1 of the run).
     pub names: [String; 2],
-    /// The engine's file, when it is one (`tuned.ron` keeps its text).
-    pub file: Option<PathBuf>,
+    /// How the config names the engine.
+    pub named: Named,
+    /// The engine file's text when the tune started (`tuned.ron` keeps
+    /// it, comments and all).
+    pub text: Option<String>,
+    /// Where the engine's relative paths start.
+    pub folder: PathBuf,
+    /// The limit it plays with (the run's, when it states none).
+    pub limit: Option<Limit>,
+}
+
+/// How a tune's config names its engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Named {
+    /// An engine file (relative to where arena runs, as the config's
+    /// folder and the file's path give it).
+    File(PathBuf),
+    /// `FILE.ron:FIELD=VALUE` or a program, as `arena match` takes it.
+    Arg(String),
+    /// Written in the config.
+    Inline,
 }
 
 impl Tune {
     /// The tune of `format` (a `Spsa`, in the config `src`) on `engines`
-    /// (the config's, loaded: exactly one, from `file` when it is one),
+    /// (the config's, loaded: exactly one, named in the config as `named`),
     /// whose relative paths start from `folder`, seeded `seed`: the tune,
     /// and the two engines of the run, θ+ and θ− at the start.
     ///
@@ -52,7 +73,7 @@ impl Tune {
         src: &Source<'_>,
         format: &Format,
         engines: &[EngineSpec],
-        (folder, file): (&Path, Option<PathBuf>),
+        (folder, named): (&Path, Named),
         seed: u64,
     ) -> Result<(Tune, Vec<EngineSpec>)> {
         let Format::Spsa {
@@ -78,9 +99,10 @@ impl Tune {
             return Err(src.field("pairs_per_iteration", "must be at least 1"));
         }
         let param = |i: usize| src.entry("params", i);
-        let fields: Vec<&str> = params.iter().map(|p| p.field.as_str()).collect();
-        let base =
-            TuneBase::new(engine, folder, &fields).map_err(|(i, m)| param(i).field("field", m))?;
+        let base = TuneBase::new(engine, folder, params).map_err(|(i, m)| match i {
+            Some(i) => param(i).field("field", m),
+            None => src.field("params", m),
+        })?;
         let spsa = format
             .spsa(seed, base.integer())
             .ok_or_else(|| Error::Internal("a Spsa format without its tune".into()))?;
@@ -88,13 +110,25 @@ impl Tune {
             Some(i) => param(i).field(e.field, e.message),
             None => src.field(e.field, e.message),
         })?;
+        if matches!(base, TuneBase::External(_)) && !matches!(named, Named::File(_)) {
+            return Err(src.field(
+                "engines",
+                "an external engine is tuned from its engine file: name it with Path(\"FILE.ron\")",
+            ));
+        }
         let name = base.name().to_string();
         let tune = Tune {
             spsa: Arc::new(spsa),
             pairs_per_iteration: *pairs_per_iteration,
             base,
             names: [format!("{name}+"), format!("{name}-")],
-            file,
+            text: match &named {
+                Named::File(f) => Some(crate::util::text::read_text(f)?),
+                Named::Arg(_) | Named::Inline => None,
+            },
+            named,
+            folder: folder.to_path_buf(),
+            limit: engine.limit(),
         };
         tune.check_bounds(params, &param)?;
         let start = tune.spsa.start();

@@ -1,13 +1,15 @@
 //! `tuned.ron`: the base engine with a tune's values written in, ready to
 //! check against the base (`arena match OUT/tuned.ron BASE --sprt ...`).
-//! An engine file keeps its text and comments, with the tuned fields set
-//! in place, its name made `NAME-tuned` and its weights and ProbCut paths
-//! made relative to the output folder; an engine written inline in the
-//! config is written out whole.
+//! An engine file keeps its text (as it was when the tune started) and
+//! comments, with the tuned fields set in place and its name made
+//! `NAME-tuned`; any other engine (inline, or `FILE.ron:FIELD=VALUE`) is
+//! written out whole. Weights and ProbCut paths are made relative to the
+//! output folder.
 
-use super::Tune;
+use super::{Named, Tune, TuneBase};
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
+use crate::search::Limit;
 use crate::util::ron_edit::set_field;
 use std::path::{Component, Path, PathBuf};
 
@@ -17,8 +19,8 @@ impl Tune {
     /// first line says after how many of the tune's iterations.
     ///
     /// # Errors
-    /// The base file unreadable, or an edit the engine's checks refuse
-    /// ([`Error::Internal`]: the values were checked at the start).
+    /// An edit the engine's checks refuse (the values were checked at the
+    /// start).
     pub fn tuned_text(&self, values: &[f64], done: u64, out: &Path) -> Result<String> {
         let played: Vec<f64> = self
             .spsa
@@ -27,49 +29,169 @@ impl Tune {
             .zip(values)
             .map(|(p, &v)| p.played(p.clamp(v)))
             .collect();
+        let names: Vec<&str> = self.spsa.params.iter().map(|p| p.name.as_str()).collect();
         let header = format!(
             "// Tuned by arena: SPSA of {}, after {done} of {} iterations.\n",
-            self.spsa
-                .params
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            names.join(", "),
             self.spsa.schedule.iterations
         );
-        let Some(file) = &self.file else {
-            let EngineSpec::Engine(e) = self.engine(0, &played).map_err(Error::Internal)? else {
-                return Err(Error::Internal("an external tune".into()));
-            };
-            let mut raw = e.written().clone();
-            raw.name = format!("{}-tuned", self.base.name());
-            let text = ron::ser::to_string_pretty(
-                &raw,
-                ron::ser::PrettyConfig::default().struct_names(true),
-            )
-            .map_err(|e| Error::Internal(e.to_string()))?;
-            return Ok(header + &text + "\n");
+        let text = match (&self.base, &self.named, &self.text) {
+            (TuneBase::External(x), Named::File(_), Some(text)) => {
+                let name = format!("{:?}", format!("{}-tuned", self.base.name()));
+                let filled = x.fill(text, &played);
+                let named = set_field(&filled, &["name"], |_| name.clone()).map_err(unwritten)?;
+                moved_program(&named, &self.folder, out)
+            }
+            (TuneBase::Settings(_), Named::File(file), Some(text)) => {
+                let tuned = self.written_text(&played, "-tuned")?;
+                self.edited(text, file, &played, &tuned)?
+            }
+            _ => self.written_text(&played, "-tuned")?,
         };
-        let mut text = crate::util::text::read_text(file)?;
-        let folder = file.parent().unwrap_or(Path::new("."));
-        for (p, v) in self.spsa.params.iter().zip(&played) {
+        Ok(header + &moved_paths(&text, &self.folder, out))
+    }
+
+    /// The engine at the start, written out whole as `base.ron` beside
+    /// `tuned.ron` in `out` (for an engine the config writes inline,
+    /// which has no file to check the tune against).
+    ///
+    /// # Errors
+    /// As [`Tune::tuned_text`].
+    pub fn base_text(&self, out: &Path) -> Result<String> {
+        let start: Vec<f64> = self.spsa.params.iter().map(|p| p.played(p.start)).collect();
+        let text = self.written_text(&start, "")?;
+        Ok(moved_paths(&text, &self.folder, out) + "\n")
+    }
+
+    /// The file's `text` with `played` set in place and the name
+    /// `NAME-tuned`; `tuned` is the same engine written out whole.
+    fn edited(&self, text: &str, file: &Path, played: &[f64], tuned: &str) -> Result<String> {
+        let mut text = text.to_string();
+        for (p, v) in self.spsa.params.iter().zip(played) {
             let path: Vec<&str> = p.name.split('.').collect();
-            text = set_number(&text, &path, *v, file)?;
+            text = match set_number(&text, &path, *v, file, self.limit) {
+                Ok(t) => t,
+                // A nested field whose struct the file leaves out (`time`):
+                // the struct as the tuned engine has it.
+                Err(_) if path.len() > 1 => set_whole(&text, path[0], tuned)?,
+                Err(e) => return Err(e),
+            };
         }
         let name = format!("{:?}", format!("{}-tuned", self.base.name()));
-        text = set_field(&text, &["name"], |_| name.clone()).map_err(Error::Internal)?;
-        for path in [&["eval", "weights"][..], &["probcut"][..]] {
-            if let Ok(t) = set_field(&text, path, |old| moved_path(old, folder, out)) {
-                text = t;
+        set_field(&text, &["name"], |_| name.clone()).map_err(unwritten)
+    }
+
+    /// The engine playing `played`, named with `suffix`, written out whole.
+    fn written_text(&self, played: &[f64], suffix: &str) -> Result<String> {
+        let EngineSpec::Engine(e) = self.engine(0, played).map_err(unwritten)? else {
+            return Err(unwritten(
+                "an external engine has no settings to write".into(),
+            ));
+        };
+        let mut raw = e.written().clone();
+        raw.name = format!("{}{suffix}", self.base.name());
+        let pretty = ron::ser::PrettyConfig::default().struct_names(true);
+        ron::ser::to_string_pretty(&raw, pretty).map_err(|e| unwritten(e.to_string()))
+    }
+}
+
+impl Tune {
+    /// Writes `tuned.ron` in `out` for `values` after `done` iterations
+    /// (and `base.ron`, the engine at the start, when the config writes it
+    /// inline); the lines that say where it is and how to check it.
+    ///
+    /// # Errors
+    /// As [`Tune::tuned_text`]; a file not written.
+    pub fn write(&self, values: &[f64], done: u64, out: &Path) -> Result<String> {
+        let path = out.join("tuned.ron");
+        crate::util::fs::write_atomic(&path, &self.tuned_text(values, done, out)?)?;
+        let base = match &self.named {
+            Named::File(f) => tidy(f).display().to_string(),
+            Named::Arg(text) => format!("{text:?}"),
+            Named::Inline => {
+                let base = out.join("base.ron");
+                crate::util::fs::write_atomic(&base, &self.base_text(out)?)?;
+                base.display().to_string()
             }
+        };
+        let limit = match self.limit {
+            Some(Limit::Depth(d)) => format!(" --depth {d}"),
+            Some(Limit::MoveTime(ms)) => format!(" --movetime {ms}"),
+            Some(Limit::Clock(base, inc)) => {
+                format!(" --tc {}+{}", base as f64 / 1000.0, inc as f64 / 1000.0)
+            }
+            Some(Limit::Nodes(_)) | None => String::new(),
+        };
+        Ok(format!(
+            "Tuned engine written to {}\nCheck it against the engine it was tuned from:\n  arena match {} {base}{limit} --sprt elo0=0 elo1=5 --max-pairs 20000",
+            path.display(),
+            path.display()
+        ))
+    }
+}
+
+/// An external engine file's `text` with its program (when a path, not a
+/// name looked up in `PATH`) and working folder, relative to `folder`,
+/// made relative to `out`.
+fn moved_program(text: &str, folder: &Path, out: &Path) -> String {
+    let mut text = text.to_string();
+    let path_only = |old: Option<&str>| match old {
+        Some(o) if o.contains('/') => moved_path(Some(o), folder, out),
+        Some(o) => o.to_string(),
+        None => "None".into(),
+    };
+    if let Ok(t) = set_field(&text, &["command"], path_only) {
+        text = t;
+    }
+    if let Ok(t) = set_field(&text, &["working_dir"], |old| moved_path(old, folder, out)) {
+        text = t;
+    }
+    text
+}
+
+/// `text` with its weights and ProbCut paths (relative to `folder`) made
+/// relative to `out`.
+fn moved_paths(text: &str, folder: &Path, out: &Path) -> String {
+    let mut text = text.to_string();
+    for path in [&["eval", "weights"][..], &["probcut"][..]] {
+        if let Ok(t) = set_field(&text, path, |old| moved_path(old, folder, out)) {
+            text = t;
         }
-        Ok(header + &text)
+    }
+    text
+}
+
+/// Why `tuned.ron` could not be written.
+fn unwritten(why: String) -> Error {
+    Error::Run(crate::error::Wording::text(format!(
+        "tuned.ron cannot be written: {why}"
+    )))
+}
+
+/// The text with the field `top` set to its value in `tuned` (an engine
+/// written out whole); unchanged when `tuned` leaves it out (at its
+/// default, as the file has it).
+fn set_whole(text: &str, top: &str, tuned: &str) -> Result<String> {
+    let mut value = None;
+    let _ = set_field(tuned, &[top], |old| {
+        value = old.map(str::to_string);
+        String::new()
+    });
+    match value {
+        Some(v) => set_field(text, &[top], |_| v.clone()).map_err(unwritten),
+        None => Ok(text.to_string()),
     }
 }
 
 /// The text with the number at `path` set to `v`, written as the engine
 /// reads it: bare, or in `Some(...)` where the field is an option.
-fn set_number(text: &str, path: &[&str], v: f64, file: &Path) -> Result<String> {
+fn set_number(
+    text: &str,
+    path: &[&str],
+    v: f64,
+    file: &Path,
+    limit: Option<Limit>,
+) -> Result<String> {
     let number = if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {
@@ -85,13 +207,13 @@ fn set_number(text: &str, path: &[&str], v: f64, file: &Path) -> Result<String> 
                 number.clone()
             }
         })
-        .map_err(Error::Internal)?;
-        match EngineSpec::parse(&edited, file, None) {
+        .map_err(unwritten)?;
+        match EngineSpec::parse(&edited, file, limit) {
             Ok(_) => return Ok(edited),
             Err(e) => last = e.to_string(),
         }
     }
-    Err(Error::Internal(format!(
+    Err(unwritten(format!(
         "{} = {number} in {}: {last}",
         path.join("."),
         crate::error::path_text(file)
@@ -123,11 +245,7 @@ fn moved_path(old: Option<&str>, folder: &Path, out: &Path) -> String {
 /// `target` as a path relative to the folder `from` (both made absolute
 /// and their `..` resolved where they exist).
 pub fn relative_to(target: &Path, from: &Path) -> PathBuf {
-    let full = |p: &Path| {
-        p.canonicalize()
-            .or_else(|_| std::path::absolute(p))
-            .unwrap_or_else(|_| p.to_path_buf())
-    };
+    let full = crate::util::fs::resolved;
     let (target, from) = (full(target), full(from));
     let (t, f): (Vec<Component>, Vec<Component>) =
         (target.components().collect(), from.components().collect());

@@ -526,6 +526,9 @@ impl Scheduler for ClaimScheduler {
         }
         if let Some(t) = &mut self.tune {
             t.absorb(finished.games);
+            if let Some(why) = t.failure.take() {
+                self.failure = Some(Error::Run(crate::error::Wording::text(why)));
+            }
         }
         self.seen = finished.games.len();
         if finished.sprt_decided || self.failure.is_some() {

@@ -198,6 +198,9 @@ impl Status {
         } else {
             let _ = writeln!(s, "Counted: {} games", r.games);
         }
+        if let Some(tune) = &r.tune {
+            let _ = writeln!(s, "Tune: {}", tune.line());
+        }
         let _ = writeln!(
             s,
             "Status: {}{}",
