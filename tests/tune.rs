@@ -43,6 +43,12 @@ fn toy(dir: &Path, param: &str, format: &str) -> PathBuf {
 const PARAM: &str =
     r#"(field: "endgame_exact_at", start: 4, min: 0, max: 14, c_end: 1, r_end: 0.02)"#;
 
+/// PARAM and a real-valued number (a clock number, which a depth-limited
+/// engine never uses): its values go through the journal as decimals and
+/// must read back as the very numbers the tune computes.
+const PARAMS: &str = r#"(field: "endgame_exact_at", start: 4, min: 0, max: 14, c_end: 1, r_end: 0.02),
+            (field: "time.increment_share", start: 0.75, min: 0.2, max: 1.0, c_end: 0.05, r_end: 0.02)"#;
+
 fn run(config: &Path, out: &Path, more: &[&str]) -> std::process::Output {
     let mut args = vec![
         "run",
@@ -92,7 +98,7 @@ fn a_tune_is_the_same_at_any_concurrency_and_after_a_kill_and_resume() {
     let dir = tmp("tune-same");
     let config = toy(
         &dir,
-        PARAM,
+        PARAMS,
         "iterations: 60, pairs_per_iteration: 2, delay: 3,",
     );
     let one = dir.join("c1");
@@ -327,7 +333,7 @@ fn one_worker_and_three_workers_give_the_one_machine_tune() {
     let dir = tmp("tune-workers");
     let config = toy(
         &dir,
-        PARAM,
+        PARAMS,
         "iterations: 40, pairs_per_iteration: 2, delay: 3,",
     );
     let one = dir.join("one");
@@ -443,7 +449,7 @@ fn an_inline_or_changed_engine_is_written_out_whole_with_its_weights_found() {
     let out = arena(&["run", config.to_str().unwrap(), "--overwrite"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("pvs-tt-d8.ron:tt_mib=2\" --depth 8 --sprt"),
+        stdout(&out).contains("out/base.ron --depth 8 --sprt"),
         "{}",
         stdout(&out)
     );
@@ -528,6 +534,8 @@ fn an_external_engine_is_tuned_through_its_placeholders_as_in_process() {
         "{tuned}"
     );
     assert!(tuned.contains("name: \"d1-tuned\""), "{tuned}");
+    let e = arena::engine::EngineSpec::load(&dir.join("served/tuned.ron"), None);
+    assert!(e.is_ok(), "{}", e.unwrap_err());
 
     // A placeholder no parameter fills, or a parameter with no placeholder.
     write_external(serve_args("{other}"));

@@ -51,7 +51,6 @@ where
     // The helpers stop when the main search is done, not by a depth or a
     // node count of their own; a time limit stays, as a safety.
     let theirs = SearchSettings {
-        time: crate::search::limits::TimeUse::default(),
         limit: match settings.limit {
             Limit::Depth(_) | Limit::Nodes(_) => Limit::Depth(MAX_DEPTH),
             time @ (Limit::MoveTime(_) | Limit::Clock(..)) => time,

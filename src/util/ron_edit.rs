@@ -75,7 +75,12 @@ fn added(
 ) -> String {
     let after_comma = at == 0 || code[at - 1] == ',' || code[at - 1] == '(';
     let comma = if after_comma { "" } else { "," };
-    let line_end = (at..close).find(|&i| chars[i] == '\n');
+    let line_end = (at..close).find(|&i| chars[i] == '\n').filter(|&end| {
+        // Not a line break inside a block comment that starts on the line.
+        let rest: String = chars[at..end].iter().collect();
+        rest.rfind("/*")
+            .is_none_or(|open| rest[open..].contains("*/"))
+    });
     match line_end {
         Some(end) if !after_comma || code[at - 1] == ',' => {
             let line_start = chars[..at]
@@ -212,6 +217,16 @@ mod tests {
         assert!(out.starts_with("// name: \"not this\"\n"), "{out}");
         let out = set("tt_mib", "8").unwrap();
         assert!(out.contains("tt_mib: 8, /* trailing */"), "{out}");
+    }
+
+    #[test]
+    fn a_field_added_after_a_block_comment_that_spans_lines_is_not_in_it() {
+        let text = "E(\n    a: 1, /* x\n    y */\n)";
+        let out = set_field(text, &["b"], |_| "2".into()).unwrap();
+        let code: String = mask_ron(&out.chars().collect::<Vec<_>>())
+            .into_iter()
+            .collect();
+        assert!(code.contains("b: 2"), "{out}");
     }
 
     #[test]

@@ -1,11 +1,14 @@
 //! `cargo xtask tune-cost [--rounds N] [--iterations N]`: what a tune
-//! costs beyond its games. A tune of the depth-1 PVS engine
-//! (engines/pvs-tt-d8.ron at Depth(1), its `aspiration` tuned, one pair an
-//! iteration) against `arena match` of the same engine against itself
-//! with as many pairs, on the same book at the same concurrency, in
-//! alternating rounds (the order swapped each round) on this checkout's
-//! build. Prints each round's wall and user CPU and the median ratios
-//! (tune over match).
+//! costs beyond its games. A tune of the depth-1 alpha-beta engine
+//! (engines/alphabeta-d6.ron at Depth(1), one pair an iteration) against
+//! `arena match` of the same engine against itself with as many pairs, on
+//! the same book at the same concurrency, in alternating rounds (the order
+//! swapped each round) on this checkout's build. The tuned number is the
+//! engine's `seed`, which its search never uses: the tune plays the
+//! match's games, so what differs is the tune's own work (its schedule,
+//! θ, a player built for each pair's values, the values in the journal).
+//! Prints each round's wall and user CPU and the median ratios (tune over
+//! match).
 
 use crate::compare::{start, times, Times};
 use crate::{build_arena, root, scratch, Result};
@@ -19,7 +22,7 @@ fn config(iterations: u64, out: &std::path::Path) -> String {
     name: "tune-cost",
     engines: [Path({engine:?})],
     format: Spsa(
-        params: [(field: "aspiration", start: 50, min: 10, max: 300, c_end: 10, r_end: 0.002)],
+        params: [(field: "seed", start: 500, min: 0, max: 1000, c_end: 10, r_end: 0.002)],
         iterations: {iterations}, pairs_per_iteration: 1, delay: 8,
     ),
     book: (file: {book:?}, order: Sequential),
@@ -28,7 +31,7 @@ fn config(iterations: u64, out: &std::path::Path) -> String {
     out: {out:?},
 )
 "#,
-        engine = root.join("engines/pvs-tt-d8.ron").display(),
+        engine = root.join("engines/alphabeta-d6.ron").display(),
         book = root.join("openings/all-4ply.txt").display(),
         out = out.display(),
     )
@@ -61,7 +64,10 @@ pub fn run(args: &[String]) -> Result<bool> {
         let tune_out = dir.join(format!("tune-{label}"));
         std::fs::write(&config_path, config(iterations, &tune_out))
             .map_err(|e| format!("{}: {e}", config_path.display()))?;
-        let engine = root().join("engines/pvs-tt-d8.ron").display().to_string();
+        let engine = root()
+            .join("engines/alphabeta-d6.ron")
+            .display()
+            .to_string();
         let book = root().join("openings/all-4ply.txt").display().to_string();
         let match_out = dir.join(format!("match-{label}")).display().to_string();
         let tune = ["run", &config_path.display().to_string(), "--quiet"];

@@ -31,7 +31,11 @@ const CONFIG_HASHES: &[(&str, &str)] = &[
     ("strength-vs-baseline.ron", "be6c621da5f6c5fb"),
     ("strong-gauntlet.ron", "954f8e5cb348c782"),
     ("tictactoe.ron", "62fba1a592d51a91"),
-    ("variants.ron", "661b512ac69ccf70"),
+    // A tune of pvs-tt-d8's endgame_exact_at and aspiration (new, 2026-11-29).
+    ("tune-quick.ron", "5665e21ce0d44faa"),
+    // A 3 x 2 matrix of search variants and orderings since 2026-11-29 (the
+    // six hand-written engines it replaced hashed 661b512ac69ccf70).
+    ("variants.ron", "1c41370102c95ba0"),
     ("vs-grhino-l3.ron", "a3c1168854a254df"),
     ("vs-grhino.ron", "8c8933de8e0f41b0"),
 ];

@@ -48,7 +48,10 @@ impl Tune {
             }
             _ => self.written_text(&played, "-tuned")?,
         };
-        Ok(header + &moved_paths(&text, &self.folder, out))
+        Ok(match self.base {
+            TuneBase::External(_) => header + &text,
+            TuneBase::Settings(_) => header + &moved_paths(&text, &self.folder, out),
+        })
     }
 
     /// The engine at the start, written out whole as `base.ron` beside
@@ -107,8 +110,9 @@ impl Tune {
         crate::util::fs::write_atomic(&path, &self.tuned_text(values, done, out)?)?;
         let base = match &self.named {
             Named::File(f) => tidy(f).display().to_string(),
-            Named::Arg(text) => format!("{text:?}"),
-            Named::Inline => {
+            // An argument's file is relative to the config's folder, not
+            // to where the command runs: the engine written out instead.
+            Named::Arg(_) | Named::Inline => {
                 let base = out.join("base.ron");
                 crate::util::fs::write_atomic(&base, &self.base_text(out)?)?;
                 base.display().to_string()
@@ -134,31 +138,42 @@ impl Tune {
 /// name looked up in `PATH`) and working folder, relative to `folder`,
 /// made relative to `out`.
 fn moved_program(text: &str, folder: &Path, out: &Path) -> String {
-    let mut text = text.to_string();
-    let path_only = |old: Option<&str>| match old {
-        Some(o) if o.contains('/') => moved_path(Some(o), folder, out),
-        Some(o) => o.to_string(),
-        None => "None".into(),
+    let path_only = |old: &str| {
+        if old.contains('/') {
+            moved_path(Some(old), folder, out)
+        } else {
+            old.to_string()
+        }
     };
-    if let Ok(t) = set_field(&text, &["command"], path_only) {
-        text = t;
+    let text = rewrite_present(text, &["command"], path_only);
+    rewrite_present(&text, &["working_dir"], |old| {
+        moved_path(Some(old), folder, out)
+    })
+}
+
+/// `text` with the value of the field at `path` rewritten by `f`, when the
+/// text writes it (a field left out stays out).
+fn rewrite_present(text: &str, path: &[&str], f: impl Fn(&str) -> String) -> String {
+    let mut present = false;
+    let _ = set_field(text, path, |old| {
+        present = old.is_some();
+        String::new()
+    });
+    if !present {
+        return text.to_string();
     }
-    if let Ok(t) = set_field(&text, &["working_dir"], |old| moved_path(old, folder, out)) {
-        text = t;
-    }
-    text
+    set_field(text, path, |old| f(old.unwrap_or_default())).unwrap_or_else(|_| text.to_string())
 }
 
 /// `text` with its weights and ProbCut paths (relative to `folder`) made
 /// relative to `out`.
 fn moved_paths(text: &str, folder: &Path, out: &Path) -> String {
-    let mut text = text.to_string();
-    for path in [&["eval", "weights"][..], &["probcut"][..]] {
-        if let Ok(t) = set_field(&text, path, |old| moved_path(old, folder, out)) {
-            text = t;
-        }
-    }
-    text
+    let text = rewrite_present(text, &["eval", "weights"], |old| {
+        moved_path(Some(old), folder, out)
+    });
+    rewrite_present(&text, &["probcut"], |old| {
+        moved_path(Some(old), folder, out)
+    })
 }
 
 /// Why `tuned.ron` could not be written.
