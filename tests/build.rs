@@ -289,4 +289,35 @@ fn an_engine_program_changed_between_shards_is_refused_and_so_is_its_resume() {
         json(&a.join("tournament.json"))["build"]["engines"]["ext"],
         before
     );
+    // Allowed, the resume goes on: the record takes the new build and
+    // keeps how it differed, which the results note, and a later resume by
+    // the same build needs nothing more.
+    let out = run(&["--resume", "--allow-mixed-builds"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let info = json(&a.join("tournament.json"));
+    assert_eq!(info["build"]["engines"]["ext"], after);
+    let differ = format!("engine \"ext\" program SHA-256 {before} vs {after}");
+    assert_eq!(info["resumed_builds"], differ.as_str());
+    let notes = json(&a.join("results.json"))["notes"].to_string();
+    assert!(
+        notes.contains(&format!(
+            "resumed by another build (mixed builds allowed): {}",
+            differ.replace('"', "\\\"")
+        )),
+        "{notes}"
+    );
+    let out = run(&["--resume"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        json(&a.join("tournament.json"))["resumed_builds"],
+        differ.as_str()
+    );
+    // Without --resume (or --worker) the flag is a usage error.
+    let out = run(&["--allow-mixed-builds"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--allow-mixed-builds") && stderr(&out).contains("--resume"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -235,7 +235,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{note}");
     }
     let mut observer = args.folder.observer(&t, &t.out)?;
-    let options = args.folder.run_options();
+    let options = args.folder.run_options(None)?;
     let outcome = reaping(|| tournament::run(&t, &options, &mut observer))?;
     Ok(code(outcome.exit_code))
 }

@@ -50,10 +50,6 @@ pub struct RunArgs {
     /// Adjudication (--resign, --draw, --adjudicate-solve), instead of the config's.
     #[command(flatten)]
     pub adjudication: super::adjudication::AdjudicationArgs,
-    /// With --worker: join a run another arena build (or other engine
-    /// programs) started; recorded, and noted by `arena report`
-    #[arg(long, requires = "worker")]
-    pub allow_mixed_builds: bool,
 }
 
 /// What to do with an output folder that holds a run, and how much to say:
@@ -81,21 +77,42 @@ pub struct FolderArgs {
     /// are abandoned (played again on --resume): 10s, 500ms, 1m
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "10s")]
     pub stop_grace: Duration,
+    /// With --resume (or --worker): continue or join a run another arena
+    /// build (or other engine programs) started; recorded, and noted in
+    /// the results
+    #[arg(long)]
+    pub allow_mixed_builds: bool,
 }
 
 impl FolderArgs {
     /// The run options these flags give (with Ctrl-C and SIGTERM as stop
     /// requests).
-    pub fn run_options(&self) -> RunOptions {
-        RunOptions {
+    ///
+    /// # Errors
+    /// [`Error::Usage`]: `--allow-mixed-builds` without `--resume` or
+    /// `--worker` (`worker`: whether the command has that flag, and
+    /// whether it was given).
+    pub fn run_options(&self, worker: Option<bool>) -> Result<RunOptions, Error> {
+        if self.allow_mixed_builds && !self.resume && worker != Some(true) {
+            let needs = match worker {
+                Some(_) => "--resume or --worker",
+                None => "--resume",
+            };
+            return Err(Error::usage(
+                "allow_mixed_builds",
+                format!("is for a run continued or joined: give it with {needs}"),
+            ));
+        }
+        Ok(RunOptions {
             resume: self.resume,
             overwrite: self.overwrite,
+            allow_mixed_builds: self.allow_mixed_builds,
             stop: stop_requests().map(|requests| Stops {
                 requests,
                 grace: self.stop_grace,
             }),
             ..RunOptions::default()
-        }
+        })
     }
 
     /// What the run of `t` into `out` shows (`--quiet`, a terminal or not)
@@ -190,7 +207,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Some(id) => Some(WorkerOptions {
             id: worker_id(id)?,
             stale_after: args.stale_after,
-            allow_mixed_builds: args.allow_mixed_builds,
+            allow_mixed_builds: args.folder.allow_mixed_builds,
         }),
         None => None,
     };
@@ -201,7 +218,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         concurrency: args.concurrency,
         out: args.out.clone(),
         shard,
-        ..args.folder.run_options()
+        ..args.folder.run_options(Some(args.worker.is_some()))?
     };
     let outcome = match &worker {
         Some(w) => reaping(|| workers::run_worker(&t, &options, w, &mut observer))?.0,

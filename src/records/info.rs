@@ -230,6 +230,12 @@ pub struct TournamentInfo {
     /// which folders differed and how; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mixed_builds: Option<String>,
+    /// For a run resumed by another build (`--resume
+    /// --allow-mixed-builds`): how each such build differed from the one
+    /// before it, joined by "; "; absent otherwise. `build` is then the
+    /// last one's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed_builds: Option<String>,
     /// The config's hash without the run's length (rounds or an SPRT's
     /// most pairs): `--resume` extends a run to a longer one of the same
     /// family (absent in folders written before it was recorded: those

@@ -164,6 +164,7 @@ mod tests {
             adjudicate: None,
             build: None,
             mixed_builds: None,
+            resumed_builds: None,
             family: None,
             time_control: None,
         }

@@ -415,7 +415,7 @@ pub fn analyse_counted(
 }
 
 /// What results say of the run itself: a book that wraps, shards of mixed
-/// builds merged.
+/// builds merged, a resume by another build.
 fn run_notes(info: &TournamentInfo) -> Vec<String> {
     let mut notes = Vec::new();
     if let Some(msg) = info.book_note() {
@@ -424,6 +424,11 @@ fn run_notes(info: &TournamentInfo) -> Vec<String> {
     if let Some(differ) = &info.mixed_builds {
         notes.push(format!(
             "shards of mixed builds were merged (mixed builds allowed): {differ}"
+        ));
+    }
+    if let Some(differ) = &info.resumed_builds {
+        notes.push(format!(
+            "resumed by another build (mixed builds allowed): {differ}"
         ));
     }
     notes

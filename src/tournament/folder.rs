@@ -18,8 +18,13 @@ use std::path::Path;
 /// How to treat a folder that already holds a journal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Existing {
-    /// Continue it (`--resume`).
-    Resume,
+    /// Continue it (`--resume`); `any_build` lets another build of arena
+    /// or of its engine programs continue it (`--allow-mixed-builds`),
+    /// which the record then notes.
+    Resume {
+        /// Another build may continue the run.
+        any_build: bool,
+    },
     /// Replace it (`--overwrite`).
     Overwrite,
     /// Neither: a finished run of the same config shows its results; an
@@ -32,6 +37,8 @@ pub enum Existing {
 pub struct RunFolder {
     /// The lock (released when dropped).
     pub lock: FolderLock,
+    /// The run's record as written to `tournament.json`.
+    pub info: TournamentInfo,
     /// The journal.
     pub journal: Journal,
     /// Games already played (a resumed or finished run's).
@@ -94,13 +101,14 @@ pub fn open_run(
     } else {
         None
     };
-    let info = &kept_build(out, &folder, info, old.is_some(), existing)?;
+    let kept = kept_build(out, &folder, info, old.is_some(), existing)?;
+    let info = &kept;
     // Every refusal is behind: what the caller opens (an events file) may
     // fail now and leave the folder as it was.
     ready()?;
     write_durable(&out.join("tournament.json"), &info_json(info))?;
     let (journal, games, must_be_finished) = match (old, existing) {
-        (Some(c), Existing::Resume | Existing::Show) => {
+        (Some(c), Existing::Resume { .. } | Existing::Show) => {
             check_journal(&c, info)?;
             let must = existing == Existing::Show;
             (Journal::append_to(&path, c.valid_len)?, c.games, must)
@@ -115,12 +123,13 @@ pub fn open_run(
             }
             (Journal::create(&path, &header(info))?, Vec::new(), false)
         }
-        (None, Existing::Resume | Existing::Show) => {
+        (None, Existing::Resume { .. } | Existing::Show) => {
             (Journal::create(&path, &header(info))?, Vec::new(), false)
         }
     };
     Ok(RunFolder {
         lock,
+        info: kept.clone(),
         journal,
         games,
         must_be_finished,
@@ -129,11 +138,13 @@ pub fn open_run(
 
 /// The record to write when the folder's journal is continued: a resumed
 /// run must be of the build that started it (a record without a build, of
-/// an older arena, is not checked); a finished run shown again keeps the
-/// build that played it. A new or replaced journal records `info`'s.
+/// an older arena, is not checked) unless another build is allowed, which
+/// the record then notes (`resumed_builds`, kept by every later resume); a
+/// finished run shown again keeps the build that played it. A new or
+/// replaced journal records `info`'s.
 ///
 /// # Errors
-/// A resume by another build, naming both.
+/// A resume by another build that is not allowed, naming both.
 fn kept_build(
     out: &Path,
     folder: &str,
@@ -142,24 +153,38 @@ fn kept_build(
     existing: Existing,
 ) -> Result<TournamentInfo> {
     let old = match read_info(out) {
-        Ok(old) if continued => old.build,
+        Ok(old) if continued => old,
         _ => return Ok(info.clone()),
     };
-    let (Some(old), Some(new)) = (old, info.build.as_ref()) else {
-        return Ok(info.clone());
+    let kept = TournamentInfo {
+        resumed_builds: old.resumed_builds.clone(),
+        ..info.clone()
     };
-    match (existing, old.mismatch(new)) {
-        (Existing::Resume, Some(differ)) => Err(Error::Run(
+    let differ = match (&old.build, &info.build) {
+        (Some(old), Some(new)) => old.mismatch(new),
+        _ => None,
+    };
+    match (existing, differ) {
+        (Existing::Resume { any_build: false }, Some(differ)) => Err(Error::Run(
             Wording::text(format!(
-                "{folder} holds a run of another build ({differ}): resume it with the build that started it, or replace it with "
+                "{folder} holds a run of another build ({differ}): resume it with the build that started it, allow it with "
             ))
+            .setting("allow_mixed_builds")
+            .then(", or replace it with ")
             .setting("overwrite"),
         )),
-        (Existing::Show, Some(_)) => Ok(TournamentInfo {
-            build: Some(old),
+        (Existing::Resume { any_build: true }, Some(differ)) => Ok(TournamentInfo {
+            resumed_builds: Some(match kept.resumed_builds {
+                Some(before) => format!("{before}; {differ}"),
+                None => differ,
+            }),
             ..info.clone()
         }),
-        _ => Ok(info.clone()),
+        (Existing::Show, Some(_)) => Ok(TournamentInfo {
+            build: old.build,
+            ..kept
+        }),
+        _ => Ok(kept),
     }
 }
 
@@ -316,7 +341,7 @@ fn extends(
         ));
     }
     match existing {
-        Existing::Resume => Ok(true),
+        Existing::Resume { .. } => Ok(true),
         Existing::Show | Existing::Overwrite => Err(Error::Run(
             Wording::text(format!(
                 "{folder} holds this run with {was} pairs (this one has {now}): extend it with "

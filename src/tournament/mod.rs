@@ -52,6 +52,9 @@ pub struct RunOptions {
     pub resume: bool,
     /// Replace a journal in the output folder.
     pub overwrite: bool,
+    /// With `resume`: another build of arena or of its engine programs
+    /// may continue the run (`--allow-mixed-builds`); the results note it.
+    pub allow_mixed_builds: bool,
     /// Stop requests (Ctrl-C, SIGTERM): the first stops scheduling and lets
     /// the games in flight finish (after SIGTERM, for the grace at most);
     /// the second abandons them. Either way the outputs are written, marked
@@ -108,6 +111,7 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         }),
         build: None,
         mixed_builds: None,
+        resumed_builds: None,
         family: Some(t.family.clone()),
         time_control: one_clock(t),
     }
@@ -236,7 +240,9 @@ pub(crate) fn check_concurrency(concurrency: usize) -> Result<usize> {
 /// What to do with a journal already in the output folder.
 fn existing(opts: &RunOptions) -> Existing {
     match (opts.resume, opts.overwrite) {
-        (true, _) => Existing::Resume,
+        (true, _) => Existing::Resume {
+            any_build: opts.allow_mixed_builds,
+        },
         (false, true) => Existing::Overwrite,
         (false, false) => Existing::Show,
     }

@@ -31,6 +31,7 @@ fn info(engines: &[&str], format: Format, pairs: u64) -> TournamentInfo {
         adjudicate: None,
         build: None,
         mixed_builds: None,
+        resumed_builds: None,
         family: None,
         time_control: None,
     }

@@ -59,14 +59,16 @@ impl Venue for Alone {
             journal,
             games,
             must_be_finished,
+            info: kept,
         } = open_run(out, info, self.existing, ready)?;
         self.lock = Some(lock);
         let total = self.scheduler.total();
         self.held = games.len();
         Ok(Opened {
+            info: kept,
             journal,
             games,
-            resuming: self.held > 0 && self.existing == Existing::Resume,
+            resuming: self.held > 0 && matches!(self.existing, Existing::Resume { .. }),
             total,
             // Shards play their whole slice; `arena merge` decides.
             decides: info.decides(),

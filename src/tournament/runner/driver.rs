@@ -24,6 +24,9 @@ use std::time::Duration;
 
 /// A run's folder, open and checked, and how its games are to be played.
 pub(crate) struct Opened {
+    /// The run's record as the folder keeps it (`tournament.json`): the
+    /// one asked for, with what a resume by another build notes.
+    pub info: TournamentInfo,
     /// The journal this run appends to.
     pub journal: Journal,
     /// The games already finished (a resumed journal's, other workers').
@@ -117,6 +120,7 @@ pub(crate) fn drive(
         ..crate::tournament::info(t, opts.shard)
     });
     let opened = venue.open(&out, &info, concurrency, &mut || observer.open())?;
+    let info = opened.info.clone();
     let done = opened.games.len() as u64;
     observer.started(&Start {
         total: opened.total,

@@ -157,6 +157,7 @@ impl Venue for Seat<'_> {
         games.extend(peers.poll()?);
         ready()?;
         Ok(Opened {
+            info: info.clone(),
             journal: folder.journal,
             games,
             resuming: self.own > 0,
