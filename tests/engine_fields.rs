@@ -285,3 +285,82 @@ fn bad_time_use_or_probcut_confidence_is_named() {
     .to_string();
     assert!(e.contains("no ProbCut file"), "{e}");
 }
+
+#[test]
+fn the_endgame_fields_at_their_defaults_keep_the_fingerprint_and_load_the_cut_model() {
+    let base = repo("engines");
+    let plain = strong_with("").unwrap().fingerprint(&base);
+    assert_eq!(
+        strong_with("endgame_share: 0.5, endgame_selective_at: 0,")
+            .unwrap()
+            .fingerprint(&base),
+        plain
+    );
+    let sel = strong_with(
+        "endgame_selective_at: 22, endcut: Some(\"probcut/endgame-train2.ron\"), endgame_share: 0.75,",
+    )
+    .unwrap();
+    assert_ne!(sel.fingerprint(&base), plain);
+    let s = sel.searching().unwrap();
+    assert_eq!((s.endgame_selective_at, s.solves_at()), (22, 22));
+    assert_eq!(s.endgame_share, 0.75);
+    assert!(s.endcut.is_some());
+    let s = strong_with("").unwrap();
+    let s = s.searching().unwrap();
+    assert_eq!(
+        (s.endgame_selective_at, s.solves_at(), s.endgame_share),
+        (0, 18, 0.5)
+    );
+    assert!(s.endcut.is_none());
+}
+
+#[test]
+fn bad_endgame_fields_are_named() {
+    let cut = "endcut: Some(\"probcut/endgame-train2.ron\"),";
+    for (more, says) in [
+        (
+            "endgame_share: 0.0,".to_string(),
+            "endgame_share: 0: give more than 0",
+        ),
+        (
+            "endgame_share: 1.5,".to_string(),
+            "endgame_share: 1.5: give more than 0",
+        ),
+        (
+            cut.to_string(),
+            "endcut: nothing uses it without endgame_selective_at",
+        ),
+        (
+            format!("endgame_selective_at: 18, {cut}"),
+            "endgame_selective_at: 18 empties: the selective passes come above the exact solve",
+        ),
+        (
+            "endgame_selective_at: 22,".to_string(),
+            "endgame_selective_at: the selective passes need a cut model",
+        ),
+        (
+            format!("endgame_selective_at: 41, {cut}"),
+            "endgame_selective_at: 41 empties: use 40 or fewer",
+        ),
+        (
+            "endgame_selective_at: 22, endcut: Some(\"probcut/missing.ron\"),".to_string(),
+            "endcut: cut model",
+        ),
+        (
+            // A midgame ProbCut file has no exact-score pairs.
+            "endgame_selective_at: 22, endcut: Some(\"probcut/strong.ron\"),".to_string(),
+            "endcut: ",
+        ),
+    ] {
+        let e = strong_with(&more).unwrap_err().to_string();
+        assert!(e.contains(says), "{more}: {e}");
+        assert!(e.contains("strong.ron:"), "{more}: {e}");
+    }
+    let e = EngineConfig::parse(
+        "Engine(name: \"x\", search: Pvs, deepening: true, limit: Depth(2), eval: Discs, endgame_exact_at: 10, endgame_selective_at: 20, endcut: Some(\"c.ron\"))",
+        Path::new("x.ron"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("use a Patterns or Features one"), "{e}");
+}

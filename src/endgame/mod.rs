@@ -126,6 +126,20 @@ pub struct Solution {
     pub elapsed: Duration,
 }
 
+/// A selective pass's answer (see [`Solver::last_pass`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pass {
+    /// The pass's score, in discs for the side to move: exact only with
+    /// the confidence the pass cut at.
+    pub score: i32,
+    /// Its best move (`None` when the game is over).
+    pub best_move: Option<Move>,
+    /// The pass's confidence, in sigmas ([`CONFIDENCE`]).
+    pub confidence: f64,
+    /// Nodes the whole solve visited (every thread) until it stopped.
+    pub nodes: u64,
+}
+
 /// The solver, with its tables (kept between solves of one game).
 pub struct Solver {
     /// The table of nodes of more than [`NEAR_MAX`] empties, shared with
@@ -157,6 +171,12 @@ pub struct Solver {
     selective: u8,
     /// The previous pass's root move, tried first at the root.
     root_hint: Option<u8>,
+    /// The last selective pass of this thread's last solve that finished:
+    /// its score, move and number (`k`: at `CONFIDENCE[k - 1]`).
+    passed: Option<(i32, Option<Move>, u8)>,
+    /// A solve stops at the first look at the clock past this many nodes
+    /// (tests stop a solve where they choose; `u64::MAX` otherwise).
+    node_limit: u64,
     /// What the cut model's shallow searches proved (see `selective.rs`).
     probed: selective::Probed,
 }
@@ -215,6 +235,8 @@ impl Solver {
             endcut: None,
             selective: 0,
             root_hint: None,
+            passed: None,
+            node_limit: u64::MAX,
             probed,
         }
     }
@@ -267,6 +289,8 @@ impl Solver {
             endcut: main.endcut.clone(),
             selective: 0,
             root_hint: None,
+            passed: None,
+            node_limit: u64::MAX,
             probed: selective::Probed::new(),
         }
     }
@@ -316,6 +340,20 @@ impl Solver {
         let s = self.solve_inner(b, -64, 64);
         self.deadline = None;
         (!self.aborted).then_some(s)
+    }
+
+    /// The last selective pass that finished in the last solve (of this
+    /// thread), when that solve did not finish: what a timed engine plays
+    /// instead of the exact answer it did not get, as Edax does. `None`
+    /// when the solve finished, ran no passes or finished none.
+    pub fn last_pass(&self) -> Option<Pass> {
+        let (score, best_move, k) = self.passed.filter(|_| self.aborted)?;
+        Some(Pass {
+            score,
+            best_move,
+            confidence: CONFIDENCE[usize::from(k) - 1],
+            nodes: self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>(),
+        })
     }
 }
 

@@ -45,7 +45,7 @@ impl Solver {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
-            if self.told_to_stop() || self.interrupted() {
+            if self.told_to_stop() || self.interrupted() || self.nodes >= self.node_limit {
                 self.aborted = true;
             }
             if let Some(d) = self.deadline {

@@ -54,6 +54,7 @@ impl Solver {
         self.aborted = false;
         self.selective = 0;
         self.root_hint = None;
+        self.passed = None;
         if self.eval.is_some() && b.empties() >= self.eval_from && alpha == -64 && beta == 64 {
             let mut guess = self.shallow(cpu, b.player, b.opponent, 4, -INF_CENTI, INF_CENTI) / 100;
             if self.presearch(b.empties()) {
@@ -68,6 +69,7 @@ impl Solver {
                         return (v, m);
                     }
                     guess = v;
+                    self.passed = Some((v, m, k));
                     self.root_hint = m.and_then(Move::to_square).map(|sq| sq.index() as u8);
                 }
                 self.selective = 0;

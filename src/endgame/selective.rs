@@ -446,4 +446,41 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_solve_stopped_late_gives_the_last_pass_that_finished() {
+        // Stopped at ever more nodes, a solve gives no pass, then ever
+        // later passes (each legal and the same every time it is stopped
+        // there), then, finished, its exact answer and no pass.
+        let mut s = Solver::new(8, Some(order_eval()));
+        s.set_endcut(EndCut::new(&model(300.0), 16).ok());
+        for b in positions(17, 20, 2) {
+            s.clear();
+            let full = s.solve(&b);
+            assert!(s.last_pass().is_none(), "a finished solve gives no pass");
+            let mut seen = Vec::new();
+            for tenth in 0..10u64 {
+                s.clear();
+                s.node_limit = full.nodes * tenth / 10;
+                let stopped = s.solve_window(&b, -64, 64);
+                let pass = s.last_pass();
+                s.clear();
+                let again = s.solve_window(&b, -64, 64);
+                let same = |x: &super::super::Solution| (x.score, x.best_move, x.nodes);
+                assert_eq!(same(&again), same(&stopped), "the same again");
+                assert_eq!(s.last_pass(), pass, "the same pass again");
+                s.node_limit = u64::MAX;
+                if let Some(p) = pass {
+                    let mv = p.best_move.unwrap();
+                    let legal = crate::game::othello::bitboard::legal_moves(b.player, b.opponent);
+                    assert!(legal >> mv.to_square().unwrap().index() & 1 == 1);
+                    assert!(p.nodes <= full.nodes);
+                }
+                seen.push(pass.map(|p| p.confidence));
+            }
+            assert_eq!(seen[0], None, "stopped at once: no pass");
+            assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+            assert_eq!(seen[9], Some(CONFIDENCE[CONFIDENCE.len() - 1]), "{seen:?}");
+        }
+    }
 }

@@ -77,6 +77,21 @@ pub struct RawEngine {
     /// when stated).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probcut_confidence: Option<f64>,
+    /// Above `endgame_exact_at` and up to this many empties the solver
+    /// runs its selective passes before the exact one, and a timed move
+    /// that runs out plays the last pass that finished (0: never; written
+    /// only when not 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub endgame_selective_at: u32,
+    /// The selective passes' cut model, relative to the engine file: a
+    /// ProbCut file of `deep: 60` pairs from `arena probcut fit-endgame`
+    /// with the engine's evaluation (written only when stated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endcut: Option<PathBuf>,
+    /// The share of a move time (`MoveTime`) the solver may take before
+    /// the search takes over (written only when not 0.5).
+    #[serde(default = "half", skip_serializing_if = "is_half")]
+    pub endgame_share: f64,
     /// Which of `limit` and `eval` the file stated (not serialized).
     #[serde(skip)]
     pub stated: Stated,
@@ -84,6 +99,18 @@ pub struct RawEngine {
 
 fn one_thread() -> u32 {
     1
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn half() -> f64 {
+    0.5
+}
+
+fn is_half(x: &f64) -> bool {
+    *x == 0.5
 }
 
 fn is_one_thread(n: &u32) -> bool {
@@ -104,8 +131,9 @@ pub struct Stated {
 
 impl RawEngine {
     /// Every field as JSON, those left out of config hashes at their
-    /// defaults included (`threads`, `time`, `probcut_confidence` as
-    /// null): where a tune sets a field by its path.
+    /// defaults included (`threads`, `time`, the endgame's, and
+    /// `probcut_confidence` as null): where a tune sets a field by its
+    /// path.
     pub fn every_field(&self) -> serde_json::Value {
         let mut v = serde_json::to_value(self).unwrap_or_default();
         if let serde_json::Value::Object(map) = &mut v {
@@ -116,6 +144,12 @@ impl RawEngine {
                     "probcut_confidence",
                     serde_json::json!(self.probcut_confidence),
                 ),
+                (
+                    "endgame_selective_at",
+                    serde_json::json!(self.endgame_selective_at),
+                ),
+                ("endcut", serde_json::json!(self.endcut)),
+                ("endgame_share", serde_json::json!(self.endgame_share)),
             ];
             for (name, value) in all {
                 map.entry(name).or_insert(value);
@@ -188,6 +222,14 @@ pub struct SearchEngine {
     pub ordering: Vec<OrderBy>,
     /// Solve exactly at this many empties or fewer (0: never).
     pub endgame_exact_at: u32,
+    /// Up to this many empties (above `endgame_exact_at`) the solver runs
+    /// its selective passes first, with `endcut` (0: never).
+    pub endgame_selective_at: u32,
+    /// The selective passes' cut model, loaded (for solves of more than
+    /// `endgame_exact_at` empties).
+    pub endcut: Option<Box<crate::endgame::EndCut>>,
+    /// The share of a move time the solver may take.
+    pub endgame_share: f64,
     /// Threads of each search and endgame solve.
     pub threads: u32,
 }
@@ -198,6 +240,11 @@ impl SearchEngine {
     /// to game.
     pub fn timed(&self) -> bool {
         matches!(self.settings.limit, Limit::MoveTime(_) | Limit::Clock(..))
+    }
+
+    /// The most empties at which the solver runs (0: it never does).
+    pub fn solves_at(&self) -> u32 {
+        self.endgame_exact_at.max(self.endgame_selective_at)
     }
 
     /// Allocates the tables `copies` players of this engine hold at once

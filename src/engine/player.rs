@@ -266,8 +266,13 @@ impl SearchPlayer {
             None => {
                 let searcher =
                     Searcher::new(engine.eval.clone(), engine.tt_mib, engine.ordering.clone());
-                let solver = (engine.endgame_exact_at > 0)
-                    .then(|| Solver::new(engine.tt_mib.max(1), solver_eval(&engine.eval)));
+                let solver = (engine.endgame_exact_at > 0).then(|| {
+                    let mut solver = Solver::new(engine.tt_mib.max(1), solver_eval(&engine.eval));
+                    if engine.endgame_selective_at > 0 {
+                        solver.set_endcut(engine.endcut.as_deref().cloned());
+                    }
+                    solver
+                });
                 (searcher, solver)
             }
             Some((tt, solver)) => (
@@ -307,11 +312,14 @@ impl SearchPlayer {
 
     /// Searches `pos` and returns the whole outcome (for `arena search`).
     ///
-    /// At `endgame_exact_at` empties or fewer the exact solver runs first:
-    /// to the end under depth and node limits (it is deterministic and
-    /// ignores the node budget), within the soft time budget under time
-    /// limits, falling back to the search, with what is left of the
-    /// move's time, when it does not finish.
+    /// At `endgame_exact_at` empties or fewer the exact solver runs first
+    /// (and up to `endgame_selective_at`, its selective passes before the
+    /// exact one): to the end under depth and node limits (it is
+    /// deterministic and ignores the node budget), within `endgame_share`
+    /// of a move time or the soft budget of a clock under time limits.
+    /// When the time runs out it plays the last selective pass that
+    /// finished; with none, the search takes over with what is left of
+    /// the move's time.
     pub fn analyse(&mut self, pos: &Board, clock: Option<ClockState>) -> SearchOutcome<Move> {
         self.analyse_since(pos, clock, Instant::now())
     }
@@ -328,47 +336,18 @@ impl SearchPlayer {
         // Roughly half the empties are ours to play.
         let moves_left = pos.empties().div_ceil(2);
         let mut clock = clock;
-        if let Some(solver) = &mut self.solver {
-            if pos.empties() <= self.engine.endgame_exact_at && !pos.is_over() {
-                let budget = match settings.limit {
-                    Limit::Depth(_) | Limit::Nodes(_) => None,
-                    Limit::MoveTime(ms) => Some(Duration::from_millis(ms) / 2),
-                    Limit::Clock(base, inc) => {
-                        let c = clock.unwrap_or(ClockState {
-                            remaining: Duration::from_millis(base),
-                            increment: Duration::from_millis(inc),
-                        });
-                        Some(budget(c, moves_left, &settings.time).soft)
-                    }
-                };
-                let solved = match budget {
-                    None => Some(solver.solve(pos)),
-                    Some(b) => solver.solve_until(pos, start + b),
-                };
-                if let Some(sol) = solved {
-                    return SearchOutcome {
-                        best_move: sol.best_move,
-                        score: sol.score * UNITS_PER_DISC,
-                        depth: pos.empties(),
-                        pv: sol.best_move.into_iter().collect(),
-                        stats: SearchStats {
-                            nodes: sol.nodes,
-                            ..SearchStats::default()
-                        },
-                        elapsed: sol.elapsed,
-                        stop: StopReason::Depth,
-                        iterations: Vec::new(),
-                    };
-                }
-                // The search that follows gets what is left of the
-                // move's time, not all of it again (a move time of 500 ms
-                // was being spent as 250 ms of solve + 500 ms of search).
-                let used = start.elapsed();
-                if let Some(c) = &mut clock {
-                    c.remaining = c.remaining.saturating_sub(used);
-                }
-                settings.limit = time_left(settings.limit, used);
+        if self.solver.is_some() && pos.empties() <= self.engine.solves_at() && !pos.is_over() {
+            if let Some(out) = self.solve(pos, clock, start) {
+                return out;
             }
+            // The search that follows gets what is left of the move's
+            // time, not all of it again (a move time of 500 ms was being
+            // spent as 250 ms of solve + 500 ms of search).
+            let used = start.elapsed();
+            if let Some(c) = &mut clock {
+                c.remaining = c.remaining.saturating_sub(used);
+            }
+            settings.limit = time_left(settings.limit, used);
         }
         let mut out = search_together(
             &mut self.searcher,
@@ -380,6 +359,79 @@ impl SearchPlayer {
         );
         out.elapsed = start.elapsed();
         out
+    }
+
+    /// The solver's answer for `pos` (see [`SearchPlayer::analyse`]): the
+    /// exact one, or the last selective pass that finished in time; `None`
+    /// when neither came in time.
+    fn solve(
+        &mut self,
+        pos: &Board,
+        clock: Option<ClockState>,
+        start: Instant,
+    ) -> Option<SearchOutcome<Move>> {
+        let settings = &self.engine.settings;
+        let solver = self.solver.as_mut()?;
+        let budget = match settings.limit {
+            Limit::Depth(_) | Limit::Nodes(_) => None,
+            Limit::MoveTime(ms) => {
+                Some(Duration::from_millis(ms).mul_f64(self.engine.endgame_share))
+            }
+            Limit::Clock(base, inc) => {
+                let c = clock.unwrap_or(ClockState {
+                    remaining: Duration::from_millis(base),
+                    increment: Duration::from_millis(inc),
+                });
+                Some(budget(c, pos.empties().div_ceil(2), &settings.time).soft)
+            }
+        };
+        // A selective pass searched to the end too, and was stopped by the
+        // time before the exact pass finished.
+        let (best_move, score, nodes, elapsed, stop) = match budget {
+            None => {
+                let sol = solver.solve(pos);
+                (
+                    sol.best_move,
+                    sol.score,
+                    sol.nodes,
+                    sol.elapsed,
+                    StopReason::Depth,
+                )
+            }
+            Some(b) => match solver.solve_until(pos, start + b) {
+                Some(sol) => (
+                    sol.best_move,
+                    sol.score,
+                    sol.nodes,
+                    sol.elapsed,
+                    StopReason::Depth,
+                ),
+                None => {
+                    let pass = solver.last_pass()?;
+                    let elapsed = start.elapsed();
+                    (
+                        pass.best_move,
+                        pass.score,
+                        pass.nodes,
+                        elapsed,
+                        StopReason::Time,
+                    )
+                }
+            },
+        };
+        Some(SearchOutcome {
+            best_move,
+            score: score * UNITS_PER_DISC,
+            depth: pos.empties(),
+            pv: best_move.into_iter().collect(),
+            stats: SearchStats {
+                nodes,
+                ..SearchStats::default()
+            },
+            elapsed,
+            stop,
+            iterations: Vec::new(),
+        })
     }
 
     /// Counters of the last search.

@@ -27,6 +27,7 @@ const RANGES: &[(&str, i64, Option<i64>)] = &[
     ("MoveTime", 1, None),
     ("tt_mib", 0, Some(16384)),
     ("endgame_exact_at", 0, Some(30)),
+    ("endgame_selective_at", 0, Some(40)),
     ("min_empties", 0, Some(60)),
     ("squares", -100_000, Some(100_000)),
     ("aspiration", 1, Some(6400)),

@@ -60,6 +60,7 @@ fn convert(src: Source<'_>, raw: RawEngine, like: Option<&EngineConfig>) -> Resu
     check_threads(&src, &raw)?;
     check_sizes(&src, &raw)?;
     check_tuning(&src, &raw)?;
+    check_endgame(&src, &raw)?;
     let same = like.filter(|l| l.written.eval == raw.eval && l.written.probcut == raw.probcut);
     let (eval, probcut) = match same {
         Some(l) => (
@@ -67,6 +68,10 @@ fn convert(src: Source<'_>, raw: RawEngine, like: Option<&EngineConfig>) -> Resu
             l.searching().and_then(|s| s.probcut.clone()),
         ),
         None => (load_eval(&src, &raw)?, load_probcut(&src, &raw)?),
+    };
+    let endcut = match same {
+        Some(l) if l.written.endcut == raw.endcut => l.searching().and_then(|s| s.endcut.clone()),
+        _ => load_endcut(&src, &raw)?,
     };
     let probcut = probcut.map(|mut p| {
         p.confidence = raw.probcut_confidence.unwrap_or(p.confidence);
@@ -90,6 +95,9 @@ fn convert(src: Source<'_>, raw: RawEngine, like: Option<&EngineConfig>) -> Resu
             tt_mib: raw.tt_mib,
             ordering: raw.ordering.clone(),
             endgame_exact_at: raw.endgame_exact_at,
+            endgame_selective_at: raw.endgame_selective_at,
+            endcut,
+            endgame_share: raw.endgame_share,
             threads: raw.threads,
         }),
     };
@@ -323,6 +331,76 @@ fn check_sizes(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// The selective passes: above the exact solve, with a cut model for the
+/// engine's own evaluation (which orders the solver's moves), and a share
+/// of the move time the solver may take.
+fn check_endgame(src: &Source<'_>, raw: &RawEngine) -> Result<()> {
+    let share = raw.endgame_share;
+    if !(share > 0.0 && share <= 1.0) {
+        return Err(src.field(
+            "endgame_share",
+            format!("{share}: give more than 0, at most 1 (the whole move)"),
+        ));
+    }
+    let (at, exact) = (raw.endgame_selective_at, raw.endgame_exact_at);
+    let problem = if at == 0 {
+        raw.endcut.as_ref().map(|_| {
+            (
+                "endcut",
+                "nothing uses it without endgame_selective_at".to_string(),
+            )
+        })
+    } else if at > 40 {
+        Some((
+            "endgame_selective_at",
+            format!("{at} empties: use 40 or fewer"),
+        ))
+    } else if exact == 0 || at <= exact {
+        Some((
+            "endgame_selective_at",
+            format!("{at} empties: the selective passes come above the exact solve, so give more than endgame_exact_at ({exact}), which must be more than 0"),
+        ))
+    } else if raw.endcut.is_none() {
+        Some((
+            "endgame_selective_at",
+            "the selective passes need a cut model: endcut: Some(\"FILE\") (arena probcut fit-endgame)".to_string(),
+        ))
+    } else if !matches!(
+        raw.eval,
+        EvalSpec::Patterns { .. } | EvalSpec::Features { .. }
+    ) {
+        Some((
+            "endgame_selective_at",
+            "the selective passes search with the engine's evaluation: use a Patterns or Features one".to_string(),
+        ))
+    } else {
+        None
+    };
+    match problem {
+        Some((field, msg)) => Err(src.field(field, msg)),
+        None => Ok(()),
+    }
+}
+
+/// The selective passes' cut model, read relative to the engine file, for
+/// solves of more than `endgame_exact_at` empties.
+fn load_endcut(src: &Source<'_>, raw: &RawEngine) -> Result<Option<Box<crate::endgame::EndCut>>> {
+    let Some(p) = &raw.endcut else {
+        return Ok(None);
+    };
+    let path = src.base().join(p);
+    let pc = ProbCut::load(&path).map_err(|e| match e {
+        Error::Io { path: p, source } => src.field(
+            "endcut",
+            format!("cut model {} cannot be read: {source}", p.display()),
+        ),
+        other => other,
+    })?;
+    crate::endgame::EndCut::new(&pc, raw.endgame_exact_at + 1)
+        .map(|cut| Some(Box::new(cut)))
+        .map_err(|e| src.field("endcut", format!("{}: {e}", path.display())))
 }
 
 /// The evaluation, its weights read relative to the engine file.

@@ -130,6 +130,9 @@ impl EngineOptions {
             seed: 0,
             time: crate::search::limits::TimeUse::default(),
             probcut_confidence: None,
+            endgame_selective_at: 0,
+            endcut: None,
+            endgame_share: 0.5,
             threads: 1,
             // The documented defaults (the depth, discs) are stated ones.
             stated: Stated {

@@ -40,6 +40,12 @@ pub(super) struct Written {
     time: TimeUse,
     #[serde(default)]
     probcut_confidence: Option<f64>,
+    #[serde(default)]
+    endgame_selective_at: u32,
+    #[serde(default)]
+    endcut: Option<PathBuf>,
+    #[serde(default = "super::half")]
+    endgame_share: f64,
 }
 
 fn othello() -> GameKind {
@@ -74,6 +80,9 @@ impl From<Written> for RawEngine {
             threads: w.threads,
             time: w.time,
             probcut_confidence: w.probcut_confidence,
+            endgame_selective_at: w.endgame_selective_at,
+            endcut: w.endcut,
+            endgame_share: w.endgame_share,
         }
     }
 }

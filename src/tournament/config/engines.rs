@@ -17,7 +17,7 @@ pub enum EngineRef {
     Path(PathBuf),
     /// An engine written in the config (weights paths relative to the
     /// config file).
-    Inline(RawEngine),
+    Inline(Box<RawEngine>),
     /// An engine as `arena match` takes it (see [`EngineArg`]): a file
     /// with fields changed, `"strong.ron:eval.weights=new.bin"`, or a
     /// program, `"cmd=gtp-rhino arg=-l arg=1 proto=gtp"` (paths relative
@@ -205,7 +205,7 @@ fn load_engine(
     match e {
         EngineRef::Path(p) => load_file(src, i, p, time_control),
         EngineRef::Inline(r) => {
-            let mut raw = r.clone();
+            let mut raw = RawEngine::clone(r);
             if let Some(limit) = time_control {
                 raw.set_default_limit(limit);
             }

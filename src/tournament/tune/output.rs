@@ -165,15 +165,16 @@ fn rewrite_present(text: &str, path: &[&str], f: impl Fn(&str) -> String) -> Str
     set_field(text, path, |old| f(old.unwrap_or_default())).unwrap_or_else(|_| text.to_string())
 }
 
-/// `text` with its weights and ProbCut paths (relative to `folder`) made
+/// `text` with its weights, ProbCut and cut model paths (relative to `folder`) made
 /// relative to `out`.
 fn moved_paths(text: &str, folder: &Path, out: &Path) -> String {
     let text = rewrite_present(text, &["eval", "weights"], |old| {
         moved_path(Some(old), folder, out)
     });
-    rewrite_present(&text, &["probcut"], |old| {
+    let text = rewrite_present(&text, &["probcut"], |old| {
         moved_path(Some(old), folder, out)
-    })
+    });
+    rewrite_present(&text, &["endcut"], |old| moved_path(Some(old), folder, out))
 }
 
 /// Why `tuned.ron` could not be written.
