@@ -242,9 +242,9 @@ impl Solver {
     }
 
     /// This solver's tables, emptied, in a solver otherwise as
-    /// [`Solver::try_new`] makes one (one thread, no cut model, no stop
-    /// flag, the same ordering evaluation): what an engine starts each
-    /// game with when its tables' pages are already backed, without
+    /// [`Solver::try_new`] makes one (one thread, no stop flag, the same
+    /// ordering evaluation) with the same cut model: what an engine starts
+    /// each game with when its tables' pages are already backed, without
     /// handing them back to the system and asking for them again.
     pub fn renewed(self) -> Solver {
         let Solver {
@@ -252,12 +252,16 @@ impl Solver {
             near,
             eval,
             mut probed,
+            endcut,
             ..
         } = self;
         tt.clear();
         near.clear();
         probed.clear();
-        Solver::around(tt, near, probed, eval)
+        Solver {
+            endcut,
+            ..Solver::around(tt, near, probed, eval)
+        }
     }
 
     /// The table of nodes of `n` empties.
@@ -460,14 +464,30 @@ mod tests {
             .into_iter()
             .map(|p| p.board)
             .collect();
+        // With the selective passes from 14 empties, which a renewed solver
+        // keeps running (an engine renews its solver every game).
+        let cut = || Some(builtin::endcut(14));
         let mut used = Solver::new(4, Some(builtin::order_eval()));
+        used.set_endcut(cut());
         // The same positions: what the tables kept would shorten the solves.
         for b in &positions[1..4] {
             used.solve(b);
         }
         let mut renewed = used.renewed();
         let mut fresh = Solver::new(4, Some(builtin::order_eval()));
+        fresh.set_endcut(cut());
+        let (mut plain, mut passes) = (
+            Solver::new(4, Some(builtin::order_eval())),
+            Solver::new(4, Some(builtin::order_eval())),
+        );
+        passes.set_endcut(cut());
+        assert!(positions[1..4].iter().all(|b| b.empties() >= 14));
         for b in &positions[1..4] {
+            assert_ne!(
+                plain.solve(b).nodes,
+                passes.solve(b).nodes,
+                "the passes ran"
+            );
             let (got, want) = (renewed.solve(b), fresh.solve(b));
             assert_eq!(
                 (got.score, got.best_move, got.nodes),
