@@ -364,3 +364,44 @@ fn bad_endgame_fields_are_named() {
     .to_string();
     assert!(e.contains("use a Patterns or Features one"), "{e}");
 }
+
+#[test]
+fn bench_of_an_engine_file_searches_as_that_engine() {
+    // strong.ron with the bench's own evaluation and without ProbCut: the
+    // settings the bench builds in, so the bench's signature.
+    let weights = repo("engines/weights");
+    let text = std::fs::read_to_string(repo("engines/strong.ron"))
+        .unwrap()
+        .replace(
+            "eval: Patterns(weights: \"weights/patterns-train2.bin\")",
+            &format!(
+                "eval: Features(weights: {:?})",
+                weights.join("features-fit.ron")
+            ),
+        )
+        .replace("probcut: Some(\"probcut/strong.ron\")", "probcut: None");
+    assert!(text.contains("features-fit.ron") && text.contains("probcut: None"));
+    let path = scratch_file("bench-as-built-in.ron", &text);
+    let bench = |engine: &Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["bench", "--depth", "6", "--json", "--engine"])
+            .arg(engine)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        v["nodes"].as_u64().unwrap()
+    };
+    let built_in = arena::engine::bench::bench(6).nodes;
+    assert_eq!(bench(&path), built_in);
+    // strong.ron itself: its patterns and its ProbCut, another count.
+    assert_ne!(bench(&repo("engines/strong.ron")), built_in);
+    // The random mover does not search: a usage error naming the flag.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["bench", "--engine"])
+        .arg(repo("engines/random.ron"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--engine"), "{}", stderr(&out));
+}

@@ -3,9 +3,11 @@
 
 use super::progress;
 use super::{print, print_json};
-use crate::engine::bench::{bench_with, table, DEFAULT_DEPTH};
+use crate::engine::bench::{bench_engine, bench_with, table, DEFAULT_DEPTH};
 use crate::engine::config::MAX_THREADS;
+use crate::engine::EngineConfig;
 use crate::search::limits::MAX_DEPTH;
+use crate::Error;
 use std::process::ExitCode;
 
 /// Arguments of `arena bench`.
@@ -35,6 +37,11 @@ pub struct BenchArgs {
     /// growth seen so far would pass this many nodes
     #[arg(long, default_value_t = 400_000_000, requires = "table")]
     pub budget: u64,
+    /// Bench this engine file's search instead (its variant, window,
+    /// table, ordering, evaluation and ProbCut): its time to depth, and its
+    /// own node count
+    #[arg(long, value_name = "FILE", conflicts_with = "table")]
+    pub engine: Option<std::path::PathBuf>,
 }
 
 /// Runs `arena bench`.
@@ -51,10 +58,24 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let bar = progress::bar(0, "positions");
     bar.set_message(format!("bench depth {}", args.depth));
-    let r = bench_with(args.depth, args.threads, |done, positions| {
+    let progress = |done: usize, positions: usize| {
         bar.set_length(positions as u64);
         bar.set_position(done as u64);
-    });
+    };
+    let r = match &args.engine {
+        None => bench_with(args.depth, args.threads, progress),
+        Some(path) => {
+            let config = EngineConfig::load(path)?;
+            let Some(engine) = config.searching() else {
+                return Err(Error::usage(
+                    "engine",
+                    format!("{}: the random mover does not search", path.display()),
+                )
+                .into());
+            };
+            bench_engine(engine, args.depth, args.threads, progress)
+        }
+    };
     bar.finish_and_clear();
     if args.json {
         print_json(&r)?;

@@ -198,12 +198,20 @@ pub fn bench(depth: u32) -> BenchReport {
 ///
 /// # Panics
 /// Never for the built-in data (pinned by tests).
-pub fn bench_with(
+pub fn bench_with(depth: u32, threads: usize, progress: impl FnMut(usize, usize)) -> BenchReport {
+    bench_engine(&strong(), depth, threads, progress)
+}
+
+/// As [`bench_with`], with the search of `engine` (its variant, window,
+/// table, ordering, evaluation and ProbCut; not its endgame solver, which
+/// the bench positions are too early for): a measure of that engine's time
+/// to depth, whose node count is its own signature.
+pub fn bench_engine(
+    engine: &SearchEngine,
     depth: u32,
     threads: usize,
     mut progress: impl FnMut(usize, usize),
 ) -> BenchReport {
-    let engine = strong();
     let mut settings = engine.settings;
     settings.limit = Limit::Depth(depth);
     let mut total = SearchStats::default();
@@ -218,6 +226,7 @@ pub fn bench_with(
         let pos = parse_position(line).expect("bench positions are valid");
         // A fresh searcher per position: the signature does not depend on order.
         let mut s = Searcher::new(engine.eval.clone(), engine.tt_mib, engine.ordering.clone());
+        s.probcut = engine.probcut.clone();
         let mut helpers = smp::helpers(&s, threads);
         let out = search_together(&mut s, &mut helpers, &pos, &settings, None, 30);
         total.add(&out.stats);
