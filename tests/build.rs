@@ -312,6 +312,14 @@ fn an_engine_program_changed_between_shards_is_refused_and_so_is_its_resume() {
         json(&a.join("tournament.json"))["resumed_builds"],
         differ.as_str()
     );
+    // Its build is now shard 2's, but a merge still sees two builds.
+    let out = merge(&[&a, &b], &dir.join("m2"), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("was resumed by another build"),
+        "{}",
+        stderr(&out)
+    );
     // Without --resume (or --worker) the flag is a usage error.
     let out = run(&["--allow-mixed-builds"]);
     assert_eq!(out.status.code(), Some(2));

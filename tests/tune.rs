@@ -551,3 +551,52 @@ fn an_external_engine_is_tuned_through_its_placeholders_as_in_process() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("none is {eea}"), "{}", stderr(&out));
 }
+
+#[test]
+fn bounds_that_together_make_an_engine_its_checks_refuse_are_named() {
+    // Each bound alone is fine (the other at its start), but the selective
+    // passes at 16 empties under an exact solve from 18 are refused: such a
+    // θ would lose its games as forfeits and bend the tune.
+    let dir = tmp("tune-corners");
+    let text = format!(
+        r#"Tournament(
+    name: "corners",
+    engines: [Inline(Engine(
+        name: "p",
+        search: AlphaBeta(fail: Soft),
+        limit: Depth(1),
+        eval: Patterns(weights: {weights:?}),
+        endgame_exact_at: 14,
+        endgame_selective_at: 20,
+        endcut: Some({cut:?}),
+    ))],
+    format: Spsa(
+        params: [
+            (field: "endgame_exact_at", start: 14, min: 10, max: 18, c_end: 1, r_end: 0.02),
+            (field: "endgame_selective_at", start: 20, min: 16, max: 24, c_end: 1, r_end: 0.02),
+        ],
+        iterations: 10, delay: 2,
+    ),
+    book: (file: {book:?}, order: Random),
+    seed: 3,
+    out: {out:?},
+)
+"#,
+        weights = repo("engines/weights/patterns-train2.bin").display(),
+        cut = repo("engines/probcut/endgame-train2.ron").display(),
+        book = repo("openings/all-4ply.txt").display(),
+        out = dir.join("out").display(),
+    );
+    let config = dir.join("tune.ron");
+    std::fs::write(&config, text).unwrap();
+    let out = arena(&["run", config.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("tune.ron:"), "{err}");
+    assert!(
+        err.contains("the bounds together make an engine its checks refuse (endgame_exact_at = 18, endgame_selective_at = 16)"),
+        "{err}"
+    );
+    assert!(!dir.join("out").exists(), "wrote its folder");
+}

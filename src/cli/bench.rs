@@ -38,8 +38,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 400_000_000, requires = "table")]
     pub budget: u64,
     /// Bench this engine file's search instead (its variant, window,
-    /// table, ordering, evaluation and ProbCut): its time to depth, and its
-    /// own node count
+    /// table, ordering, evaluation and ProbCut; --threads, not its own):
+    /// its time to depth, and its own node count
     #[arg(long, value_name = "FILE", conflicts_with = "table")]
     pub engine: Option<std::path::PathBuf>,
 }
@@ -47,7 +47,7 @@ pub struct BenchArgs {
 /// Runs `arena bench`.
 ///
 /// # Errors
-/// Output errors only.
+/// An engine file that cannot be read or does not search; output errors.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if args.table {
         let spinner = progress::spinner(format!("node table to depth {}", args.max_depth));

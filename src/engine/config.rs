@@ -327,9 +327,9 @@ impl EngineConfig {
     }
 
     /// What decides the engine's play, for the config hash: its settings as
-    /// written and the content of its weights and ProbCut files (read
-    /// relative to `base`; `probcut_fnv1a` only when it has one, so engines
-    /// without ProbCut hash as before).
+    /// written and the content of its weights, ProbCut and cut model files
+    /// (read relative to `base`; `probcut_fnv1a` and `endcut_fnv1a` only
+    /// when it has one, so engines without hash as before).
     pub fn fingerprint(&self, base: &Path) -> serde_json::Value {
         let hash_of = |p: &Path| {
             crate::util::text::read_bytes(&base.join(p))
@@ -343,14 +343,17 @@ impl EngineConfig {
         if let Some(p) = probcut {
             fingerprint["probcut_fnv1a"] = serde_json::Value::String(p);
         }
+        if let Some(c) = self.written.endcut.as_deref().and_then(&hash_of) {
+            fingerprint["endcut_fnv1a"] = serde_json::Value::String(c);
+        }
         fingerprint
     }
 
-    /// The files the engine reads (weights and ProbCut files, relative to
-    /// `base`).
+    /// The files the engine reads (weights, ProbCut and cut model files,
+    /// relative to `base`).
     pub fn inputs(&self, base: &Path) -> Vec<PathBuf> {
         let w = &self.written;
-        let files = [w.eval.weights(), w.probcut.as_deref()];
+        let files = [w.eval.weights(), w.probcut.as_deref(), w.endcut.as_deref()];
         files.into_iter().flatten().map(|p| base.join(p)).collect()
     }
 

@@ -312,11 +312,11 @@ impl SearchPlayer {
 
     /// Searches `pos` and returns the whole outcome (for `arena search`).
     ///
-    /// At `endgame_exact_at` empties or fewer the exact solver runs first
-    /// (and up to `endgame_selective_at`, its selective passes before the
-    /// exact one): to the end under depth and node limits (it is
-    /// deterministic and ignores the node budget), within `endgame_share`
-    /// of a move time or the soft budget of a clock under time limits.
+    /// At `endgame_exact_at` empties or fewer the exact solver runs first:
+    /// to the end under depth and node limits (it is deterministic and
+    /// ignores the node budget), within `endgame_share` of a move time or
+    /// the soft budget of a clock under time limits, where it also runs
+    /// from `endgame_selective_at` empties, its selective passes first.
     /// When the time runs out it plays the last selective pass that
     /// finished; with none, the search takes over with what is left of
     /// the move's time.
@@ -336,7 +336,14 @@ impl SearchPlayer {
         // Roughly half the empties are ours to play.
         let moves_left = pos.empties().div_ceil(2);
         let mut clock = clock;
-        if self.solver.is_some() && pos.empties() <= self.engine.solves_at() && !pos.is_over() {
+        // The selective passes are for a move whose time may run out: under
+        // a depth or node limit the solver runs, exactly, from
+        // `endgame_exact_at` only.
+        let solves_at = match settings.limit {
+            Limit::MoveTime(_) | Limit::Clock(..) => self.engine.solves_at(),
+            Limit::Depth(_) | Limit::Nodes(_) => self.engine.endgame_exact_at,
+        };
+        if self.solver.is_some() && pos.empties() <= solves_at && !pos.is_over() {
             if let Some(out) = self.solve(pos, clock, start) {
                 return out;
             }

@@ -146,19 +146,26 @@ pub struct MergeOptions {
 
 /// The builds of the shards against the first one's: `None` when all are
 /// one build (CPU features aside), else each differing folder with what
-/// differs, the first given first.
+/// differs, the first given first. A shard resumed by another build
+/// (`resumed_builds`) is of mixed builds itself, whatever its last build.
 fn mixed_builds(runs: &[ShardRun]) -> Option<Vec<String>> {
     let first = &runs[0];
-    let differ: Vec<String> = runs[1..]
-        .iter()
-        .filter_map(|r| {
+    let resumed = runs.iter().filter_map(|r| {
+        let what = r.info.resumed_builds.as_ref()?;
+        Some(format!(
+            "{} was resumed by another build: {what}",
+            crate::error::path_text(&r.dir)
+        ))
+    });
+    let differ: Vec<String> = resumed
+        .chain(runs[1..].iter().filter_map(|r| {
             let what = mismatch_of(first.info.build.as_ref(), r.info.build.as_ref())?;
             Some(format!(
                 "{} and {}: {what}",
                 crate::error::path_text(&first.dir),
                 crate::error::path_text(&r.dir)
             ))
-        })
+        }))
         .collect();
     (!differ.is_empty()).then_some(differ)
 }
@@ -216,6 +223,7 @@ pub fn merge(
         // No one build played these games: the note says which did.
         info.build = None;
         info.mixed_builds = Some(differ.join("; "));
+        info.resumed_builds = None;
     }
     let mut games: Vec<GameRecord> = by_index
         .values()

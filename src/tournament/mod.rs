@@ -15,6 +15,7 @@
 pub mod config;
 pub mod folder;
 pub mod merge;
+mod record;
 pub mod runner;
 pub mod schedule;
 pub mod tune;

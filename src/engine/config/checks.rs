@@ -70,7 +70,14 @@ fn convert(src: Source<'_>, raw: RawEngine, like: Option<&EngineConfig>) -> Resu
         None => (load_eval(&src, &raw)?, load_probcut(&src, &raw)?),
     };
     let endcut = match same {
-        Some(l) if l.written.endcut == raw.endcut => l.searching().and_then(|s| s.endcut.clone()),
+        // The model starts above the exact solve: another threshold,
+        // another model.
+        Some(l)
+            if l.written.endcut == raw.endcut
+                && l.written.endgame_exact_at == raw.endgame_exact_at =>
+        {
+            l.searching().and_then(|s| s.endcut.clone())
+        }
         _ => load_endcut(&src, &raw)?,
     };
     let probcut = probcut.map(|mut p| {

@@ -59,6 +59,10 @@ pub enum Named {
     Inline,
 }
 
+/// Most corners of a tune's box that its check builds an engine for
+/// (ten parameters).
+const MAX_CORNERS: usize = 1 << 10;
+
 impl Tune {
     /// The tune of `format` (a `Spsa`, in the config `src`) on `engines`
     /// (the config's, loaded: exactly one, named in the config as `named`),
@@ -142,7 +146,8 @@ impl Tune {
     }
 
     /// Every parameter's start, least and greatest value make an engine
-    /// its checks accept (the others at their start).
+    /// its checks accept (the others at their start), and so does every
+    /// corner of their box.
     fn check_bounds<'a>(
         &self,
         params: &[TuneParam],
@@ -159,6 +164,48 @@ impl Tune {
                         format!("{} = {v}: the engine refuses it: {m}", p.field),
                     ));
                 }
+            }
+        }
+        self.check_corners(params, param)
+    }
+
+    /// Every corner of the parameters' box (each at its least or greatest
+    /// value) makes an engine its checks accept, for fields that limit
+    /// each other (`endgame_selective_at` above `endgame_exact_at`): a θ
+    /// the engine refused would lose its games as forfeits and bend the
+    /// tune. Up to [`MAX_CORNERS`] corners are checked.
+    fn check_corners<'a>(
+        &self,
+        params: &[TuneParam],
+        param: &dyn Fn(usize) -> Source<'a>,
+    ) -> Result<()> {
+        let n = params.len();
+        if n < 2 || 1usize << n.min(63) > MAX_CORNERS {
+            return Ok(());
+        }
+        for corner in 0..1usize << n {
+            let at_max = |i: usize| corner >> i & 1 == 1;
+            let values: Vec<f64> = (0..n)
+                .map(|i| {
+                    if at_max(i) {
+                        params[i].max
+                    } else {
+                        params[i].min
+                    }
+                })
+                .collect();
+            if let Err(m) = self.base.engine(&self.names[0], &values) {
+                let text: Vec<String> = (0..n)
+                    .map(|i| format!("{} = {}", params[i].field, values[i]))
+                    .collect();
+                let last = n - 1;
+                return Err(param(last).field(
+                    if at_max(last) { "max" } else { "min" },
+                    format!(
+                        "the bounds together make an engine its checks refuse ({}): {m}; narrow them",
+                        text.join(", ")
+                    ),
+                ));
             }
         }
         Ok(())
