@@ -448,3 +448,42 @@ fn a_solve_at_18_empties_keeps_within_a_100_ms_move_time() {
         .fold(0.0, f64::max);
     assert!(worst < 0.15, "a move took {worst} s of its 0.1 s");
 }
+
+/// strong-next.ron at 24 empties (FFO #45, about 11 s to solve exactly on
+/// one core) with 3 s a move: the solver has three quarters of it for its
+/// selective passes and the exact one, runs out in the exact one, and the
+/// move is the last pass that finished: a search to the end (depth 24, no
+/// line beyond the move), in time. Before, the solve was thrown away and a
+/// mid-game search of what was left played.
+#[test]
+fn a_solve_that_runs_out_plays_its_last_selective_pass() {
+    let ffo45 = "---XXXX-X-XXXO--XXOXOO--XXXOXO--XXOXXO---OXXXOO-O-OOOO------OO-- X";
+    let next = repo("engines/strong-next.ron");
+    let args = [
+        "search",
+        "--engine",
+        next.to_str().unwrap(),
+        "--position",
+        ffo45,
+        "--movetime",
+        "3000",
+        "--json",
+    ];
+    let out = arena_for(60, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["depth"], 24,
+        "a search to the end, not the mid-game's: {v}"
+    );
+    assert_eq!(v["pv"].as_array().map(Vec::len), Some(1), "{v}");
+    let best = v["best_move"].as_str().unwrap().to_uppercase();
+    // The file lists every move's exact score; each of them is legal.
+    let line = std::fs::read_to_string(repo("tests/data/ffo/fforum-40-59.obf")).unwrap();
+    assert!(
+        line.lines().nth(5).unwrap().contains(&format!("{best}:")),
+        "{v}"
+    );
+    let secs = v["seconds"].as_f64().unwrap();
+    assert!(secs <= 3.3, "the move took {secs} s of its 3 s");
+}

@@ -82,7 +82,7 @@ fn tournament_config_errors_name_the_field_and_value() {
         ("RoundRobin(rounds: 30)", "Swiss(rounds: 30)", "25:13: format: unknown value `Swiss`; expected RoundRobin, Gauntlet, Sprt or Spsa"),
         ("tt_mib: 4,", "tt_mib: -4,", "18:22: engines entry 3, tt_mib must be at least 0, got -4"),
         ("limit: Depth(6)", "limit: Depth(-6)", "16:27: engines entry 3, limit: Depth must be at least 1, got -6"),
-        ("FastestFirst]", "Fastest]", "17:43: engines entry 3, ordering entry 3: unknown value `Fastest`; expected SquareWeights, HashMove, Killers, History, FastestFirst or ShallowSearch"),
+        ("FastestFirst]", "Fastest]", "17:43: engines entry 3, ordering entry 3: unknown value `Fastest`; expected SquareWeights, HashMove, Killers, History, FastestFirst, ShallowSearch or EdaxFast"),
         ("fail_on_h0: false", "fail_on_h0: yes", "36:16: fail_on_h0 must be true or false, got `yes`"),
         ("\nTournament(", "\nEngine(", "5:1: this file holds `Engine(...)`, but a tournament config is expected here (it starts with `Tournament(`)"),
         (")\n", ")\ngarbage\n", "38:1: unexpected text after the end of the file's value: `garbage`"),

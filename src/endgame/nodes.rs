@@ -4,12 +4,13 @@
 //! node is fail-soft.
 
 use super::last::final_score;
-use super::ordering::{odd_quadrants, Moves, Scored, ToOrder};
+use super::ordering::{Moves, Scored, ToOrder};
 use super::parallel::DEFER_MIN;
 use super::{Discs, Solver, CHECK_EVERY, ETC_DEPTH, SMALL};
 use crate::game::cpu::{Avx2, Cpu};
 use crate::game::othello::bitboard::Bits;
 use crate::game::othello::hash::mixed;
+use crate::game::othello::shape::odd_quadrants;
 use crate::game::othello::Ops;
 use crate::search::tt::Bound;
 use std::time::Instant;

@@ -8,63 +8,14 @@ use super::last::final_score;
 use super::leaves::{with_leaves, Leaves, NoEval};
 use super::{Discs, Solver, ETC_DEPTH, INF_CENTI, SMALL};
 use crate::game::cpu::Cpu;
-use crate::game::othello::bitboard::{neighbours, Bits};
+use crate::game::othello::bitboard::Bits;
 use crate::game::othello::hash::mixed;
+use crate::game::othello::shape::{fast_key, odd_quadrants, CORNERS};
 use crate::game::othello::Ops;
-
-/// The four corners.
-const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// The four 4x4 quadrants, the regions parity counts empties in.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
 
 /// Discs below alpha beyond which the ordering search does not tell moves
 /// apart (Edax's sort window).
 const SORT_DELTA: i32 = 8;
-
-/// Static square values for ordering ties (corners best, X-squares worst).
-#[rustfmt::skip]
-const SQUARE_VALUE: [i32; 64] = [
-    18,  4, 16, 12, 12, 16,  4, 18,
-     4,  2,  6,  8,  8,  6,  2,  4,
-    16,  6, 14, 10, 10, 14,  6, 16,
-    12,  8, 10,  0,  0, 10,  8, 12,
-    12,  8, 10,  0,  0, 10,  8, 12,
-    16,  6, 14, 10, 10, 14,  6, 16,
-     4,  2,  6,  8,  8,  6,  2,  4,
-    18,  4, 16, 12, 12, 16,  4, 18,
-];
-
-/// Own discs that are stable because they hang on an owned corner: the
-/// corner and its owned neighbours along the two edges and the diagonal
-/// (a corner's neighbours are those three squares).
-#[inline(always)]
-fn corner_stability(own: u64) -> u32 {
-    let corners = own & CORNERS;
-    (corners | (neighbours(corners) & own)).count_ones()
-}
-
-/// The quadrant (its squares) that square `sq` is in.
-#[inline]
-pub(super) fn quadrant_of(sq: usize) -> u64 {
-    QUADRANTS[(sq >> 5) << 1 | (sq >> 2 & 1)]
-}
-
-/// The squares of quadrants holding an odd number of empty squares.
-#[inline(always)]
-pub(super) fn odd_quadrants(empty: u64) -> u64 {
-    let mut m = 0;
-    for q in QUADRANTS {
-        if (empty & q).count_ones() & 1 == 1 {
-            m |= q;
-        }
-    }
-    m
-}
 
 /// A node's moves in order: room for every empty square, so no position
 /// overflows it, and nothing written before a move is (a list of 32
@@ -77,26 +28,6 @@ pub(super) struct Scored {
     pub(super) sq: u8,
     pub(super) flips: u64,
     key: i32,
-}
-
-/// Edax-like fast ordering key of the move to `sq` (`replies` the
-/// opponent's moves after it, `no` the mover's discs after it): fewest
-/// opponent replies (corners count twice) first, then own corner
-/// stability, then fewest empties next to own discs (the opponent's
-/// potential mobility), then square value and parity.
-#[inline(always)]
-fn fast_key(sq: usize, replies: u64, no: u64, empty: u64, odd: u64) -> i32 {
-    let bit = 1u64 << sq;
-    let weighted = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-    let corner_stab = corner_stability(no) as i32;
-    let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
-    let key =
-        ((36 - weighted) << 15) + (corner_stab << 11) + ((36 - potential) << 5) + SQUARE_VALUE[sq];
-    if odd & bit != 0 {
-        key + 16
-    } else {
-        key
-    }
 }
 
 /// What ordering a node's moves needs to know of the node.
@@ -400,37 +331,6 @@ fn raise(best: &mut i32, alpha: &mut i32, v: i32, beta: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn each_square_is_in_its_quadrant() {
-        for sq in 0..64 {
-            let holding: Vec<u64> = QUADRANTS
-                .into_iter()
-                .filter(|q| q & (1u64 << sq) != 0)
-                .collect();
-            assert_eq!(holding, vec![quadrant_of(sq)], "square {sq}");
-        }
-    }
-
-    #[test]
-    fn corner_stability_counts_owned_corners_and_their_owned_neighbours() {
-        let mut rng = crate::rng::SplitMix64::new(3);
-        for _ in 0..10_000 {
-            let own = rng.next_u64() & rng.next_u64();
-            let mut want = 0;
-            for (corner, near) in [
-                (0, [1, 8, 9]),
-                (7, [6, 15, 14]),
-                (56, [57, 48, 49]),
-                (63, [62, 55, 54]),
-            ] {
-                if own >> corner & 1 == 1 {
-                    want += 1 + near.iter().filter(|&&sq| own >> sq & 1 == 1).count() as u32;
-                }
-            }
-            assert_eq!(corner_stability(own), want, "{own:#x}");
-        }
-    }
 
     /// Plain negamax with the evaluation at the leaves (no pruning, moves
     /// by square), as the value the ordered alpha-beta must equal.

@@ -6,10 +6,10 @@
 
 use super::last::final_score;
 use super::last::last_empty;
-use super::ordering::{odd_quadrants, quadrant_of};
 use super::{Discs, Solver};
 use crate::game::cpu::{Avx2, Cpu};
 use crate::game::othello::bitboard::Bits;
+use crate::game::othello::shape::{odd_quadrants, quadrant_of};
 use crate::game::othello::Ops;
 
 impl Solver {

@@ -90,6 +90,14 @@ pub trait SearchGame: Game {
         0
     }
 
+    /// Edax's fast ordering key of `mv` here (higher is searched first):
+    /// the opponent's replies (corners counted twice), own corner
+    /// stability, the opponent's potential mobility, square value and
+    /// parity, in that priority; 0 for games without one.
+    fn edax_fast_key<C: Cpu>(&self, _cpu: C, _mv: Self::Move) -> i32 {
+        0
+    }
+
     /// Most plies (passes aside) the game can still last, when the rules
     /// bound it; deepening stops once an iteration has seen every end.
     fn max_plies_left(&self) -> Option<u32> {
@@ -135,6 +143,21 @@ impl SearchGame for Board {
     fn square_weight(mv: Self::Move) -> i32 {
         mv.to_square()
             .map_or(-1000, |sq| OTHELLO_SQUARE_ORDER[sq.index()])
+    }
+
+    #[inline(always)]
+    fn edax_fast_key<C: Cpu>(&self, cpu: C, mv: Self::Move) -> i32 {
+        use crate::game::othello::shape::{fast_key, odd_quadrants};
+        use crate::game::othello::Ops;
+        // A pass is a node's only move: nothing to order.
+        let Some(sq) = mv.to_square() else {
+            return 0;
+        };
+        let (sq, p, o) = (sq.index(), self.player, self.opponent);
+        let f = cpu.flips(sq, p, o);
+        let (np, no) = (o ^ f, p ^ f ^ 1u64 << sq);
+        let empty = !(p | o);
+        fast_key(sq, cpu.legal_moves(np, no), no, empty, odd_quadrants(empty))
     }
 
     fn max_plies_left(&self) -> Option<u32> {

@@ -22,6 +22,11 @@ pub enum OrderBy {
     /// A shallow search of each move: depth `(d - 1) / 3` at nodes with `d >= 3`
     /// plies left (0 = the evaluation of the position after the move).
     ShallowSearch,
+    /// Edax's fast ordering key, in one number: fewest opponent replies
+    /// (corners counted twice), then own corner stability, fewest empties
+    /// next to own discs (the opponent's potential mobility), square value
+    /// and parity (Othello; 0 for other games).
+    EdaxFast,
 }
 
 impl OrderBy {
@@ -33,6 +38,7 @@ impl OrderBy {
         OrderBy::History,
         OrderBy::FastestFirst,
         OrderBy::ShallowSearch,
+        OrderBy::EdaxFast,
     ];
 
     /// The name command-line flags use (`--order fastest-first`).
@@ -44,6 +50,7 @@ impl OrderBy {
             OrderBy::History => "history",
             OrderBy::FastestFirst => "fastest-first",
             OrderBy::ShallowSearch => "shallow-search",
+            OrderBy::EdaxFast => "edax-fast",
         }
     }
 
@@ -56,9 +63,10 @@ impl OrderBy {
             OrderBy::History => "History heuristic",
             OrderBy::FastestFirst => "Fewest opponent replies first",
             OrderBy::ShallowSearch => "Shallow-search ordering",
+            OrderBy::EdaxFast => "Edax's fast key: replies, corner stability, potential mobility",
         }
     }
 }
 
 /// Most ordering options in one list (each at most once).
-pub const MAX_ORDER: usize = 6;
+pub const MAX_ORDER: usize = 7;

@@ -10,6 +10,7 @@ use super::order_by::{OrderBy, MAX_ORDER};
 use super::searcher::Searcher;
 use super::{Evaluator, SearchGame, INFINITY, MAX_PLY};
 use crate::game::cpu::Cpu;
+use crate::game::othello::shape::FAST_KEY_RANGE;
 use crate::game::MoveList;
 
 /// The node whose moves are sorted, as the options need it: its distance
@@ -114,6 +115,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 -self.alphabeta_soft_on(cpu, &child, -INFINITY, INFINITY, (depth - 1) / 3, ply + 1)
             }
             OrderBy::ShallowSearch => 0,
+            OrderBy::EdaxFast => pos.edax_fast_key(cpu, mv),
         }
     }
 }
@@ -128,7 +130,7 @@ fn push(packed_keys: u128, opt: OrderBy, key: i32) -> u128 {
 
 /// Option `opt`'s key as an unsigned field of the packed key: its width in
 /// bits and its value, mapped so that the fields compare as the keys do.
-/// The widths add up to 105 bits for all six options, within a `u128`.
+/// The widths add up to 127 bits for all seven options, within a `u128`.
 #[inline(always)]
 fn packed(opt: OrderBy, key: i32) -> (u32, u128) {
     // FastestFirst's 7 bits hold 0 to 64 moves.
@@ -144,6 +146,9 @@ fn packed(opt: OrderBy, key: i32) -> (u32, u128) {
         OrderBy::FastestFirst => (7, (key + 64) as u128),
         // Any i32, its sign bit flipped: the unsigned order is the signed one.
         OrderBy::SquareWeights | OrderBy::ShallowSearch => (32, u128::from(key as u32 ^ 1 << 31)),
+        // Edax's key, within `FAST_KEY_RANGE` (2,131,875 values), from its
+        // least: 0 to under 2^22 upwards.
+        OrderBy::EdaxFast => (22, (i64::from(key) - i64::from(FAST_KEY_RANGE.0)) as u128),
     };
     debug_assert!(field >> bits == 0, "{opt:?} key {key} out of its range");
     (bits, field)
@@ -164,8 +169,9 @@ mod tests {
             0..=i32::MAX,
             -64..=0i32,
             any::<i32>(),
+            FAST_KEY_RANGE.0..=FAST_KEY_RANGE.1,
         )
-            .prop_map(|(sq, h, k, hist, ff, sh)| [sq, h, k, hist, ff, sh])
+            .prop_map(|(sq, h, k, hist, ff, sh, ef)| [sq, h, k, hist, ff, sh, ef])
     }
 
     fn pack(order: &[usize], keys: &[i32; MAX_ORDER]) -> u128 {

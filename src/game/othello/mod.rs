@@ -12,6 +12,7 @@ pub mod hash;
 pub mod notation;
 pub mod ops;
 mod perft;
+pub(crate) mod shape;
 mod square;
 pub mod symmetry;
 
