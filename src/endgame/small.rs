@@ -9,7 +9,7 @@ use super::last::last_empty;
 use super::{Discs, Solver};
 use crate::game::cpu::{Avx2, Cpu};
 use crate::game::othello::bitboard::Bits;
-use crate::game::othello::shape::{odd_quadrants, quadrant_of};
+use crate::game::othello::shape::{odd_quadrants, quadrant_of, CORNERS};
 use crate::game::othello::Ops;
 
 impl Solver {
@@ -189,9 +189,6 @@ impl Solver {
 /// 1.07 from 3 (4 rounds; one generation costs about as much as the
 /// two or three flip tests it replaces).
 const MOVEGEN_FROM: u32 = 4;
-
-/// The four corners.
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The squares around each square (not the square itself).
 static NEIGHBOURS: [u64; 64] = {

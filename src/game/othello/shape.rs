@@ -1,5 +1,5 @@
 //! What orders Othello moves without a search, shared by the mid-game
-//! search ([`OrderBy::EdaxFast`](crate::search::OrderBy)) and the exact
+//! search ([`OrderBy::EdaxFast`](crate::search::OrderBy::EdaxFast)) and the exact
 //! solver: written like Edax's fast ordering, the opponent's replies
 //! (corners counted twice), own corner stability, the opponent's potential
 //! mobility, square value and parity of the quadrants.
@@ -56,9 +56,11 @@ pub(crate) fn odd_quadrants(empty: u64) -> u64 {
     m
 }
 
-/// The least and greatest [`fast_key`]: replies (corners twice) from 64
-/// down to 0, corner stability 0 to 16, potential mobility 60 down to 0,
-/// square values 0 to 18 and the parity bonus of 16.
+/// Bounds of [`fast_key`] for any bitboards (not values that occur):
+/// replies (corners twice) taken as 64 down to 0, corner stability 0 to
+/// 16, potential mobility 60 down to 0, square values 0 to 18 and the
+/// parity bonus of 16. (Replies are empties next to the mover's discs, so
+/// at most 56, 60 with corners twice: the bound is loose, not wrong.)
 pub(crate) const FAST_KEY_RANGE: (i32, i32) = (
     ((36 - 64) << 15) + ((36 - 60) << 5),
     (36 << 15) + (16 << 11) + (36 << 5) + 18 + 16,
