@@ -162,6 +162,18 @@ impl EndCut {
 }
 
 impl Solver {
+    /// A new solver (its tables empty, nothing stored to mistrust) with
+    /// this model, as [`Solver::set_endcut`] sets it without emptying the
+    /// tables again: writing them whole would back every page of a table
+    /// that an untimed engine lets come as its solves write it.
+    pub fn with_endcut(mut self, cut: Option<Box<EndCut>>) -> Solver {
+        for h in &mut self.helpers {
+            h.endcut = cut.clone();
+        }
+        self.endcut = cut;
+        self
+    }
+
     /// Runs selective passes before solves of at least `from` empties with
     /// this model (`None`: exact solves only, the default). The passes
     /// need the ordering evaluation: without one they are skipped. Empties

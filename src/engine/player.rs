@@ -267,11 +267,8 @@ impl SearchPlayer {
                 let searcher =
                     Searcher::new(engine.eval.clone(), engine.tt_mib, engine.ordering.clone());
                 let solver = (engine.endgame_exact_at > 0).then(|| {
-                    let mut solver = Solver::new(engine.tt_mib.max(1), solver_eval(&engine.eval));
-                    if engine.endgame_selective_at > 0 {
-                        solver.set_endcut(engine.endcut.as_deref().cloned());
-                    }
-                    solver
+                    Solver::new(engine.tt_mib.max(1), solver_eval(&engine.eval))
+                        .with_endcut(engine.endcut.clone())
                 });
                 (searcher, solver)
             }
@@ -344,7 +341,7 @@ impl SearchPlayer {
             Limit::Depth(_) | Limit::Nodes(_) => self.engine.endgame_exact_at,
         };
         if self.solver.is_some() && pos.empties() <= solves_at && !pos.is_over() {
-            if let Some(out) = self.solve(pos, clock, start) {
+            if let Some(out) = self.solve(pos, clock, moves_left, start) {
                 return out;
             }
             // The search that follows gets what is left of the move's
@@ -375,6 +372,7 @@ impl SearchPlayer {
         &mut self,
         pos: &Board,
         clock: Option<ClockState>,
+        moves_left: u32,
         start: Instant,
     ) -> Option<SearchOutcome<Move>> {
         let settings = &self.engine.settings;
@@ -389,42 +387,33 @@ impl SearchPlayer {
                     remaining: Duration::from_millis(base),
                     increment: Duration::from_millis(inc),
                 });
-                Some(budget(c, pos.empties().div_ceil(2), &settings.time).soft)
+                Some(budget(c, moves_left, &settings.time).soft)
             }
+        };
+        let solved = match budget {
+            None => Some(solver.solve(pos)),
+            Some(b) => solver.solve_until(pos, start + b),
         };
         // A selective pass searched to the end too, and was stopped by the
         // time before the exact pass finished.
-        let (best_move, score, nodes, elapsed, stop) = match budget {
+        let (best_move, score, nodes, elapsed, stop) = match solved {
+            Some(sol) => (
+                sol.best_move,
+                sol.score,
+                sol.nodes,
+                sol.elapsed,
+                StopReason::Depth,
+            ),
             None => {
-                let sol = solver.solve(pos);
+                let pass = solver.last_pass()?;
                 (
-                    sol.best_move,
-                    sol.score,
-                    sol.nodes,
-                    sol.elapsed,
-                    StopReason::Depth,
+                    pass.best_move,
+                    pass.score,
+                    pass.nodes,
+                    start.elapsed(),
+                    StopReason::Time,
                 )
             }
-            Some(b) => match solver.solve_until(pos, start + b) {
-                Some(sol) => (
-                    sol.best_move,
-                    sol.score,
-                    sol.nodes,
-                    sol.elapsed,
-                    StopReason::Depth,
-                ),
-                None => {
-                    let pass = solver.last_pass()?;
-                    let elapsed = start.elapsed();
-                    (
-                        pass.best_move,
-                        pass.score,
-                        pass.nodes,
-                        elapsed,
-                        StopReason::Time,
-                    )
-                }
-            },
         };
         Some(SearchOutcome {
             best_move,

@@ -130,7 +130,7 @@ pub fn open_run(
     };
     Ok(RunFolder {
         lock,
-        info: kept.clone(),
+        info: kept,
         journal,
         games,
         must_be_finished,
