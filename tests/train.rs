@@ -123,6 +123,35 @@ fn the_same_file_trains_the_same_weights_on_one_thread_and_on_two() {
 }
 
 #[test]
+fn a_design_with_the_fourth_lines_trains_them_and_one_without_leaves_them_out() {
+    let with = scratch("row4");
+    let f = training(
+        &with,
+        &[(
+            "design",
+            &format!("{:?}", repo("engines/weights/patterns-empty-row4.ron")),
+        )],
+    );
+    json(&arena(&["train", f.to_str().unwrap(), "--json"]));
+    let trained = Patterns::load(&with.join("w.bin")).unwrap();
+    let names = |p: &Patterns| p.patterns().iter().map(|p| p.name).collect::<Vec<_>>();
+    assert_eq!(names(&trained).last(), Some(&"row_4"));
+    let row_4 = arena::eval::patterns::offset(arena::eval::patterns::FIRST_PATTERNS);
+    assert!(
+        trained
+            .stages()
+            .any(|(_, w)| w.tables[row_4..].iter().any(|&t| t != 0)),
+        "the fourth lines were fitted"
+    );
+    // The same training of the ten-pattern design has no fourth lines.
+    let without = scratch("no-row4");
+    let f = training(&without, &[]);
+    json(&arena(&["train", f.to_str().unwrap(), "--json"]));
+    let trained = Patterns::load(&without.join("w.bin")).unwrap();
+    assert_eq!(names(&trained).len(), arena::eval::patterns::FIRST_PATTERNS);
+}
+
+#[test]
 fn outcome_labels_alone_need_no_search_and_still_fit() {
     let dir = scratch("outcome");
     let f = training(&dir, &[("search_weight", "0.0"), ("held_out", "0")]);

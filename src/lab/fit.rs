@@ -16,7 +16,7 @@
 
 use crate::endgame::Solver;
 use crate::eval::features::{feature_values, Features, FEATURES, NAMES};
-use crate::eval::patterns::{self, Patterns, StageWeights, INSTANCES, SET, STAGE_SIZE};
+use crate::eval::patterns::{self, Patterns, StageWeights, SET};
 use crate::eval::{OthelloEval, UNITS_PER_DISC};
 use crate::game::othello::bitboard::legal_moves;
 use crate::game::othello::Board;
@@ -241,10 +241,11 @@ pub struct PatternStageFit {
 }
 
 /// `CANON[i]`: the table entry whose weight entry `i` shares (the smaller
-/// of a configuration's index and its mirror image's).
-pub fn canonical_entries() -> Vec<u32> {
-    let mut canon = vec![0u32; STAGE_SIZE];
-    for (k, p) in SET.iter().enumerate() {
+/// of a configuration's index and its mirror image's), over the tables of
+/// the first `patterns` patterns (those a fit gives weights).
+pub fn canonical_entries(patterns: usize) -> Vec<u32> {
+    let mut canon = vec![0u32; patterns::stage_size(patterns)];
+    for (k, p) in SET.iter().enumerate().take(patterns) {
         let o = patterns::offset(k);
         for i in 0..p.size() {
             canon[o + i] = (o + i.min(p.mirrored(i))) as u32;
@@ -253,31 +254,33 @@ pub fn canonical_entries() -> Vec<u32> {
     canon
 }
 
-/// The design matrix of one stage: per sample, the table entries of its 42
-/// instances (canonical), its mobility difference, its parity term (+1 or
-/// −1; 0 when the parity is not fitted, which leaves its weight at 0) and
-/// its label.
+/// The design matrix of one stage: per sample, the table entries of its
+/// instances of the fitted patterns (canonical; `stride` a sample), its
+/// mobility difference, its parity term (+1 or −1; 0 when the parity is
+/// not fitted, which leaves its weight at 0) and its label. The parameters
+/// are the `size` table entries, then the bias, the mobility weight and
+/// the parity weight.
 struct Design {
+    size: usize,
+    stride: usize,
     entries: Vec<u32>,
     mobility: Vec<f64>,
     parity: Vec<f64>,
     labels: Vec<f64>,
 }
 
-/// Parameters: the table entries, then the bias, the mobility weight and
-/// the parity weight.
-const BIAS: usize = STAGE_SIZE;
-const MOBILITY: usize = STAGE_SIZE + 1;
-const PARITY: usize = STAGE_SIZE + 2;
-
 impl Design {
+    /// `canon` is [`canonical_entries`] of the patterns to fit.
     fn new(samples: &[&Sample], canon: &[u32], with_parity: bool) -> Design {
-        let mut entries = Vec::with_capacity(samples.len() * INSTANCES);
+        let fitted = patterns::patterns_of(canon.len()).expect("canon covers a pattern set");
+        // The fitted patterns' instances come first in a reading.
+        let stride = patterns::instances_of(fitted);
+        let mut entries = Vec::with_capacity(samples.len() * stride);
         let mut mobility = Vec::with_capacity(samples.len());
         let mut parity = Vec::with_capacity(samples.len());
         let mut labels = Vec::with_capacity(samples.len());
         for (b, y) in samples {
-            for (k, i) in patterns::indices(b) {
+            for (k, i) in patterns::indices(b).into_iter().take(stride) {
                 entries.push(canon[patterns::offset(k as usize) + i as usize]);
             }
             mobility.push(f64::from(
@@ -292,6 +295,8 @@ impl Design {
             labels.push(*y);
         }
         Design {
+            size: canon.len(),
+            stride,
             entries,
             mobility,
             parity,
@@ -299,11 +304,18 @@ impl Design {
         }
     }
 
+    /// Where the bias, the mobility and the parity weights are among the
+    /// parameters.
+    fn scalars(&self) -> (usize, usize, usize) {
+        (self.size, self.size + 1, self.size + 2)
+    }
+
     /// `A x`.
     fn apply(&self, x: &[f64], out: &mut [f64]) {
+        let (bias, mobility, parity) = self.scalars();
         for (n, o) in out.iter_mut().enumerate() {
-            let mut v = x[BIAS] + self.mobility[n] * x[MOBILITY] + self.parity[n] * x[PARITY];
-            for &e in &self.entries[n * INSTANCES..(n + 1) * INSTANCES] {
+            let mut v = x[bias] + self.mobility[n] * x[mobility] + self.parity[n] * x[parity];
+            for &e in &self.entries[n * self.stride..(n + 1) * self.stride] {
                 v += x[e as usize];
             }
             *o = v;
@@ -312,12 +324,13 @@ impl Design {
 
     /// `Aᵀ r`.
     fn apply_transposed(&self, r: &[f64], out: &mut [f64]) {
+        let (bias, mobility, parity) = self.scalars();
         out.iter_mut().for_each(|v| *v = 0.0);
         for (n, &rn) in r.iter().enumerate() {
-            out[BIAS] += rn;
-            out[MOBILITY] += self.mobility[n] * rn;
-            out[PARITY] += self.parity[n] * rn;
-            for &e in &self.entries[n * INSTANCES..(n + 1) * INSTANCES] {
+            out[bias] += rn;
+            out[mobility] += self.mobility[n] * rn;
+            out[parity] += self.parity[n] * rn;
+            for &e in &self.entries[n * self.stride..(n + 1) * self.stride] {
                 out[e as usize] += rn;
             }
         }
@@ -328,9 +341,9 @@ impl Design {
 /// gradients on the normal equations (CGLS): at most `max_iterations`, or
 /// until the gradient has shrunk by 1e-6.
 fn cgls(a: &Design, ridge: f64, max_iterations: u32) -> (Vec<f64>, u32) {
-    let params = STAGE_SIZE + 3;
+    let params = a.size + 3;
     let rows = a.labels.len();
-    let penalty = |i: usize| if i < STAGE_SIZE { ridge } else { 0.0 };
+    let penalty = |i: usize| if i < a.size { ridge } else { 0.0 };
     let dot = |u: &[f64], v: &[f64]| u.iter().zip(v).map(|(a, b)| a * b).sum::<f64>();
     let mut x = vec![0.0; params];
     let mut r = a.labels.clone();
@@ -369,8 +382,8 @@ fn cgls(a: &Design, ridge: f64, max_iterations: u32) -> (Vec<f64>, u32) {
 /// Fits one stage's tables, bias and mobility weight (and its parity
 /// weight when `parity`; 0 otherwise) to `xs` (a non-empty set), with
 /// `ridge` per table entry and at most `max_iterations` conjugate-gradient
-/// steps; `canon` is [`canonical_entries`]. Returns the weights and the
-/// steps taken.
+/// steps; `canon` is [`canonical_entries`] of the patterns to fit, which
+/// the weights then hold. Returns the weights and the steps taken.
 pub fn fit_stage(
     xs: &[&Sample],
     canon: &[u32],
@@ -380,16 +393,17 @@ pub fn fit_stage(
 ) -> (StageWeights, u32) {
     let design = Design::new(xs, canon, parity);
     let (x, iterations) = cgls(&design, ridge, max_iterations);
-    let tables: Vec<i16> = (0..STAGE_SIZE)
+    let (bias, mobility, parity) = design.scalars();
+    let tables: Vec<i16> = (0..design.size)
         .map(|i| {
             let w = x[canon[i] as usize].round();
             w.clamp(-patterns::MAX_TABLE_WEIGHT, patterns::MAX_TABLE_WEIGHT) as i16
         })
         .collect();
     let stage = StageWeights {
-        bias: (x[BIAS] * 100.0).round() / 100.0,
-        mobility: (x[MOBILITY] * 100.0).round() / 100.0,
-        parity: (x[PARITY] * 100.0).round() / 100.0,
+        bias: (x[bias] * 100.0).round() / 100.0,
+        mobility: (x[mobility] * 100.0).round() / 100.0,
+        parity: (x[parity] * 100.0).round() / 100.0,
         tables,
     };
     (stage, iterations)
@@ -413,8 +427,8 @@ fn rmse(eval: &Patterns, samples: &[&Sample]) -> f64 {
 /// Fits the pattern tables of every stage of `base` (stages on up to
 /// `threads` threads), with `ridge` per table entry and at most
 /// `max_iterations` conjugate-gradient steps a stage; the parity weights
-/// too when `base` weighs the parity anywhere. A stage without samples
-/// keeps the base's weights.
+/// too when `base` weighs the parity anywhere, and the patterns `base` has.
+/// A stage without samples keeps the base's weights.
 pub fn fit_patterns(
     base: &Patterns,
     samples: &[Sample],
@@ -424,7 +438,7 @@ pub fn fit_patterns(
 ) -> (Patterns, Vec<PatternStageFit>) {
     let bounds: Vec<u32> = base.stages().map(|s| s.0).collect();
     let parity = base.has_parity();
-    let canon = canonical_entries();
+    let canon = canonical_entries(base.patterns().len());
     let stages: Vec<usize> = (0..bounds.len()).collect();
     let results = parallel_map(&stages, threads, |&k| {
         let xs = stage_samples(samples, &bounds, k);
@@ -523,6 +537,52 @@ mod tests {
     }
 
     #[test]
+    fn a_fit_of_every_pattern_weighs_the_fourth_lines_and_one_of_the_first_ten_cannot() {
+        // Labels that only the fourth lines explain: a weight per
+        // configuration of each instance of `row_4` (tied to its mirror
+        // image, as fits tie them), summed.
+        let row_4 = &SET[patterns::FIRST_PATTERNS];
+        let mut rng = SplitMix64::new(3);
+        let mut table = vec![0.0; row_4.size()];
+        for i in 0..row_4.size() {
+            let j = row_4.mirrored(i);
+            if j >= i {
+                table[i] = rng.below(401) as f64 - 200.0;
+                table[j] = table[i];
+            }
+        }
+        let label = |b: &Board| {
+            let mut y = 0.0;
+            patterns::for_each_index(b.player, b.opponent, |k, _, i| {
+                if k == patterns::FIRST_PATTERNS {
+                    y += table[i];
+                }
+            });
+            y
+        };
+        let samples: Vec<Sample> = random_positions(9, 40)
+            .into_iter()
+            .map(|b| (b, label(&b)))
+            .collect();
+        let refs: Vec<&Sample> = samples.iter().collect();
+        let fit = |patterns: usize| {
+            let canon = canonical_entries(patterns);
+            let (w, _) = fit_stage(&refs, &canon, 1.0, 300, false);
+            assert_eq!(w.tables.len(), patterns::stage_size(patterns));
+            let e = Patterns::new(vec![0], vec![w.clone()]);
+            (w, rmse(&e, &refs))
+        };
+        let (all, all_error) = fit(patterns::PATTERNS);
+        let (_, first_error) = fit(patterns::FIRST_PATTERNS);
+        let row_4_weights = &all.tables[patterns::offset(patterns::FIRST_PATTERNS)..];
+        assert!(row_4_weights.iter().filter(|&&w| w != 0).count() > 100);
+        assert!(
+            all_error < 0.5 * first_error,
+            "{all_error} against {first_error}"
+        );
+    }
+
+    #[test]
     fn the_fit_finds_a_parity_term_when_asked_and_leaves_it_at_0_otherwise() {
         // Labels that only the bias and the parity term can explain; a
         // heavy ridge keeps the tables out of it.
@@ -531,7 +591,7 @@ mod tests {
             .map(|b| (b, 50.0 + 300.0 * patterns::parity(&b)))
             .collect();
         let refs: Vec<&Sample> = samples.iter().collect();
-        let canon = canonical_entries();
+        let canon = canonical_entries(patterns::FIRST_PATTERNS);
         let (with, _) = fit_stage(&refs, &canon, 1e6, 200, true);
         assert!((with.parity - 300.0).abs() < 1.0, "{}", with.parity);
         assert!((with.bias - 50.0).abs() < 1.0, "{}", with.bias);

@@ -11,18 +11,20 @@
 //! u32 patterns, then per pattern:  u8 name length, name, u8 squares
 //! u32 stages, then per stage:      u32 min_empties, f64 bias, f64 mobility,
 //!                                  (version 2 only) f64 parity,
-//!                                  STAGE_SIZE x i16 table weights
+//!                                  the patterns' table weights as i16
 //! u64 FNV-1a of every byte before it
 //! ```
 //! Weights without a parity term are written in version 1, so files made
 //! before it existed stay byte for byte what they were; version 1 reads
 //! with a parity weight of 0.
 //!
-//! The pattern list must be this build's pattern set, in its order: a
-//! file made for another set is refused, not misread.
+//! The pattern list must be the first ten patterns of this build's set, or
+//! more of them, in its order (a file of weights without `row_4` lists the
+//! ten, as files did before it existed): a file made for another set is
+//! refused, not misread.
 
 use super::file::{MAX_SCALAR, MAX_TABLE_WEIGHT};
-use super::set::{SET, STAGE_SIZE};
+use super::set::{stage_size, FIRST_PATTERNS, SET};
 use super::{Patterns, StageWeights};
 use crate::error::{Error, Result};
 use crate::util::fnv1a;
@@ -45,10 +47,11 @@ impl Patterns {
     /// The binary form of these weights.
     pub fn to_binary(&self) -> Vec<u8> {
         let parity = self.has_parity();
-        let mut out = Vec::with_capacity(64 + self.stages().count() * (28 + 2 * STAGE_SIZE));
+        let size = stage_size(self.patterns);
+        let mut out = Vec::with_capacity(64 + self.stages().count() * (28 + 2 * size));
         out.extend_from_slice(if parity { MAGIC_2 } else { MAGIC });
-        out.extend_from_slice(&(SET.len() as u32).to_le_bytes());
-        for p in SET.iter() {
+        out.extend_from_slice(&(self.patterns as u32).to_le_bytes());
+        for p in self.patterns() {
             out.push(p.name.len() as u8);
             out.extend_from_slice(p.name.as_bytes());
             out.push(p.squares.len() as u8);
@@ -97,8 +100,8 @@ impl Patterns {
         }
         r.bytes = body;
         r.at = MAGIC.len();
-        read_pattern_set(&mut r)?;
-        let (min_empties, stages) = read_stages(&mut r, parity)?;
+        let patterns = read_pattern_set(&mut r)?;
+        let (min_empties, stages) = read_stages(&mut r, parity, stage_size(patterns))?;
         if r.at != body.len() {
             return Err(r.error(r.at, "unexpected bytes after the last stage"));
         }
@@ -149,12 +152,13 @@ impl Reader<'_> {
     }
 }
 
-/// The file's pattern list must be this build's pattern set.
-fn read_pattern_set(r: &mut Reader<'_>) -> Result<()> {
+/// The file's pattern list, which must be the first ten or more of this
+/// build's set, in order: how many.
+fn read_pattern_set(r: &mut Reader<'_>) -> Result<usize> {
     let start = r.at;
     let count = r.u32("patterns")? as usize;
     let mut names = Vec::new();
-    let mut same = count == SET.len();
+    let mut same = (FIRST_PATTERNS..=SET.len()).contains(&count);
     for k in 0..count.min(64) {
         let len = r.u8("pattern name")? as usize;
         let name = String::from_utf8_lossy(r.take(len, "pattern name")?).into_owned();
@@ -169,19 +173,23 @@ fn read_pattern_set(r: &mut Reader<'_>) -> Result<()> {
         return Err(r.error(
             start,
             format!(
-                "made for the patterns [{}], this arena evaluates [{}]",
+                "made for the patterns [{}], this arena evaluates [{}] (the first {FIRST_PATTERNS} and any after them, in order)",
                 names.join(", "),
                 ours.join(", ")
             ),
         ));
     }
-    Ok(())
+    Ok(count)
 }
 
-/// The stages (with a parity weight each when `with_parity`): bounds strictly
-/// decreasing to 0, scalars finite and in range, table weights within the
-/// table's range.
-fn read_stages(r: &mut Reader<'_>, with_parity: bool) -> Result<(Vec<u32>, Vec<StageWeights>)> {
+/// The stages (with a parity weight each when `with_parity`, `size` table
+/// weights each): bounds strictly decreasing to 0, scalars finite and in
+/// range, table weights within the table's range.
+fn read_stages(
+    r: &mut Reader<'_>,
+    with_parity: bool,
+    size: usize,
+) -> Result<(Vec<u32>, Vec<StageWeights>)> {
     let at = r.at;
     let count = r.u32("stages")? as usize;
     if count == 0 || count > 61 {
@@ -209,7 +217,7 @@ fn read_stages(r: &mut Reader<'_>, with_parity: bool) -> Result<(Vec<u32>, Vec<S
         let (bias, mobility) = (scalar("bias")?, scalar("mobility")?);
         let parity = if with_parity { scalar("parity")? } else { 0.0 };
         let at = r.at;
-        let raw = r.take(2 * STAGE_SIZE, "tables")?;
+        let raw = r.take(2 * size, "tables")?;
         let tables: Vec<i16> = raw
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
@@ -322,7 +330,7 @@ mod tests {
         assert_eq!(term(&base), None);
         // A parity weight out of range is refused, naming its byte.
         let mut bad = bin[..bin.len() - 8].to_vec();
-        let at = bad.len() - with.stages().count() * (2 * STAGE_SIZE + 28) + 20;
+        let at = bad.len() - with.stages().count() * (2 * stage_size(FIRST_PATTERNS) + 28) + 20;
         bad[at..at + 8].copy_from_slice(&f64::NAN.to_le_bytes());
         let sum = fnv1a(&bad);
         bad.extend_from_slice(&sum.to_le_bytes());

@@ -1,7 +1,7 @@
 //! Instance readings carried from move to move: a search that knows a
 //! position's [`Configs`] gets each child's from the move's square and
 //! flips alone (a few vector additions), and its evaluation from them,
-//! instead of reading the 42 instances off the board again (Edax's
+//! instead of reading the instances off the board again (Edax's
 //! `eval_update`, Egaroucid's incremental features).
 //!
 //! Each instance's index is `own + 2 · theirs`, where `own` reads the side
@@ -10,7 +10,7 @@
 //! kept apart, so that passing the move to the other side is a swap.
 
 use super::index::{digits, square_digits, INSTANCE_LIST};
-use super::set::{INSTANCES, LANES, OFFSETS};
+use super::set::{FIRST_INSTANCES, FIRST_PATTERNS, INSTANCES, LANES, OFFSETS};
 use crate::game::othello::bitboard::Bits;
 
 /// What a disc on each square adds to each instance's reading.
@@ -83,18 +83,25 @@ impl Configs {
         }
     }
 
-    /// The sum of the weights in `tables` (a stage's) of every instance's
-    /// configuration.
+    /// The sum of the weights in `tables` (a stage's, of the first
+    /// `patterns` patterns) of every instance's configuration.
     #[inline(always)]
     #[allow(clippy::needless_range_loop)] // as in `after`
-    pub(super) fn table_sum(&self, tables: &[i16]) -> i32 {
+    pub(super) fn table_sum(&self, tables: &[i16], patterns: usize) -> i32 {
         let mut index = [0u16; LANES];
         for j in 0..LANES {
             index[j] = self.own[j].wrapping_add(self.theirs[j].wrapping_mul(2));
         }
+        let weight =
+            |j: usize| i32::from(tables[INSTANCE_OFFSET[j] as usize + usize::from(index[j])]);
         let mut sum = 0i32;
-        for j in 0..INSTANCES {
-            sum += i32::from(tables[INSTANCE_OFFSET[j] as usize + usize::from(index[j])]);
+        for j in 0..FIRST_INSTANCES {
+            sum += weight(j);
+        }
+        if patterns > FIRST_PATTERNS {
+            for j in FIRST_INSTANCES..INSTANCES {
+                sum += weight(j);
+            }
         }
         sum
     }

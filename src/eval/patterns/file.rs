@@ -1,7 +1,8 @@
-//! The weights file: parsing and checking it (sparse tables, every pattern
-//! in every stage), and writing one (zero weights left out).
+//! The weights file: parsing and checking it (sparse tables, the same
+//! patterns in every stage: the first ten, and the later ones a file
+//! lists), and writing one (zero weights left out).
 
-use super::set::{Pattern, OFFSETS, SET, STAGE_SIZE};
+use super::set::{patterns_of, stage_size, Pattern, FIRST_PATTERNS, OFFSETS, SET};
 use super::{Patterns, StageWeights};
 use crate::error::Result;
 use crate::eval::stages::{StageAt, StageBound, Staged};
@@ -88,16 +89,31 @@ impl Patterns {
     /// too large, each naming the file, line and field.
     pub fn parse(text: &str, path: &Path) -> Result<Patterns> {
         let raw: RawFile = parse_ron(text, path)?;
-        let stages = Staged::parse(&raw.stages, text, path, stage_weights)?;
+        // The file's patterns: the first ten, and every one up to the last
+        // that any stage lists (each stage must then list them all).
+        let patterns = (FIRST_PATTERNS..SET.len())
+            .filter(|&k| {
+                raw.stages
+                    .iter()
+                    .any(|s| s.tables.contains_key(SET[k].name))
+            })
+            .map(|k| k + 1)
+            .max()
+            .unwrap_or(FIRST_PATTERNS);
+        let stages = Staged::parse(&raw.stages, text, path, |s, at| {
+            stage_weights(s, at, patterns)
+        })?;
         Ok(Patterns {
             stages: Arc::new(stages),
+            patterns,
         })
     }
 }
 
-/// One stage's weights, checked: finite scalars, and every pattern listed
-/// (no unknown one), its table read by [`read_table`].
-fn stage_weights(s: &RawStage, at: &StageAt) -> Result<StageWeights> {
+/// One stage's weights, checked: finite scalars, and each of the first
+/// `patterns` patterns listed (no unknown one), its table read by
+/// [`read_table`].
+fn stage_weights(s: &RawStage, at: &StageAt, patterns: usize) -> Result<StageWeights> {
     let stage = at.number();
     for (field, v) in [
         ("bias", s.bias),
@@ -124,15 +140,17 @@ fn stage_weights(s: &RawStage, at: &StageAt) -> Result<StageWeights> {
             ),
         ));
     }
-    let mut tables = vec![0i16; STAGE_SIZE];
-    for (k, p) in SET.iter().enumerate() {
+    let mut tables = vec![0i16; stage_size(patterns)];
+    for (k, p) in SET.iter().enumerate().take(patterns) {
         let Some(entries) = s.tables.get(p.name) else {
+            let why = if k < FIRST_PATTERNS {
+                "list it, empty if all its weights are 0"
+            } else {
+                "another stage lists it: list it in every stage, empty if all its weights are 0"
+            };
             return Err(at.error(
                 "tables",
-                format!(
-                    "stage {stage}: pattern {:?} is missing (list it, empty if all its weights are 0)",
-                    p.name
-                ),
+                format!("stage {stage}: pattern {:?} is missing ({why})", p.name),
             ));
         };
         read_table(p, entries, at, &mut tables[OFFSETS[k]..OFFSETS[k + 1]])?;
@@ -180,7 +198,8 @@ fn read_table(p: &Pattern, entries: &[(u64, f64)], at: &StageAt, table: &mut [i1
     Ok(())
 }
 
-/// The weights file for `stages`, with `header` lines as comments and a
+/// The weights file for `stages` (of the patterns their tables hold, as
+/// [`Patterns::new`] reads them), with `header` lines as comments and a
 /// comment per stage from `notes`; zero weights are left out.
 pub fn weights_file(
     min_empties: &[u32],
@@ -210,7 +229,8 @@ pub fn weights_file(
             "        (min_empties: {m}, bias: {:?}, mobility: {:?}, {parity}tables: {{",
             s.bias, s.mobility
         );
-        for (k, p) in SET.iter().enumerate() {
+        let patterns = patterns_of(s.tables.len()).unwrap_or(SET.len());
+        for (k, p) in SET.iter().enumerate().take(patterns) {
             let _ = write!(out, "            \"{}\": [", p.name);
             let mut first = true;
             for (i, &w) in s.tables[OFFSETS[k]..OFFSETS[k + 1]].iter().enumerate() {

@@ -3,7 +3,7 @@
 //! table that reads the gathered bits as base-3 digits (see the module docs
 //! of [`patterns`](super) for the index).
 
-use super::set::{INSTANCES, LANES, OFFSETS, PATTERNS, SET};
+use super::set::{FIRST_INSTANCES, FIRST_PATTERNS, INSTANCES, LANES, OFFSETS, PATTERNS};
 use crate::game::othello::symmetry::{mirror_columns, transpose};
 use crate::game::othello::Board;
 
@@ -44,25 +44,10 @@ const fn gather(x: u64, pattern: usize) -> usize {
         6 => (x & 0x0080_4020_1008_0402).wrapping_mul(DIAG) >> 57,
         7 => (x & 0x0000_8040_2010_0804).wrapping_mul(DIAG) >> 58,
         8 => (x & 0x0000_0080_4020_1008).wrapping_mul(DIAG) >> 59,
-        _ => (x & 0x0000_0000_8040_2010).wrapping_mul(DIAG) >> 60,
+        9 => (x & 0x0000_0000_8040_2010).wrapping_mul(DIAG) >> 60,
+        _ => (x >> 24) & 0xFF,
     }) as usize
 }
-
-/// Which patterns read each of the 8 images (bit k: pattern k).
-const SERVES: [u16; 8] = {
-    let mut s = [0u16; 8];
-    let mut k = 0;
-    while k < PATTERNS {
-        let syms = SET[k].symmetries;
-        let mut i = 0;
-        while i < syms.len() {
-            s[syms[i] as usize] |= 1 << k;
-            i += 1;
-        }
-        k += 1;
-    }
-    s
-};
 
 /// The 8 images of a bitboard, indexed by [`Symmetry`] number.
 #[inline(always)]
@@ -82,29 +67,28 @@ const fn images(x: u64) -> [u64; 8] {
     ]
 }
 
-/// Calls `f(pattern, instance, index)` for every instance on `b`.
+/// Calls `f(pattern, instance, index)` for every instance on `b`, of every
+/// pattern of the set, in [`INSTANCE_LIST`] order (the first patterns'
+/// instances first).
 #[inline(always)]
 pub fn for_each_index(player: u64, opponent: u64, mut f: impl FnMut(usize, usize, usize)) {
     let p = images(player);
     let o = images(opponent);
     let mut seen = [0usize; PATTERNS];
-    for s in 0..8 {
-        let mut serves = SERVES[s];
-        while serves != 0 {
-            let k = serves.trailing_zeros() as usize;
-            serves &= serves - 1;
-            let index =
-                usize::from(TERNARY[gather(p[s], k)]) + 2 * usize::from(TERNARY[gather(o[s], k)]);
-            f(k, seen[k], index);
-            seen[k] += 1;
-        }
+    for &(s, k) in &INSTANCE_LIST {
+        let index =
+            usize::from(TERNARY[gather(p[s], k)]) + 2 * usize::from(TERNARY[gather(o[s], k)]);
+        f(k, seen[k], index);
+        seen[k] += 1;
     }
 }
 
-/// Calls macro `$m` with every instance as `(image, pattern)`, in the
-/// order of [`SERVES`] (as [`for_each_index`] visits them): the one list
-/// the written-out readings below and [`INSTANCE_LIST`] are made from.
-macro_rules! with_instances {
+/// Calls macro `$m` with every instance of the first [`FIRST_PATTERNS`]
+/// patterns as `(image, pattern)`, image by image and, within an image,
+/// pattern by pattern (the images of a pattern in the order of its
+/// symmetries): with [`with_later_instances`], the one list the
+/// written-out readings below and [`INSTANCE_LIST`] are made from.
+macro_rules! with_first_instances {
     ($m:ident) => {
         $m!(
             (0, 0),
@@ -153,19 +137,44 @@ macro_rules! with_instances {
     };
 }
 
-/// Every instance as `(image, pattern)`, in [`for_each_index`] order.
+/// Calls macro `$m` with the instances of the patterns after the first
+/// [`FIRST_PATTERNS`] (`row_4`), as [`with_first_instances`] does: they
+/// fill the lanes after the first patterns'.
+macro_rules! with_later_instances {
+    ($m:ident) => {
+        $m!((0, 10), (2, 10), (4, 10), (6, 10))
+    };
+}
+
+/// Every instance as `(image, pattern)`: the first patterns' instances,
+/// then the later ones'.
 pub(super) const INSTANCE_LIST: [(usize, usize); INSTANCES] = {
     macro_rules! list {
         ($(($s:literal, $k:literal)),* $(,)?) => { [$(($s, $k)),*] };
     }
-    with_instances!(list)
+    let first: [(usize, usize); FIRST_INSTANCES] = with_first_instances!(list);
+    let later: [(usize, usize); INSTANCES - FIRST_INSTANCES] = with_later_instances!(list);
+    let mut out = [(0, 0); INSTANCES];
+    let mut j = 0;
+    while j < INSTANCES {
+        out[j] = if j < FIRST_INSTANCES {
+            first[j]
+        } else {
+            later[j - FIRST_INSTANCES]
+        };
+        j += 1;
+    }
+    out
 };
 
-/// The sum of the table weights of every instance: [`for_each_index`]
+/// The sum of the table weights `t` of every instance of the first
+/// `patterns` patterns ([`FIRST_PATTERNS`] or all): [`for_each_index`]
 /// written out, image by image and pattern by pattern, so that every
-/// gather is a constant sequence of shifts (the evaluation's hot path).
+/// gather is a constant sequence of shifts (the evaluation's hot path;
+/// the later patterns cost one well-predicted branch where they are not
+/// weighed).
 #[inline(always)]
-pub(super) fn table_sum(t: &[i16], player: u64, opponent: u64) -> i32 {
+pub(super) fn table_sum(t: &[i16], player: u64, opponent: u64, patterns: usize) -> i32 {
     let p = images(player);
     let o = images(opponent);
     macro_rules! sum {
@@ -175,7 +184,12 @@ pub(super) fn table_sum(t: &[i16], player: u64, opponent: u64) -> i32 {
                 + 2 * usize::from(TERNARY[gather(o[$s], $k)])]))*
         };
     }
-    with_instances!(sum)
+    let first = with_first_instances!(sum);
+    if patterns > FIRST_PATTERNS {
+        first + with_later_instances!(sum)
+    } else {
+        first
+    }
 }
 
 /// Each instance's squares of `x` read as base-3 digits of 1 (the value
@@ -194,7 +208,8 @@ pub(super) fn digits(x: u64) -> [u16; LANES] {
             )*
         };
     }
-    with_instances!(read);
+    with_first_instances!(read);
+    with_later_instances!(read);
     debug_assert_eq!(j, INSTANCES);
     out
 }

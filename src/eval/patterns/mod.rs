@@ -14,11 +14,19 @@
 //! | `diag_6` | c1 d2 e3 f4 g5 h6 | 4 |
 //! | `diag_5` | d1 e2 f3 g4 h5 | 4 |
 //! | `diag_4` | e1 f2 g3 h4 | 4 |
+//! | `row_4` (optional) | a4 b4 c4 d4 e4 f4 g4 h4 | 4 |
 //!
 //! The other instances are the images of the canonical one under the
 //! board's symmetries (rotations and reflections), with the squares in the
 //! corresponding order: the instance at the h1 corner of `corner_3x3` reads
-//! h1 g1 f1 h2 g2 f2 h3 g3 f3. 42 instances in all.
+//! h1 g1 f1 h2 g2 f2 h3 g3 f3. 42 instances of the first ten patterns, 46
+//! with `row_4`.
+//!
+//! **Which patterns.** Every weights file has the first ten patterns; it may
+//! add `row_4`, the fourth lines of Logistello's and Edax's sets, in every
+//! stage. Files written before `row_4` existed have only the ten, and
+//! read, evaluate and write as they did (their evaluation does not read
+//! the fourth lines at all).
 //!
 //! **Index.** A configuration's index is `Σ digit(square_i) · 3^i` over the
 //! pattern's squares in the order listed (the first square is the least
@@ -40,6 +48,7 @@
 //!         "edge_x": [(1, 120.0), (2, -120.0)],
 //!         "corner_3x3": [], "corner_2x5": [], "row_2": [], "row_3": [],
 //!         "diag_8": [], "diag_7": [], "diag_6": [], "diag_5": [], "diag_4": [],
+//!         // "row_4": [], in every stage or in none
 //!     }),
 //!     (min_empties: 0, ...),
 //! ])
@@ -65,7 +74,10 @@ pub use binary::{is_binary, MAGIC, MAGIC_2};
 pub use configs::Configs;
 pub use file::{weights_file, MAX_SCALAR, MAX_TABLE_WEIGHT};
 pub use index::{for_each_index, indices};
-pub use set::{offset, Pattern, INSTANCES, PATTERNS, SET, STAGE_SIZE};
+pub use set::{
+    instances_of, offset, patterns_of, stage_size, Pattern, FIRST_PATTERNS, INSTANCES, PATTERNS,
+    SET, STAGE_SIZE,
+};
 
 use super::stages::Staged;
 use super::Term;
@@ -88,7 +100,9 @@ pub struct StageWeights {
     pub mobility: f64,
     /// Weight of the parity of the empty squares (+1 odd, −1 even).
     pub parity: f64,
-    /// Every pattern's table, concatenated in [`SET`] order.
+    /// The tables of the evaluation's patterns (the first ten of [`SET`],
+    /// or all of it), concatenated in [`SET`] order: [`stage_size`] of
+    /// their number entries.
     pub tables: Vec<i16>,
 }
 
@@ -96,15 +110,35 @@ pub struct StageWeights {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Patterns {
     stages: Arc<Staged<StageWeights>>,
+    /// How many patterns of [`SET`], from the first, the tables hold.
+    patterns: usize,
 }
 
 impl Patterns {
     /// Builds an evaluation from stages (highest `min_empties` first, the
-    /// last at 0).
+    /// last at 0), of the patterns their tables' length gives.
+    ///
+    /// # Panics
+    /// If a stage's tables are not [`stage_size`] entries of
+    /// [`FIRST_PATTERNS`] or all patterns, or the stages differ (the
+    /// callers build them so).
     pub fn new(min_empties: Vec<u32>, stages: Vec<StageWeights>) -> Patterns {
+        let len = stages.first().map_or(0, |s| s.tables.len());
+        let patterns = patterns_of(len)
+            .unwrap_or_else(|| panic!("stage tables of {len} entries fit no pattern set"));
+        assert!(
+            stages.iter().all(|s| s.tables.len() == len),
+            "every stage holds the same patterns"
+        );
         Patterns {
             stages: Arc::new(Staged::new(min_empties, stages)),
+            patterns,
         }
+    }
+
+    /// The patterns the evaluation weighs: the first of [`SET`].
+    pub fn patterns(&self) -> &'static [Pattern] {
+        &SET[..self.patterns]
     }
 
     /// The stages: `min_empties` and weights, highest `min_empties` first.
@@ -193,7 +227,7 @@ impl Patterns {
             move || {
                 let empties = (!(player | opponent)).count_ones();
                 let w = self.stages.at(empties);
-                configs.table_sum(&w.tables) + scalars(w, empties, own, theirs)
+                configs.table_sum(&w.tables, self.patterns) + scalars(w, empties, own, theirs)
             },
         )
     }
@@ -203,7 +237,7 @@ impl Patterns {
     fn score(&self, player: u64, opponent: u64, own: u64, theirs: u64) -> i32 {
         let empties = (!(player | opponent)).count_ones();
         let w = self.stages.at(empties);
-        table_sum(&w.tables, player, opponent) + scalars(w, empties, own, theirs)
+        table_sum(&w.tables, player, opponent, self.patterns) + scalars(w, empties, own, theirs)
     }
 
     /// The scalar terms and every instance: its squares, its configuration
@@ -221,6 +255,9 @@ impl Patterns {
             terms.push(Term::new("parity", parity(b), w.parity));
         }
         for_each_index(b.player, b.opponent, |k, n, index| {
+            if k >= self.patterns {
+                return;
+            }
             let p = &SET[k];
             let squares = p.instance_squares(n);
             let config: String = squares

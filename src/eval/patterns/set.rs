@@ -6,7 +6,13 @@ use crate::game::othello::symmetry::Symmetry;
 use crate::game::othello::Square;
 
 /// Number of patterns.
-pub const PATTERNS: usize = 10;
+pub const PATTERNS: usize = 11;
+
+/// The patterns every weights file has: the first ten of [`SET`]. A file
+/// may add the ones after them, in order (today `row_4`); the first ten
+/// are the set files were written for before `row_4` existed, and such a
+/// file reads and evaluates as it did.
+pub const FIRST_PATTERNS: usize = 10;
 
 /// One pattern: its name, its canonical squares (bit indices, a1 = 0,
 /// b1 = 1, a2 = 8), the symmetries whose images give its instances, and the
@@ -119,14 +125,42 @@ pub const SET: [Pattern; PATTERNS] = [
         symmetries: &[0, 1, 2, 4],
         mirror: &[3, 2, 1, 0],
     },
+    // The fourth lines (Logistello's and Edax's `hv4`): optional, after the
+    // first ten.
+    Pattern {
+        name: "row_4",
+        squares: &[24, 25, 26, 27, 28, 29, 30, 31],
+        symmetries: &[0, 2, 4, 6],
+        mirror: &[7, 6, 5, 4, 3, 2, 1, 0],
+    },
 ];
 
 /// Number of instances over the whole set.
-pub const INSTANCES: usize = 42;
+pub const INSTANCES: usize = 46;
 
-/// Lanes of a reading: the 42 instances, padded to a multiple of 16 so
+/// Instances of the first [`FIRST_PATTERNS`] patterns: the first lanes of
+/// a reading (the optional patterns' instances come after them).
+pub const FIRST_INSTANCES: usize = 42;
+
+/// Lanes of a reading: the 46 instances, padded to a multiple of 16 so
 /// that a reading is whole vector registers (the pad lanes stay 0).
 pub const LANES: usize = 48;
+
+/// Instances of the first `patterns` patterns of [`SET`] (
+/// [`FIRST_PATTERNS`] or more): the lanes of a reading they fill.
+pub const fn instances_of(patterns: usize) -> usize {
+    let mut n = 0;
+    let mut k = 0;
+    while k < patterns {
+        n += SET[k].symmetries.len();
+        k += 1;
+    }
+    n
+}
+
+const _: () = assert!(instances_of(PATTERNS) == INSTANCES);
+const _: () = assert!(instances_of(FIRST_PATTERNS) == FIRST_INSTANCES);
+const _: () = assert!(INSTANCES <= LANES && LANES.is_multiple_of(16));
 
 /// Offsets of each pattern's table in a stage's weight vector.
 pub(super) const OFFSETS: [usize; PATTERNS + 1] = {
@@ -139,8 +173,20 @@ pub(super) const OFFSETS: [usize; PATTERNS + 1] = {
     o
 };
 
-/// Entries in one stage's tables.
+/// Entries in one stage's tables, every pattern of the set.
 pub const STAGE_SIZE: usize = OFFSETS[PATTERNS];
+
+/// Entries in one stage's tables of the first `patterns` patterns (a
+/// weights file's tables).
+pub const fn stage_size(patterns: usize) -> usize {
+    OFFSETS[patterns]
+}
+
+/// How many patterns, from the first of [`SET`], tables of `size` entries
+/// a stage hold ([`FIRST_PATTERNS`] or more; `None` for no such number).
+pub fn patterns_of(size: usize) -> Option<usize> {
+    (FIRST_PATTERNS..=PATTERNS).find(|&n| stage_size(n) == size)
+}
 
 /// Offset of pattern `k`'s table in a stage's weights.
 pub fn offset(k: usize) -> usize {

@@ -3,7 +3,7 @@
 //! symmetry of mirror-tied tables.
 
 use super::index::table_sum;
-use super::set::OFFSETS;
+use super::set::{FIRST_INSTANCES, OFFSETS};
 use super::*;
 use crate::game::othello::symmetry::Symmetry;
 use crate::game::othello::Square;
@@ -64,12 +64,119 @@ fn the_written_out_sum_visits_every_instance_once() {
         .collect();
     for _ in 0..2000 {
         let b = random_board(&mut rng);
-        let mut want = 0i32;
+        let (mut first, mut all) = (0i32, 0i32);
+        let mut visits = 0;
         for_each_index(b.player, b.opponent, |k, _, index| {
-            want += i32::from(t[OFFSETS[k] + index]);
+            let w = i32::from(t[OFFSETS[k] + index]);
+            all += w;
+            // The first patterns' instances come first.
+            if visits < FIRST_INSTANCES {
+                assert!(k < FIRST_PATTERNS);
+                first += w;
+            } else {
+                assert!(k >= FIRST_PATTERNS);
+            }
+            visits += 1;
         });
-        assert_eq!(table_sum(&t, b.player, b.opponent), want);
+        assert_eq!(table_sum(&t, b.player, b.opponent, PATTERNS), all);
+        assert_eq!(
+            table_sum(
+                &t[..stage_size(FIRST_PATTERNS)],
+                b.player,
+                b.opponent,
+                FIRST_PATTERNS
+            ),
+            first
+        );
     }
+}
+
+/// A random evaluation of every pattern, `row_4` too, in two stages.
+fn random_full_set(seed: u64) -> Patterns {
+    let mut rng = SplitMix64::new(seed);
+    let mut stage = || StageWeights {
+        bias: 12.0,
+        mobility: 31.0,
+        parity: -7.0,
+        tables: (0..STAGE_SIZE)
+            .map(|_| (rng.below(401) as i16) - 200)
+            .collect(),
+    };
+    let stages = vec![stage(), stage()];
+    Patterns::new(vec![30, 0], stages)
+}
+
+#[test]
+fn the_fourth_lines_weigh_only_in_evaluations_that_have_them() {
+    let full = random_full_set(21);
+    assert_eq!(full.patterns().len(), PATTERNS);
+    // The same weights less `row_4`: the first ten patterns' tables.
+    let bounds: Vec<u32> = full.stages().map(|s| s.0).collect();
+    let cut = |zero: bool| -> Patterns {
+        let stages = full
+            .stages()
+            .map(|(_, w)| {
+                let mut tables = w.tables.clone();
+                if zero {
+                    tables[stage_size(FIRST_PATTERNS)..].fill(0);
+                } else {
+                    tables.truncate(stage_size(FIRST_PATTERNS));
+                }
+                StageWeights {
+                    tables,
+                    ..w.clone()
+                }
+            })
+            .collect();
+        Patterns::new(bounds.clone(), stages)
+    };
+    let (without, zeroed) = (cut(false), cut(true));
+    assert_eq!(without.patterns().len(), FIRST_PATTERNS);
+    let mut rng = SplitMix64::new(4);
+    let mut differ = 0;
+    for _ in 0..500 {
+        let b = random_board(&mut rng);
+        let mut row_4 = 0;
+        for_each_index(b.player, b.opponent, |k, _, index| {
+            if k == FIRST_PATTERNS {
+                row_4 += i32::from(full.stage(&b).tables[OFFSETS[k] + index]);
+            }
+        });
+        assert_eq!(without.evaluate(&b), zeroed.evaluate(&b));
+        assert_eq!(full.evaluate(&b), without.evaluate(&b) + row_4);
+        differ += usize::from(row_4 != 0);
+        // `arena eval` explains the patterns an evaluation has.
+        let rows = |p: &Patterns| {
+            p.explain(&b)
+                .iter()
+                .filter(|t| t.name.starts_with("row_4"))
+                .count()
+        };
+        assert_eq!((rows(&full), rows(&without)), (4, 0));
+    }
+    assert!(differ > 400, "{differ}");
+}
+
+#[test]
+fn a_file_lists_row_4_in_every_stage_or_in_none() {
+    let full = random_full_set(5);
+    let bounds: Vec<u32> = full.stages().map(|s| s.0).collect();
+    let stages: Vec<StageWeights> = full.stages().map(|s| s.1.clone()).collect();
+    let text = weights_file(&bounds, &stages, &[], &[]);
+    assert_eq!(text.matches("\"row_4\": [").count(), 2);
+    let path = Path::new("w.ron");
+    assert_eq!(Patterns::parse(&text, path).unwrap(), full);
+    let back = Patterns::from_binary(&full.to_binary(), Path::new("w.bin")).unwrap();
+    assert_eq!(back, full);
+    // Left out of the second stage only.
+    let second = text.rfind("\"row_4\": [").unwrap();
+    let end = second + text[second..].find("],\n").unwrap() + 3;
+    let broken = format!("{}{}", &text[..second], &text[end..]);
+    let e = Patterns::parse(&broken, path).unwrap_err().to_string();
+    assert!(
+        e.contains("stage 2: pattern \"row_4\" is missing (another stage lists it"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -171,8 +278,9 @@ fn known_moves_give_the_same_value() {
 fn carried_readings_evaluate_as_the_board_does() {
     // Random games: each position's readings carried from the start by
     // `after` and `passed` equal those read off the board, and evaluate
-    // the same.
-    let eval = Patterns::from_binary(
+    // the same, for the first ten patterns (a shipped file) and with
+    // `row_4`.
+    let shipped = Patterns::from_binary(
         &std::fs::read(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("engines/weights/patterns-train.bin"),
@@ -181,7 +289,12 @@ fn carried_readings_evaluate_as_the_board_does() {
         Path::new("patterns-train.bin"),
     )
     .unwrap();
-    let mut rng = SplitMix64::new(11);
+    carried_readings(&shipped, 11);
+    carried_readings(&random_full_set(8), 12);
+}
+
+fn carried_readings(eval: &Patterns, seed: u64) {
+    let mut rng = SplitMix64::new(seed);
     let mut positions = 0;
     for _ in 0..200 {
         let (mut p, mut o) = (Board::start().player, Board::start().opponent);

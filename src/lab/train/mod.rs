@@ -378,7 +378,7 @@ pub fn train(t: &Training, threads: usize, progress: &dyn Progress) -> Result<Tr
     let play_seconds = start.elapsed().as_secs_f64();
     let bounds: Vec<u32> = t.design.stages().map(|s| s.0).collect();
     let mut stages: Vec<StageWeights> = t.design.stages().map(|s| s.1.clone()).collect();
-    let canon = canonical_entries();
+    let canon = canonical_entries(t.design.patterns().len());
     let plans = stage_plans(&bounds, &positions);
     let mut costs = vec![StageCost::default(); plans.len()];
     // Stages whose every label is known (exact, or outcomes) depend on no
