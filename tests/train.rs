@@ -269,3 +269,23 @@ fn a_bad_training_file_is_one_line_naming_file_line_and_field() {
         stderr(&out)
     );
 }
+
+#[test]
+fn every_shipped_training_file_reads_and_names_its_design() {
+    let dir = repo("engines/training");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "{files:?}");
+    for f in &files {
+        let t =
+            arena::lab::train::Training::load(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let patterns = t.design.patterns().len();
+        // The third generation fits the fourth lines; the first two did not.
+        let third = f.file_name().unwrap() == "patterns-train3.ron";
+        assert_eq!(patterns, if third { 11 } else { 10 }, "{}", f.display());
+    }
+}
