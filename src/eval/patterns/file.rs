@@ -229,7 +229,7 @@ pub fn weights_file(
             "        (min_empties: {m}, bias: {:?}, mobility: {:?}, {parity}tables: {{",
             s.bias, s.mobility
         );
-        let patterns = patterns_of(s.tables.len()).unwrap_or(SET.len());
+        let patterns = patterns_of(s.tables.len()).expect("tables of a pattern set");
         for (k, p) in SET.iter().enumerate().take(patterns) {
             let _ = write!(out, "            \"{}\": [", p.name);
             let mut first = true;

@@ -25,8 +25,10 @@
 //! **Which patterns.** Every weights file has the first ten patterns; it may
 //! add `row_4`, the fourth lines of Logistello's and Edax's sets, in every
 //! stage. Files written before `row_4` existed have only the ten, and
-//! read, evaluate and write as they did (their evaluation does not read
-//! the fourth lines at all).
+//! read, evaluate and write as they did (their evaluation does not weigh
+//! the fourth lines: its sum of table weights stops at the first ten
+//! patterns' instances; the readings a search carries still hold the
+//! fourth lines' lanes, which cost nothing in the vector updates).
 //!
 //! **Index.** A configuration's index is `Σ digit(square_i) · 3^i` over the
 //! pattern's squares in the order listed (the first square is the least
@@ -40,7 +42,8 @@
 //! would play the last move were there no passes, −1 when it is even),
 //! plus the weight of every instance's configuration.
 //!
-//! **File format** (RON). Every stage lists every pattern; a table is sparse:
+//! **File format** (RON). Every stage lists the first ten patterns, and
+//! `row_4` in every stage or in none; a table is sparse:
 //! `(index, weight)` pairs, an index not listed weighs 0.
 //! ```ron
 //! Patterns(stages: [
@@ -119,11 +122,11 @@ impl Patterns {
     /// last at 0), of the patterns their tables' length gives.
     ///
     /// # Panics
-    /// If a stage's tables are not [`stage_size`] entries of
-    /// [`FIRST_PATTERNS`] or all patterns, or the stages differ (the
-    /// callers build them so).
+    /// If there is no stage, a stage's tables are not [`stage_size`]
+    /// entries of [`FIRST_PATTERNS`] or all patterns, or the stages differ
+    /// (the callers build them so).
     pub fn new(min_empties: Vec<u32>, stages: Vec<StageWeights>) -> Patterns {
-        let len = stages.first().map_or(0, |s| s.tables.len());
+        let len = stages.first().expect("at least one stage").tables.len();
         let patterns = patterns_of(len)
             .unwrap_or_else(|| panic!("stage tables of {len} entries fit no pattern set"));
         assert!(
