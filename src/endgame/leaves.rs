@@ -35,7 +35,7 @@ impl Leaves for Patterns {
 
     #[inline(always)]
     fn root(&self, p: u64, o: u64) -> Configs {
-        Configs::of(p, o)
+        self.configs_of(p, o)
     }
 
     #[inline(always)]

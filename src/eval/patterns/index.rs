@@ -194,9 +194,11 @@ pub(super) fn table_sum(t: &[i16], player: u64, opponent: u64, patterns: usize) 
 
 /// Each instance's squares of `x` read as base-3 digits of 1 (the value
 /// of those discs alone in the instance's index), in [`for_each_index`]
-/// order, into the first [`INSTANCES`] of `LANES` lanes.
+/// order, into the first [`INSTANCES`] of `LANES` lanes: those of the
+/// first `patterns` patterns ([`FIRST_PATTERNS`] or all; the later lanes
+/// are 0 when they are not read).
 #[inline(always)]
-pub(super) fn digits(x: u64) -> [u16; LANES] {
+pub(super) fn digits(x: u64, patterns: usize) -> [u16; LANES] {
     let x = images(x);
     let mut out = [0u16; LANES];
     let mut j = 0;
@@ -209,8 +211,10 @@ pub(super) fn digits(x: u64) -> [u16; LANES] {
         };
     }
     with_first_instances!(read);
-    with_later_instances!(read);
-    debug_assert_eq!(j, INSTANCES);
+    if patterns > FIRST_PATTERNS {
+        with_later_instances!(read);
+        debug_assert_eq!(j, INSTANCES);
+    }
     out
 }
 

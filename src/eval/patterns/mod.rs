@@ -144,6 +144,14 @@ impl Patterns {
         &SET[..self.patterns]
     }
 
+    /// The readings of `player` to move against `opponent` that this
+    /// evaluation needs (its patterns' lanes), for
+    /// [`Patterns::evaluate_configs_on`].
+    #[inline(always)]
+    pub fn configs_of(&self, player: u64, opponent: u64) -> Configs {
+        Configs::of_patterns(player, opponent, self.patterns)
+    }
+
     /// The stages: `min_empties` and weights, highest `min_empties` first.
     pub fn stages(&self) -> impl Iterator<Item = (u32, &StageWeights)> {
         self.stages.iter()
