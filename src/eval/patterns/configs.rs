@@ -10,7 +10,7 @@
 //! kept apart, so that passing the move to the other side is a swap.
 
 use super::index::{digits, square_digits, INSTANCE_LIST};
-use super::set::{FIRST_INSTANCES, FIRST_PATTERNS, INSTANCES, LANES, OFFSETS, PATTERNS};
+use super::set::{FIRST_INSTANCES, FIRST_PATTERNS, INSTANCES, LANES, OFFSETS};
 use crate::game::othello::bitboard::Bits;
 
 /// What a disc on each square adds to each instance's reading.
@@ -38,19 +38,13 @@ pub struct Configs {
 
 impl Configs {
     /// The readings of `player` to move against `opponent`, read off the
-    /// board.
-    #[inline(always)]
-    pub fn of(player: u64, opponent: u64) -> Configs {
-        Configs::of_patterns(player, opponent, PATTERNS)
-    }
-
-    /// [`Configs::of`] for an evaluation of the first `patterns` patterns
-    /// ([`Patterns::patterns`](super::Patterns::patterns)): the later
+    /// board, for an evaluation of the first `patterns` patterns
+    /// ([`Patterns::configs_of`](super::Patterns::configs_of)): the later
     /// patterns' lanes are not read (they start at 0, and the moves after
     /// keep them meaningless), which spares an evaluation without them
     /// their gathers.
     #[inline(always)]
-    pub fn of_patterns(player: u64, opponent: u64, patterns: usize) -> Configs {
+    pub fn of(player: u64, opponent: u64, patterns: usize) -> Configs {
         Configs {
             own: digits(player, patterns),
             theirs: digits(opponent, patterns),

@@ -92,14 +92,13 @@ impl Patterns {
         // The file's patterns: the first ten, and every one up to the last
         // that any stage lists (each stage must then list them all).
         let patterns = (FIRST_PATTERNS..SET.len())
-            .filter(|&k| {
+            .rev()
+            .find(|&k| {
                 raw.stages
                     .iter()
                     .any(|s| s.tables.contains_key(SET[k].name))
             })
-            .map(|k| k + 1)
-            .max()
-            .unwrap_or(FIRST_PATTERNS);
+            .map_or(FIRST_PATTERNS, |k| k + 1);
         let stages = Staged::parse(&raw.stages, text, path, |s, at| {
             stage_weights(s, at, patterns)
         })?;

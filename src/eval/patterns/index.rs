@@ -3,7 +3,9 @@
 //! table that reads the gathered bits as base-3 digits (see the module docs
 //! of [`patterns`](super) for the index).
 
-use super::set::{FIRST_INSTANCES, FIRST_PATTERNS, INSTANCES, LANES, OFFSETS, PATTERNS};
+use super::set::{
+    instances_of, FIRST_INSTANCES, FIRST_PATTERNS, INSTANCES, LANES, OFFSETS, PATTERNS,
+};
 use crate::game::othello::symmetry::{mirror_columns, transpose};
 use crate::game::othello::Board;
 
@@ -213,8 +215,8 @@ pub(super) fn digits(x: u64, patterns: usize) -> [u16; LANES] {
     with_first_instances!(read);
     if patterns > FIRST_PATTERNS {
         with_later_instances!(read);
-        debug_assert_eq!(j, INSTANCES);
     }
+    debug_assert_eq!(j, instances_of(patterns));
     out
 }
 

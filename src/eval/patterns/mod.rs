@@ -149,7 +149,7 @@ impl Patterns {
     /// [`Patterns::evaluate_configs_on`].
     #[inline(always)]
     pub fn configs_of(&self, player: u64, opponent: u64) -> Configs {
-        Configs::of_patterns(player, opponent, self.patterns)
+        Configs::of(player, opponent, self.patterns)
     }
 
     /// The stages: `min_empties` and weights, highest `min_empties` first.

@@ -303,11 +303,11 @@ fn carried_readings(eval: &Patterns, seed: u64) {
         let mut c = eval.configs_of(p, o);
         let every = eval.patterns().len() == PATTERNS;
         loop {
-            if every {
-                assert_eq!(c, Configs::of(p, o));
-            }
             // Read afresh or carried, the same value.
             let fresh = eval.configs_of(p, o);
+            if every {
+                assert_eq!(c, fresh);
+            }
             let (own, theirs) = (legal_moves(p, o), legal_moves(o, p));
             let want = eval.evaluate_moves_on(Baseline, p, o, own, theirs);
             assert_eq!(
