@@ -215,6 +215,19 @@ pub trait Evaluator<G: Game> {
     fn units_per_point(&self) -> i32 {
         1
     }
+
+    /// The value at a search's horizon, compiled for `cpu`: the final
+    /// score (in evaluation units) of a finished game, else
+    /// [`Evaluator::evaluate_on`]. An evaluation that reads both sides'
+    /// moves may share them with the test for the game's end.
+    #[inline(always)]
+    fn horizon_on<C: Cpu>(&self, cpu: C, pos: &G) -> i32 {
+        if pos.is_over() {
+            pos.final_score() * self.units_per_point()
+        } else {
+            self.evaluate_on(cpu, pos)
+        }
+    }
 }
 
 /// Evaluates every unfinished position as 0: for exhaustive searches of

@@ -131,11 +131,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// finished game.
     #[inline]
     fn horizon<C: Cpu>(&mut self, cpu: C, pos: &G) -> i32 {
-        if pos.is_over() {
-            self.terminal(pos)
-        } else {
-            self.eval.evaluate_on(cpu, pos)
-        }
+        self.eval.horizon_on(cpu, pos)
     }
 }
 

@@ -201,6 +201,21 @@ impl Patterns {
         )
     }
 
+    /// [`Patterns::evaluate_on`], or `None` when neither side has a move
+    /// (the game is over): a search's horizon, where one pair of move
+    /// generations serves both.
+    #[inline(always)]
+    pub fn evaluate_unless_over_on<C: Cpu>(&self, cpu: C, b: &Board) -> Option<i32> {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                let own = legal_moves(b.player, b.opponent);
+                let theirs = legal_moves(b.opponent, b.player);
+                (own | theirs != 0).then(|| self.score(b.player, b.opponent, own, theirs))
+            },
+        )
+    }
+
     /// [`Patterns::evaluate_on`] of `player` to move against `opponent`
     /// when the caller already has both sides' legal moves (`own`, `theirs`):
     /// the same value, without computing them again (the solver's

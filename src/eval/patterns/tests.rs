@@ -280,7 +280,13 @@ fn carried_readings_evaluate_as_the_board_does() {
     // `after` and `passed` equal those read off the board, and evaluate
     // the same, for the first ten patterns (a shipped file) and with
     // `row_4`.
-    let shipped = Patterns::from_binary(
+    carried_readings(&shipped(), 11);
+    carried_readings(&random_full_set(8), 12);
+}
+
+/// A shipped evaluation (the first ten patterns).
+fn shipped() -> Patterns {
+    Patterns::from_binary(
         &std::fs::read(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("engines/weights/patterns-train.bin"),
@@ -288,9 +294,7 @@ fn carried_readings_evaluate_as_the_board_does() {
         .unwrap(),
         Path::new("patterns-train.bin"),
     )
-    .unwrap();
-    carried_readings(&shipped, 11);
-    carried_readings(&random_full_set(8), 12);
+    .unwrap()
 }
 
 fn carried_readings(eval: &Patterns, seed: u64) {
@@ -336,4 +340,45 @@ fn carried_readings(eval: &Patterns, seed: u64) {
         }
     }
     assert!(positions > 10_000, "{positions}");
+}
+
+#[test]
+fn the_horizon_value_is_the_final_score_or_the_evaluation() {
+    // Random games, their passes and ends included: a search's horizon
+    // value, which shares one pair of move generations between the test
+    // for the game's end and the evaluation, is what the two give apart,
+    // with and without `row_4`, on every code path.
+    use crate::eval::{OthelloEval, UNITS_PER_DISC};
+    use crate::game::{Game, MoveList};
+    use crate::search::Evaluator;
+    for (eval, seed) in [(shipped(), 21), (random_full_set(4), 22)] {
+        let eval = OthelloEval::Patterns(eval);
+        let mut rng = SplitMix64::new(seed);
+        let mut moves = MoveList::new();
+        let (mut over, mut passes) = (0, 0);
+        for _ in 0..100 {
+            let mut b = Board::start();
+            loop {
+                let want = if b.is_over() {
+                    b.final_score() * UNITS_PER_DISC
+                } else {
+                    eval.evaluate_on(Baseline, &b)
+                };
+                assert_eq!(eval.horizon_on(Baseline, &b), want);
+                if let Some(avx2) = crate::game::cpu::Avx2::detect() {
+                    assert_eq!(eval.horizon_on(avx2, &b), want);
+                }
+                if b.is_over() {
+                    over += 1;
+                    break;
+                }
+                passes += usize::from(b.moves() == 0);
+                moves.clear();
+                b.generate_moves(&mut moves);
+                b = b.play(moves.get(rng.below(moves.len() as u64) as usize));
+            }
+        }
+        assert_eq!(over, 100);
+        assert!(passes > 0, "no pass in 100 random games");
+    }
 }
