@@ -217,12 +217,27 @@ fn an_engine_on_two_threads_searches_and_solves_with_its_helpers() {
     assert_eq!(json["score_discs"], 18.0, "{json}");
 }
 
-/// strong.ron's text with `more` written after its seed, read as if it
-/// were strong.ron (its weights and ProbCut paths resolve).
+/// strong.ron's text without its tuned `time` and `probcut_confidence`
+/// (every such field then at its default).
+fn untuned_strong() -> String {
+    let text = std::fs::read_to_string(repo("engines/strong.ron")).unwrap();
+    let time = text
+        .find("    time: TimeUse(")
+        .expect("strong.ron sets time");
+    let end = time + text[time..].find("    ),\n").unwrap() + "    ),\n".len();
+    let text = format!("{}{}", &text[..time], &text[end..]);
+    let confidence = text
+        .find("    probcut_confidence: Some(")
+        .expect("strong.ron sets probcut_confidence");
+    let end = confidence + text[confidence..].find('\n').unwrap() + 1;
+    format!("{}{}", &text[..confidence], &text[end..])
+}
+
+/// strong.ron's text, untuned, with `more` written after its seed, read
+/// as if it were strong.ron (its weights and ProbCut paths resolve).
 fn strong_with(more: &str) -> arena::error::Result<EngineConfig> {
     let path = repo("engines/strong.ron");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let text = text.replace("seed: 0,", &format!("seed: 0,\n    {more}"));
+    let text = untuned_strong().replace("seed: 0,", &format!("seed: 0,\n    {more}"));
     assert!(text.contains(more));
     EngineConfig::parse(&text, &path)
 }
@@ -309,7 +324,7 @@ fn the_endgame_fields_at_their_defaults_keep_the_fingerprint_and_load_the_cut_mo
     let s = s.searching().unwrap();
     assert_eq!(
         (s.endgame_selective_at, s.solves_at(), s.endgame_share),
-        (0, 18, 0.5)
+        (0, 20, 0.5)
     );
     assert!(s.endcut.is_none());
 }
@@ -370,8 +385,7 @@ fn bench_of_an_engine_file_searches_as_that_engine() {
     // strong.ron with the bench's own evaluation and without ProbCut: the
     // settings the bench builds in, so the bench's signature.
     let weights = repo("engines/weights");
-    let text = std::fs::read_to_string(repo("engines/strong.ron"))
-        .unwrap()
+    let text = untuned_strong()
         .replace(
             "eval: Patterns(weights: \"weights/patterns-train2.bin\")",
             &format!(

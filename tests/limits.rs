@@ -384,7 +384,7 @@ fn a_failed_solve_and_the_search_after_it_share_one_move_time() {
     let strong = std::fs::read_to_string(repo("engines/strong.ron")).unwrap();
     let engines = repo("engines");
     let engine = strong
-        .replace("endgame_exact_at: 18", "endgame_exact_at: 30")
+        .replace("endgame_exact_at: 20", "endgame_exact_at: 30")
         .replace("\"weights/", &format!("\"{}/weights/", engines.display()))
         .replace("\"probcut/", &format!("\"{}/probcut/", engines.display()));
     assert!(engine.contains("endgame_exact_at: 30") && engine.contains("/engines/weights/"));

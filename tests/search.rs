@@ -539,10 +539,11 @@ fn search_command_reports_move_score_and_pv() {
 fn bench_signature_is_pinned() {
     // Total nodes of the strong preset's search over tests/data/bench.txt at
     // depth 6. A change here means the search or the evaluation changed:
-    // update it on purpose, in the same commit as the change.
+    // update it on purpose, in the same commit as the change. 163,743
+    // since strong.ron's window is the tuned 51 (161,626 with 50).
     let r = arena::engine::bench::bench(6);
     assert_eq!(r.positions, 24);
-    assert_eq!(r.nodes, 161_626);
+    assert_eq!(r.nodes, 163_743);
 }
 
 #[test]

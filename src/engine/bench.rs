@@ -28,6 +28,8 @@ pub const DEFAULT_DEPTH: u32 = 9;
 /// The techniques of the node table: name, variant, deepening, table MiB,
 /// ordering, aspiration.
 fn techniques() -> Vec<(&'static str, SearchSettings, usize, Vec<OrderBy>)> {
+    // The strong preset's window and ordering, as `arena bench` searches.
+    let strong = strong();
     let s = |variant, deepening, aspiration| SearchSettings {
         time: crate::search::limits::TimeUse::default(),
         variant,
@@ -61,15 +63,11 @@ fn techniques() -> Vec<(&'static str, SearchSettings, usize, Vec<OrderBy>)> {
         ("MTD(f) + TT", s(Variant::MtdF, true, None), 16, tt_order),
         (
             "strong preset",
-            s(Variant::Pvs, true, Some(50)),
+            s(Variant::Pvs, true, strong.settings.aspiration),
             64,
-            strong_order(),
+            strong.ordering,
         ),
     ]
-}
-
-fn strong_order() -> Vec<OrderBy> {
-    strong().ordering
 }
 
 /// The strong preset's search as built in, with the fitted feature weights
@@ -87,6 +85,7 @@ fn strong() -> SearchEngine {
             // preset's own and load its weights from the binary.
             let eval = std::mem::replace(&mut raw.eval, EvalSpec::Discs);
             raw.probcut = None;
+            raw.probcut_confidence = None;
             let weights = Features::parse(
                 STRONG_WEIGHTS,
                 Path::new("engines/weights/features-fit.ron"),
