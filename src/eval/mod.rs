@@ -24,8 +24,7 @@ pub use squares::WeightedSquares;
 use crate::error::{Error, Result};
 use crate::game::cpu::{detect, Baseline, Cpu};
 use crate::game::othello::Board;
-use crate::game::Game;
-use crate::search::Evaluator;
+use crate::search::{final_value, horizon_value, Evaluator};
 use crate::util::text::{read_text, read_text_or_bytes, FileData};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -214,13 +213,14 @@ impl Evaluator<Board> for OthelloEval {
     /// generations tell whether the game is over.
     #[inline(always)]
     fn horizon_on<C: Cpu>(&self, cpu: C, b: &Board) -> i32 {
-        let value = match self {
-            OthelloEval::Patterns(p) => p.evaluate_unless_over_on(cpu, b),
+        match self {
+            OthelloEval::Patterns(p) => p
+                .evaluate_unless_over_on(cpu, b)
+                .unwrap_or_else(|| final_value(self, b)),
             OthelloEval::Discs | OthelloEval::Squares(_) | OthelloEval::Features(_) => {
-                (!b.is_over()).then(|| self.evaluate_on(cpu, b))
+                horizon_value(self, cpu, b)
             }
-        };
-        value.unwrap_or_else(|| b.final_score_now() * UNITS_PER_DISC)
+        }
     }
 }
 

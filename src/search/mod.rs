@@ -222,11 +222,25 @@ pub trait Evaluator<G: Game> {
     /// moves may share them with the test for the game's end.
     #[inline(always)]
     fn horizon_on<C: Cpu>(&self, cpu: C, pos: &G) -> i32 {
-        if pos.is_over() {
-            pos.final_score() * self.units_per_point()
-        } else {
-            self.evaluate_on(cpu, pos)
-        }
+        horizon_value(self, cpu, pos)
+    }
+}
+
+/// The value of a finished game for the side to move, in `eval`'s units:
+/// its final score times [`Evaluator::units_per_point`].
+#[inline(always)]
+pub fn final_value<G: Game, E: Evaluator<G> + ?Sized>(eval: &E, pos: &G) -> i32 {
+    pos.final_score() * eval.units_per_point()
+}
+
+/// What [`Evaluator::horizon_on`] gives unless an evaluation overrides it:
+/// [`final_value`] of a finished game, else [`Evaluator::evaluate_on`].
+#[inline(always)]
+pub fn horizon_value<G: Game, E: Evaluator<G> + ?Sized, C: Cpu>(eval: &E, cpu: C, pos: &G) -> i32 {
+    if pos.is_over() {
+        final_value(eval, pos)
+    } else {
+        eval.evaluate_on(cpu, pos)
     }
 }
 

@@ -203,7 +203,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
     /// Value of a finished game for the side to move.
     #[inline]
     pub(super) fn terminal(&self, pos: &G) -> i32 {
-        pos.final_score() * self.eval.units_per_point()
+        super::final_value(&self.eval, pos)
     }
 
     /// Starts the PV line at `ply` as empty.
