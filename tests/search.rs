@@ -4,7 +4,7 @@
 
 use crate::util::{arena, data, repo, stderr, stdout};
 use arena::engine::{EngineConfig, EngineSpec};
-use arena::eval::{EvalSpec, OthelloEval};
+use arena::eval::{EvalBoard, EvalSpec, OthelloEval};
 use arena::game::othello::{parse_position, Board};
 use arena::game::tictactoe::TicTacToe;
 use arena::game::tree::TreeData;
@@ -643,4 +643,29 @@ fn endgame_threshold_errors() {
         e.starts_with("engines/x.ron:4:") && e.contains("endgame_exact_at: 40 empties"),
         "{e}"
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(24, 3)))]
+
+    /// The strong engine's search of a board that carries its pattern
+    /// readings (as players and the bench search) visits the nodes and
+    /// finds the score and line of the same search of the plain board.
+    #[test]
+    fn a_carried_board_searches_as_the_plain_board(seed in any::<u64>(), plies in 0u32..56, depth in 1u32..=7) {
+        let strong = EngineConfig::load(&repo("engines/strong-next.ron")).unwrap();
+        let engine = strong.searching().unwrap();
+        let mut settings = engine.settings;
+        settings.limit = Limit::Depth(depth);
+        let b = random_position(seed, plies);
+        let mut plain = Searcher::new(engine.eval.clone(), 1, engine.ordering.clone());
+        plain.probcut = engine.probcut.clone();
+        let mut carried = Searcher::new(engine.eval.clone(), 1, engine.ordering.clone());
+        carried.probcut = engine.probcut.clone();
+        let p = search(&mut plain, &b, &settings, None, 30);
+        let c = search(&mut carried, &EvalBoard::new(b, &engine.eval), &settings, None, 30);
+        prop_assert_eq!(p.stats.nodes, c.stats.nodes);
+        prop_assert_eq!(p.score, c.score);
+        prop_assert_eq!(p.pv, c.pv);
+    }
 }

@@ -8,7 +8,7 @@
 //! speed figure. `arena bench` prints what these functions return.
 
 use super::config::{EngineConfig, EngineKind, SearchEngine};
-use crate::eval::{EvalSpec, Features, OthelloEval};
+use crate::eval::{EvalBoard, EvalSpec, Features, OthelloEval};
 use crate::game::othello::parse_position;
 use crate::search::smp::{self, search_together};
 use crate::search::{search, Fail, Limit, OrderBy, SearchSettings, SearchStats, Searcher, Variant};
@@ -118,7 +118,9 @@ fn total_nodes(
     {
         let pos = parse_position(line).expect("bench positions are valid");
         let mut s = Searcher::new(eval.clone(), tt_mib, order.to_vec());
-        total += search(&mut s, &pos, &settings, None, 30).stats.nodes;
+        total += search(&mut s, &EvalBoard::new(pos, eval), &settings, None, 30)
+            .stats
+            .nodes;
     }
     total
 }
@@ -227,6 +229,7 @@ pub fn bench_engine(
         let mut s = Searcher::new(engine.eval.clone(), engine.tt_mib, engine.ordering.clone());
         s.probcut = engine.probcut.clone();
         let mut helpers = smp::helpers(&s, threads);
+        let pos = EvalBoard::new(pos, &engine.eval);
         let out = search_together(&mut s, &mut helpers, &pos, &settings, None, 30);
         total.add(&out.stats);
         n += 1;

@@ -12,8 +12,8 @@
 
 use super::config::{EngineConfig, EngineKind, SearchEngine};
 use crate::endgame::Solver;
-use crate::eval::OthelloEval;
 use crate::eval::UNITS_PER_DISC;
+use crate::eval::{EvalBoard, OthelloEval};
 use crate::game::othello::{Board, Move};
 use crate::game::{Game, MoveList};
 use crate::rng::SplitMix64;
@@ -244,9 +244,9 @@ pub struct SearchPlayer {
     engine: SearchEngine,
     /// True until the first search: a new game need not rebuild anything.
     fresh: bool,
-    searcher: Searcher<Board, OthelloEval>,
+    searcher: Searcher<EvalBoard, OthelloEval>,
     /// The helper searches of a parallel search (`threads` - 1 of them).
-    helpers: Vec<Searcher<Board, OthelloEval>>,
+    helpers: Vec<Searcher<EvalBoard, OthelloEval>>,
     solver: Option<Solver>,
     /// Stops every search and solve when set (see [`Player::stop_when`]).
     stop: Option<Arc<AtomicBool>>,
@@ -356,7 +356,7 @@ impl SearchPlayer {
         let mut out = search_together(
             &mut self.searcher,
             &mut self.helpers,
-            pos,
+            &EvalBoard::new(*pos, &self.engine.eval),
             &settings,
             clock,
             moves_left,

@@ -12,11 +12,13 @@
 // error wherever it matters, never a silent `_` arm.
 #![deny(clippy::wildcard_enum_match_arm)]
 
+mod eval_board;
 pub mod features;
 pub mod patterns;
 pub mod squares;
 mod stages;
 
+pub use eval_board::EvalBoard;
 pub use features::Features;
 pub use patterns::Patterns;
 pub use squares::WeightedSquares;

@@ -103,6 +103,23 @@ pub trait SearchGame: Game {
     fn max_plies_left(&self) -> Option<u32> {
         None
     }
+
+    /// The number of moves after `mv` (what [`OrderBy::FastestFirst`]
+    /// ranks by), the child played by the code of path `cpu`. A position
+    /// that carries more than the game (an evaluation's readings) may
+    /// count them without making the whole child.
+    #[inline(always)]
+    fn replies_after<C: Cpu>(&self, cpu: C, mv: Self::Move) -> usize {
+        self.play_on(cpu, mv).move_count()
+    }
+
+    /// The [`Game::hash`] of the position after `mv` (what the table is
+    /// asked to fetch ahead of a child's probe), as
+    /// [`SearchGame::replies_after`].
+    #[inline(always)]
+    fn hash_after<C: Cpu>(&self, cpu: C, mv: Self::Move) -> u64 {
+        self.play_on(cpu, mv).hash()
+    }
 }
 
 /// The classic Othello square values (corners best, X-squares worst), used to

@@ -53,7 +53,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 // the same without it).
                 if let Some(tt) = self.tt.as_deref().filter(|_| depth >= 2) {
                     for i in 0..n {
-                        tt.prefetch(pos.play_on(cpu, moves.get(i)).hash());
+                        tt.prefetch(pos.hash_after(cpu, moves.get(i)));
                     }
                 }
                 for (i, key) in keys.iter_mut().enumerate().take(n) {
@@ -109,7 +109,7 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 let side = usize::from(pos.first_player_to_move());
                 self.history[side][G::move_slot(mv)].min(i32::MAX as u32) as i32
             }
-            OrderBy::FastestFirst => -(pos.play_on(cpu, mv).move_count() as i32),
+            OrderBy::FastestFirst => -(pos.replies_after(cpu, mv) as i32),
             OrderBy::ShallowSearch if depth >= 3 => {
                 let child = pos.play_on(cpu, mv);
                 -self.alphabeta_soft_on(cpu, &child, -INFINITY, INFINITY, (depth - 1) / 3, ply + 1)

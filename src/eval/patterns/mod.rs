@@ -250,12 +250,45 @@ impl Patterns {
     ) -> i32 {
         cpu.run(
             #[inline(always)]
+            move || self.configs_score(configs, player, opponent, own, theirs),
+        )
+    }
+
+    /// [`Patterns::evaluate_unless_over_on`] of a position whose readings
+    /// the caller carries ([`Patterns::evaluate_configs_on`]): a midgame
+    /// search's horizon.
+    #[inline(always)]
+    pub fn evaluate_configs_unless_over_on<C: Cpu>(
+        &self,
+        cpu: C,
+        configs: &Configs,
+        player: u64,
+        opponent: u64,
+    ) -> Option<i32> {
+        cpu.run(
+            #[inline(always)]
             move || {
-                let empties = (!(player | opponent)).count_ones();
-                let w = self.stages.at(empties);
-                configs.table_sum(&w.tables, self.patterns) + scalars(w, empties, own, theirs)
+                let own = legal_moves(player, opponent);
+                let theirs = legal_moves(opponent, player);
+                (own | theirs != 0)
+                    .then(|| self.configs_score(configs, player, opponent, own, theirs))
             },
         )
+    }
+
+    /// [`Patterns::score`] from carried readings.
+    #[inline(always)]
+    fn configs_score(
+        &self,
+        configs: &Configs,
+        player: u64,
+        opponent: u64,
+        own: u64,
+        theirs: u64,
+    ) -> i32 {
+        let empties = (!(player | opponent)).count_ones();
+        let w = self.stages.at(empties);
+        configs.table_sum(&w.tables, self.patterns) + scalars(w, empties, own, theirs)
     }
 
     /// The score of a position from its discs and both sides' legal moves.
