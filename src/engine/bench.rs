@@ -26,10 +26,9 @@ const STRONG_WEIGHTS: &str = include_str!("../../engines/weights/features-fit.ro
 pub const DEFAULT_DEPTH: u32 = 9;
 
 /// The techniques of the node table: name, variant, deepening, table MiB,
-/// ordering, aspiration.
-fn techniques() -> Vec<(&'static str, SearchSettings, usize, Vec<OrderBy>)> {
-    // The strong preset's window and ordering, as `arena bench` searches.
-    let strong = strong();
+/// ordering, aspiration; the last is `strong`'s window and ordering, as
+/// `arena bench` searches.
+fn techniques(strong: SearchEngine) -> Vec<(&'static str, SearchSettings, usize, Vec<OrderBy>)> {
     let s = |variant, deepening, aspiration| SearchSettings {
         time: crate::search::limits::TimeUse::default(),
         variant,
@@ -127,8 +126,9 @@ fn total_nodes(
 
 /// The node table as Markdown: one row per depth, one column per technique.
 pub fn table(max_depth: u32, budget: u64) -> String {
-    let eval = strong().eval;
-    let techniques = techniques();
+    let strong = strong();
+    let eval = strong.eval.clone();
+    let techniques = techniques(strong);
     let mut out = String::from("| depth |");
     for (name, ..) in &techniques {
         out.push_str(&format!(" {name} |"));
