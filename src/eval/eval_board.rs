@@ -22,28 +22,19 @@ use crate::search::{final_value, SearchGame};
 pub struct EvalBoard {
     /// The position.
     pub board: Board,
-    /// The readings of `board` (meaningless unless `carried`).
-    configs: Configs,
-    /// True when the readings are kept (the evaluation is a pattern one).
-    carried: bool,
+    /// The readings of `board`, kept when the evaluation is a pattern one.
+    configs: Option<Configs>,
 }
 
 impl EvalBoard {
     /// `board` with the readings `eval` scores it from.
     #[inline]
     pub fn new(board: Board, eval: &OthelloEval) -> EvalBoard {
-        match eval {
-            OthelloEval::Patterns(p) => EvalBoard {
-                board,
-                configs: p.configs_of(board.player, board.opponent),
-                carried: true,
-            },
-            OthelloEval::Discs | OthelloEval::Squares(_) | OthelloEval::Features(_) => EvalBoard {
-                board,
-                configs: Configs::of(0, 0, 0),
-                carried: false,
-            },
-        }
+        let configs = match eval {
+            OthelloEval::Patterns(p) => Some(p.configs_of(board.player, board.opponent)),
+            OthelloEval::Discs | OthelloEval::Squares(_) | OthelloEval::Features(_) => None,
+        };
+        EvalBoard { board, configs }
     }
 }
 
@@ -64,23 +55,13 @@ impl Game for EvalBoard {
     #[inline(always)]
     fn play_on<C: Cpu>(&self, cpu: C, mv: Move) -> EvalBoard {
         let board = self.board.play_unchecked_on(cpu, mv);
-        let configs = if !self.carried {
-            self.configs
-        } else {
-            match mv.to_square() {
-                None => self.configs.passed(),
-                // The side that moved loses no disc but the flipped ones,
-                // which the new side to move no longer has.
-                Some(sq) => self
-                    .configs
-                    .after(sq.index(), self.board.opponent ^ board.player),
-            }
-        };
-        EvalBoard {
-            board,
-            configs,
-            carried: self.carried,
-        }
+        let configs = self.configs.map(|c| match mv.to_square() {
+            None => c.passed(),
+            // The side that moved loses no disc but the flipped ones,
+            // which the new side to move no longer has.
+            Some(sq) => c.after(sq.index(), self.board.opponent ^ board.player),
+        });
+        EvalBoard { board, configs }
     }
 
     #[inline(always)]
@@ -176,24 +157,25 @@ impl crate::search::Evaluator<EvalBoard> for OthelloEval {
 
     #[inline(always)]
     fn evaluate_on<C: Cpu>(&self, cpu: C, b: &EvalBoard) -> i32 {
-        match self {
-            OthelloEval::Patterns(p) if b.carried => {
+        match (self, &b.configs) {
+            (OthelloEval::Patterns(p), Some(configs)) => {
                 let (player, opponent) = (b.board.player, b.board.opponent);
                 cpu.run(
                     #[inline(always)]
                     move || {
                         let own = legal_moves(player, opponent);
                         let theirs = legal_moves(opponent, player);
-                        p.evaluate_configs_on(cpu, &b.configs, player, opponent, own, theirs)
+                        p.evaluate_configs_on(cpu, configs, player, opponent, own, theirs)
                     },
                 )
             }
-            OthelloEval::Patterns(_)
-            | OthelloEval::Discs
-            | OthelloEval::Squares(_)
-            | OthelloEval::Features(_) => {
-                crate::search::Evaluator::<Board>::evaluate_on(self, cpu, &b.board)
-            }
+            (
+                OthelloEval::Patterns(_)
+                | OthelloEval::Discs
+                | OthelloEval::Squares(_)
+                | OthelloEval::Features(_),
+                _,
+            ) => crate::search::Evaluator::<Board>::evaluate_on(self, cpu, &b.board),
         }
     }
 
@@ -203,16 +185,17 @@ impl crate::search::Evaluator<EvalBoard> for OthelloEval {
 
     #[inline(always)]
     fn horizon_on<C: Cpu>(&self, cpu: C, b: &EvalBoard) -> i32 {
-        match self {
-            OthelloEval::Patterns(p) if b.carried => p
-                .evaluate_configs_unless_over_on(cpu, &b.configs, b.board.player, b.board.opponent)
+        match (self, &b.configs) {
+            (OthelloEval::Patterns(p), Some(configs)) => p
+                .evaluate_configs_unless_over_on(cpu, configs, b.board.player, b.board.opponent)
                 .unwrap_or_else(|| final_value(self, b)),
-            OthelloEval::Patterns(_)
-            | OthelloEval::Discs
-            | OthelloEval::Squares(_)
-            | OthelloEval::Features(_) => {
-                crate::search::Evaluator::<Board>::horizon_on(self, cpu, &b.board)
-            }
+            (
+                OthelloEval::Patterns(_)
+                | OthelloEval::Discs
+                | OthelloEval::Squares(_)
+                | OthelloEval::Features(_),
+                _,
+            ) => crate::search::Evaluator::<Board>::horizon_on(self, cpu, &b.board),
         }
     }
 }
@@ -222,17 +205,14 @@ mod tests {
     use super::*;
     use crate::search::Evaluator;
 
-    fn shipped() -> OthelloEval {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("engines/weights/patterns-train2.bin");
-        OthelloEval::Patterns(crate::eval::Patterns::load(&path).unwrap())
-    }
-
     /// Random games from the start: every position's carried readings
     /// score it as the board does, at the horizon and as an evaluation.
     #[test]
     fn carried_readings_score_every_position_as_the_board_does() {
-        let evals = [shipped(), OthelloEval::Discs];
+        let evals = [
+            OthelloEval::Patterns(crate::eval::patterns::tests::shipped()),
+            OthelloEval::Discs,
+        ];
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
         for eval in &evals {
             for _ in 0..200 {

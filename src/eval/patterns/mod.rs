@@ -71,7 +71,7 @@ mod file;
 mod index;
 mod set;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use binary::{is_binary, MAGIC, MAGIC_2};
 pub use configs::Configs;

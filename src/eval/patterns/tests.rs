@@ -285,7 +285,7 @@ fn carried_readings_evaluate_as_the_board_does() {
 }
 
 /// A shipped evaluation (the first ten patterns).
-fn shipped() -> Patterns {
+pub(crate) fn shipped() -> Patterns {
     Patterns::from_binary(
         &std::fs::read(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
