@@ -14,6 +14,7 @@
 //! would find with the table the other threads filled: searching to the
 //! end, exact.
 
+use super::ordering::Rest;
 use super::searcher::{Searcher, SoftNode};
 use super::{Evaluator, SearchGame};
 use crate::game::cpu::Cpu;
@@ -47,15 +48,20 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         &mut self,
         cpu: C,
         pos: &G,
-        moves: &MoveList<G::Move>,
+        moves: &mut MoveList<G::Move>,
+        rest: Rest,
         mut node: SoftNode<G::Move>,
     ) -> Searched<G::Move> {
         let mut deferred = 0u64;
         for pass in 0..2 {
-            for (i, mv) in moves.iter().enumerate() {
+            for i in 0..moves.len() {
+                if pass == 0 && i == 1 {
+                    self.sort_rest(cpu, pos, moves, rest, node.ply, node.depth);
+                }
                 if pass == 1 && deferred & (1 << i) == 0 {
                     continue;
                 }
+                let mv = moves.get(i);
                 let child = pos.play_on(cpu, mv);
                 let claim = (pass == 0 && i > 0).then(|| child.hash() | 1);
                 if let (Some(key), Some(busy)) = (claim, &self.busy) {

@@ -60,13 +60,18 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         cpu.run(
             #[inline(always)]
             move || {
-                let moves = match self.open_node::<FailSoft, C>(cpu, pos, alpha, beta, depth, ply) {
-                    Opening::Settled(v) => return v,
-                    Opening::Moves(moves) => moves,
-                };
+                let (mut moves, rest) =
+                    match self.open_node::<FailSoft, C>(cpu, pos, alpha, beta, depth, ply) {
+                        Opening::Settled(v) => return v,
+                        Opening::Moves(moves, rest) => (moves, rest),
+                    };
                 let alpha0 = alpha;
                 let mut node = SoftNode::new(moves.get(0), alpha, beta, depth, ply);
-                for (i, mv) in moves.iter().enumerate() {
+                for i in 0..moves.len() {
+                    if i == 1 {
+                        self.sort_rest(cpu, pos, &mut moves, rest, ply, depth);
+                    }
+                    let mv = moves.get(i);
                     let d = G::child_depth(mv, depth);
                     let v = -self.alphabeta_soft_on(
                         cpu,
@@ -105,16 +110,21 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         cpu.run(
             #[inline(always)]
             move || {
-                let moves = match self.open_node::<FailHard, C>(cpu, pos, alpha, beta, depth, ply) {
-                    Opening::Settled(v) => return v,
-                    Opening::Moves(moves) => moves,
-                };
+                let (mut moves, rest) =
+                    match self.open_node::<FailHard, C>(cpu, pos, alpha, beta, depth, ply) {
+                        Opening::Settled(v) => return v,
+                        Opening::Moves(moves, rest) => (moves, rest),
+                    };
                 let mut best_move = moves.get(0);
                 let mut exact = false;
                 if ply == 0 {
                     self.root_best = Some(best_move);
                 }
-                for (i, mv) in moves.iter().enumerate() {
+                for i in 0..moves.len() {
+                    if i == 1 {
+                        self.sort_rest(cpu, pos, &mut moves, rest, ply, depth);
+                    }
+                    let mv = moves.get(i);
                     let d = G::child_depth(mv, depth);
                     let v = -self.alphabeta_hard_on(
                         cpu,

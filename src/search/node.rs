@@ -9,6 +9,7 @@
 //! to the window, is a marker type ([`FailHard`], [`FailSoft`]) chosen at
 //! compile time, so the hot path carries no run-time flag.
 
+use super::ordering::Rest;
 use super::searcher::Searcher;
 use super::tt::Bound;
 use super::{Evaluator, SearchGame, INFINITY};
@@ -53,8 +54,9 @@ impl Fails for FailSoft {
 pub(super) enum Opening<M: Copy + Default> {
     /// The node's value, without searching a move.
     Settled(i32),
-    /// The legal moves (at least one), in search order.
-    Moves(MoveList<M>),
+    /// The legal moves (at least one), in search order once `Rest` says
+    /// the ones after the first are.
+    Moves(MoveList<M>, Rest),
 }
 
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
@@ -93,11 +95,11 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             return Opening::Settled(v);
         }
         let mut moves = MoveList::new();
-        self.ordered_moves(cpu, pos, &mut moves, ply, depth, hash_move);
+        let rest = self.ordered_moves(cpu, pos, &mut moves, ply, depth, hash_move);
         if moves.is_empty() {
             return Opening::Settled(F::settle(self.terminal(pos), alpha, beta));
         }
-        Opening::Moves(moves)
+        Opening::Moves(moves, rest)
     }
 
     /// Looks `pos` up in the table (if any). Never cuts at the root, so the

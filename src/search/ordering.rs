@@ -22,9 +22,27 @@ struct SortAt<M> {
     hash_move: Option<M>,
 }
 
+/// Whether a node's moves after the first are in search order yet.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Rest {
+    /// All the moves are in search order.
+    Sorted,
+    /// The first move is the table's; the others are in board order and
+    /// must be sorted (by [`Searcher::sort_rest`]) before they are
+    /// searched. Their keys are the ones they would have had before the
+    /// first move was searched (see `OrderFlags::hash_first`), so the
+    /// search is the same as with every move sorted at once, without the
+    /// keys' cost at a node the table's move cuts (as Edax searches the
+    /// table's move before it generates the others).
+    Unsorted,
+}
+
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
-    /// Sorts `moves` by the configured options (see the module docs).
-    pub(super) fn sort_moves<C: Cpu>(
+    /// The legal moves of `pos` (which is not over), in search order, or
+    /// (away from the root, under `OrderFlags::hash_first`) the table's
+    /// move first and the rest [`Rest::Unsorted`].
+    #[inline]
+    pub(super) fn ordered_moves<C: Cpu>(
         &mut self,
         cpu: C,
         pos: &G,
@@ -32,16 +50,73 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         ply: usize,
         depth: u32,
         hash_move: Option<G::Move>,
+    ) -> Rest {
+        cpu.run(
+            #[inline(always)]
+            move || {
+                moves.clear();
+                pos.generate_moves(moves);
+                let sorts = self.flags.any && moves.len() > 1;
+                if sorts && ply > 0 && self.flags.hash_first {
+                    if let Some(i) = hash_move.and_then(|h| moves.position(h)) {
+                        moves.move_to_front(i);
+                        return Rest::Unsorted;
+                    }
+                }
+                if sorts {
+                    let at = SortAt {
+                        ply,
+                        depth,
+                        hash_move,
+                    };
+                    self.sort_moves(cpu, pos, moves, 0, at);
+                }
+                let first = if ply == 0 { self.root_first } else { None };
+                if let Some(i) = first.and_then(|f| moves.position(f)) {
+                    moves.move_to_front(i);
+                }
+                Rest::Sorted
+            },
+        )
+    }
+
+    /// Puts the moves after the first in search order, if `rest` says they
+    /// are not yet (the table's move, first, keys them all as 0).
+    #[inline(always)]
+    pub(super) fn sort_rest<C: Cpu>(
+        &mut self,
+        cpu: C,
+        pos: &G,
+        moves: &mut MoveList<G::Move>,
+        rest: Rest,
+        ply: usize,
+        depth: u32,
+    ) {
+        if rest == Rest::Unsorted {
+            let at = SortAt {
+                ply,
+                depth,
+                hash_move: None,
+            };
+            self.sort_moves(cpu, pos, moves, 1, at);
+        }
+    }
+
+    /// Sorts `moves` from the `from`-th on by the configured options (see
+    /// the module docs); the moves before it stay where they are.
+    fn sort_moves<C: Cpu>(
+        &mut self,
+        cpu: C,
+        pos: &G,
+        moves: &mut MoveList<G::Move>,
+        from: usize,
+        at: SortAt<G::Move>,
     ) {
         cpu.run(
             #[inline(always)]
             move || {
                 let n = moves.len();
-                let at = SortAt {
-                    ply,
-                    depth,
-                    hash_move,
-                };
+                let depth = at.depth;
                 // Each move's keys, packed into one number in priority order (see
                 // `packed`), so the sort compares one integer instead of a row of
                 // keys: the same order as comparing the rows lexicographically.
@@ -52,11 +127,11 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 // the probes find them in the cache (a hint: the search is
                 // the same without it).
                 if let Some(tt) = self.tt.as_deref().filter(|_| depth >= 2) {
-                    for i in 0..n {
+                    for i in from..n {
                         tt.prefetch(pos.hash_after(cpu, moves.get(i)));
                     }
                 }
-                for (i, key) in keys.iter_mut().enumerate().take(n) {
+                for (i, key) in keys.iter_mut().enumerate().take(n).skip(from) {
                     let mv = moves.get(i);
                     for k in 0..options {
                         let opt = self.order[k];
@@ -65,10 +140,10 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                 }
                 // Insertion sort, stable: ties keep board order.
                 let list = moves.as_mut_slice();
-                for i in 1..n {
+                for i in from + 1..n {
                     let (mv, key) = (list[i], keys[i]);
                     let mut j = i;
-                    while j > 0 && keys[j - 1] < key {
+                    while j > from && keys[j - 1] < key {
                         list[j] = list[j - 1];
                         keys[j] = keys[j - 1];
                         j -= 1;
@@ -157,6 +232,9 @@ fn packed(opt: OrderBy, key: i32) -> (u32, u128) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::othello::Board;
+    use crate::game::Game;
+    use crate::search::{search, Fail, Limit, SearchSettings, Variant};
     use proptest::prelude::*;
 
     /// A row of keys as `order_key` can give them for [`OrderBy::ALL`],
@@ -183,7 +261,82 @@ mod tests {
         })
     }
 
+    /// Ten units per move of the side to move, less ten per move of the
+    /// other side, a hundred per disc at the end.
+    #[derive(Clone, Copy)]
+    struct Mobility;
+
+    impl Evaluator<Board> for Mobility {
+        fn evaluate(&self, b: &Board) -> i32 {
+            let mut moves = MoveList::new();
+            b.generate_moves(&mut moves);
+            let ours = moves.len() as i32;
+            moves.clear();
+            b.passed().generate_moves(&mut moves);
+            10 * (ours - moves.len() as i32)
+        }
+
+        fn units_per_point(&self) -> i32 {
+            100
+        }
+    }
+
+    /// The position after `plies` seeded random moves (or the game's end).
+    fn random_position(seed: u64, plies: u32) -> Board {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut b = Board::start();
+        let mut moves = MoveList::new();
+        for _ in 0..plies {
+            if b.is_over() {
+                break;
+            }
+            moves.clear();
+            b.generate_moves(&mut moves);
+            b = b.play(moves.get(rng.below(moves.len() as u64) as usize));
+        }
+        b
+    }
+
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 8 } else { 64 }))]
+
+        /// Sorting a node's other moves only once its table move has not
+        /// cut (`Rest::Unsorted`) is the same search as sorting them all
+        /// before it: the same nodes, counters, score, move and PV, for
+        /// every alpha-beta variant, with the orders that allow it.
+        #[test]
+        fn sorting_after_the_table_move_is_the_same_search(
+            seed in any::<u64>(),
+            plies in 0u32..58,
+            depth in 1u32..=7,
+            which in 0usize..3,
+            aspiration in proptest::option::of(20i32..80),
+        ) {
+            let orders = [
+                vec![OrderBy::HashMove, OrderBy::FastestFirst, OrderBy::Killers],
+                vec![OrderBy::HashMove, OrderBy::Killers, OrderBy::SquareWeights],
+                vec![OrderBy::HashMove, OrderBy::EdaxFast],
+            ];
+            let pos = random_position(seed, plies);
+            for variant in [Variant::Pvs, Variant::AlphaBeta { fail: Fail::Soft }, Variant::AlphaBeta { fail: Fail::Hard }, Variant::MtdF] {
+                let settings = SearchSettings {
+                    time: crate::search::limits::TimeUse::default(),
+                    variant,
+                    deepening: true,
+                    aspiration,
+                    limit: Limit::Depth(depth),
+                };
+                let mut late = Searcher::new(Mobility, 1, orders[which].clone());
+                prop_assert!(late.flags.hash_first);
+                let mut at_once = Searcher::new(Mobility, 1, orders[which].clone());
+                at_once.flags.hash_first = false;
+                let a = search(&mut late, &pos, &settings, None, 30);
+                let b = search(&mut at_once, &pos, &settings, None, 30);
+                prop_assert_eq!(a.stats, b.stats, "{:?}", variant);
+                prop_assert_eq!((a.score, a.best_move, &a.pv), (b.score, b.best_move, &b.pv));
+            }
+        }
+
         /// Packed keys compare as the rows of keys do, lexicographically,
         /// for any priority order of the options (and so sort the same).
         #[test]

@@ -34,18 +34,15 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
         cpu.run(
             #[inline(always)]
             move || {
-                let moves = match self.open_node::<FailSoft, C>(cpu, pos, alpha, beta, depth, ply) {
-                    Opening::Settled(v) => return v,
-                    Opening::Moves(moves) => moves,
-                };
+                let (mut moves, rest) =
+                    match self.open_node::<FailSoft, C>(cpu, pos, alpha, beta, depth, ply) {
+                        Opening::Settled(v) => return v,
+                        Opening::Moves(moves, rest) => (moves, rest),
+                    };
                 let alpha0 = alpha;
                 if self.splits(depth) {
-                    let (best, best_move) = match self.pvs_split(
-                        cpu,
-                        pos,
-                        &moves,
-                        SoftNode::new(moves.get(0), alpha, beta, depth, ply),
-                    ) {
+                    let node = SoftNode::new(moves.get(0), alpha, beta, depth, ply);
+                    let (best, best_move) = match self.pvs_split(cpu, pos, &mut moves, rest, node) {
                         Searched::Best(v, mv) => (v, mv),
                         Searched::Aborted => return 0,
                     };
@@ -53,7 +50,11 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
                     return best;
                 }
                 let mut node = SoftNode::new(moves.get(0), alpha, beta, depth, ply);
-                for (i, mv) in moves.iter().enumerate() {
+                for i in 0..moves.len() {
+                    if i == 1 {
+                        self.sort_rest(cpu, pos, &mut moves, rest, ply, depth);
+                    }
+                    let mv = moves.get(i);
                     let child = pos.play_on(cpu, mv);
                     let v = self.pvs_child(cpu, &child, i == 0, mv, &node);
                     if self.stop.aborted() {

@@ -12,8 +12,6 @@ use super::order_by::OrderBy;
 use super::tt::TranspositionTable;
 use super::{Evaluator, SearchGame, SearchStats, MAX_PLY, MOVE_SLOTS};
 use crate::error::Error;
-use crate::game::cpu::Cpu;
-use crate::game::MoveList;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -67,6 +65,11 @@ pub(super) struct OrderFlags {
     pub killers: bool,
     pub history: bool,
     pub any: bool,
+    /// The table's move comes first and no other key can change while it
+    /// is searched (no history, no shallow search: a killer of this ply
+    /// changes only on this node's own cutoff), so the other moves are
+    /// sorted only if it does not cut (`Rest` in ordering.rs).
+    pub hash_first: bool,
 }
 
 impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
@@ -103,6 +106,9 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             killers: order.contains(&OrderBy::Killers),
             history: order.contains(&OrderBy::History),
             any: !order.is_empty(),
+            hash_first: order.first() == Some(&OrderBy::HashMove)
+                && !order.contains(&OrderBy::History)
+                && !order.contains(&OrderBy::ShallowSearch),
         };
         Searcher {
             eval,
@@ -291,33 +297,6 @@ impl<G: SearchGame, E: Evaluator<G>> Searcher<G, E> {
             let h = &mut self.history[side][G::move_slot(mv)];
             *h = h.saturating_add(depth * depth);
         }
-    }
-
-    /// The legal moves of `pos` (which is not over), in search order.
-    #[inline]
-    pub(super) fn ordered_moves<C: Cpu>(
-        &mut self,
-        cpu: C,
-        pos: &G,
-        moves: &mut MoveList<G::Move>,
-        ply: usize,
-        depth: u32,
-        hash_move: Option<G::Move>,
-    ) {
-        cpu.run(
-            #[inline(always)]
-            move || {
-                moves.clear();
-                pos.generate_moves(moves);
-                let first = if ply == 0 { self.root_first } else { None };
-                if self.flags.any && moves.len() > 1 {
-                    self.sort_moves(cpu, pos, moves, ply, depth, hash_move);
-                }
-                if let Some(i) = first.and_then(|f| moves.position(f)) {
-                    moves.move_to_front(i);
-                }
-            },
-        )
     }
 }
 

@@ -239,10 +239,15 @@ mod tests {
             aspiration: Some(50),
             limit: Limit::Depth(20),
         };
-        let order = vec![OrderBy::HashMove, OrderBy::Killers, OrderBy::History];
+        // The second order sorts a node's moves after its table move only
+        // when that move does not cut (`Rest::Unsorted`), in the split too.
+        let orders = [
+            vec![OrderBy::HashMove, OrderBy::Killers, OrderBy::History],
+            vec![OrderBy::HashMove, OrderBy::FastestFirst, OrderBy::Killers],
+        ];
         let eval = Mobility;
         let mut deferred = 0;
-        for seed in 100..164 {
+        for (seed, order) in (100..164).flat_map(|s| orders.iter().map(move |o| (s, o))) {
             let b = endgame(seed, 6 + (seed % 8) as u32);
             if b.is_over() {
                 continue;
@@ -253,7 +258,10 @@ mod tests {
                 let mut main = Searcher::new(eval, 1, order.clone());
                 let mut team = helpers(&main, threads);
                 let out = search_together(&mut main, &mut team, &b, &settings, None, 6);
-                assert_eq!(out.score, exact, "seed {seed}, {threads} threads");
+                assert_eq!(
+                    out.score, exact,
+                    "seed {seed}, {threads} threads, {order:?}"
+                );
                 assert!(main.busy.is_none(), "the claims are the search's alone");
                 deferred += out.stats.deferred;
             }
