@@ -32,6 +32,8 @@ pub mod probcut;
 pub mod pvs;
 pub mod searcher;
 pub mod smp;
+#[cfg(test)]
+mod testing;
 pub mod tree;
 pub mod tt;
 

@@ -232,8 +232,7 @@ fn packed(opt: OrderBy, key: i32) -> (u32, u128) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::othello::Board;
-    use crate::game::Game;
+    use crate::search::testing::{random_game, Mobility};
     use crate::search::{search, Fail, Limit, SearchSettings, Variant};
     use proptest::prelude::*;
 
@@ -261,42 +260,6 @@ mod tests {
         })
     }
 
-    /// Ten units per move of the side to move, less ten per move of the
-    /// other side, a hundred per disc at the end.
-    #[derive(Clone, Copy)]
-    struct Mobility;
-
-    impl Evaluator<Board> for Mobility {
-        fn evaluate(&self, b: &Board) -> i32 {
-            let mut moves = MoveList::new();
-            b.generate_moves(&mut moves);
-            let ours = moves.len() as i32;
-            moves.clear();
-            b.passed().generate_moves(&mut moves);
-            10 * (ours - moves.len() as i32)
-        }
-
-        fn units_per_point(&self) -> i32 {
-            100
-        }
-    }
-
-    /// The position after `plies` seeded random moves (or the game's end).
-    fn random_position(seed: u64, plies: u32) -> Board {
-        let mut rng = crate::rng::SplitMix64::new(seed);
-        let mut b = Board::start();
-        let mut moves = MoveList::new();
-        for _ in 0..plies {
-            if b.is_over() {
-                break;
-            }
-            moves.clear();
-            b.generate_moves(&mut moves);
-            b = b.play(moves.get(rng.below(moves.len() as u64) as usize));
-        }
-        b
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 8 } else { 64 }))]
 
@@ -317,7 +280,7 @@ mod tests {
                 vec![OrderBy::HashMove, OrderBy::Killers, OrderBy::SquareWeights],
                 vec![OrderBy::HashMove, OrderBy::EdaxFast],
             ];
-            let pos = random_position(seed, plies);
+            let pos = random_game(seed, |_, n| n >= plies);
             for variant in [Variant::Pvs, Variant::AlphaBeta { fail: Fail::Soft }, Variant::AlphaBeta { fail: Fail::Hard }, Variant::MtdF] {
                 let settings = SearchSettings {
                     time: crate::search::limits::TimeUse::default(),

@@ -113,20 +113,13 @@ pub fn helpers<G: SearchGame, E: Evaluator<G> + Clone>(
 mod tests {
     use super::*;
     use crate::game::othello::Board;
-    use crate::game::{Game, MoveList};
+    use crate::game::Game;
+    use crate::search::testing::{random_game, Mobility};
     use crate::search::{OrderBy, Variant, ZeroEval};
 
     /// Positions `empties` squares from the end, by seeded random play.
     fn endgame(seed: u64, empties: u32) -> Board {
-        let mut rng = crate::rng::SplitMix64::new(seed);
-        let mut b = Board::start();
-        let mut moves = MoveList::new();
-        while b.empties() > empties && !b.is_over() {
-            moves.clear();
-            b.generate_moves(&mut moves);
-            b = b.play(moves.get(rng.below(moves.len() as u64) as usize));
-        }
-        b
+        random_game(seed, |b, _| b.empties() <= empties)
     }
 
     /// An evaluation that panics on the thread that made it once it has
@@ -207,22 +200,6 @@ mod tests {
             let out = search_together(&mut main, &mut team, &b, &settings, None, 6);
             assert_eq!(out.score, exact, "seed {seed}");
             assert!(out.stats.nodes > main.stats.nodes, "the helper searched");
-        }
-    }
-
-    /// Ten units per move of the side to move, a hundred per disc at the end.
-    #[derive(Clone, Copy)]
-    struct Mobility;
-
-    impl Evaluator<Board> for Mobility {
-        fn evaluate(&self, b: &Board) -> i32 {
-            let mut moves = MoveList::new();
-            b.generate_moves(&mut moves);
-            10 * moves.len() as i32
-        }
-
-        fn units_per_point(&self) -> i32 {
-            100
         }
     }
 
