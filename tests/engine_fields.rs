@@ -217,23 +217,30 @@ fn an_engine_on_two_threads_searches_and_solves_with_its_helpers() {
     assert_eq!(json["score_discs"], 18.0, "{json}");
 }
 
-/// strong.ron's text without its tuned `time` and `probcut_confidence`
-/// (every such field then at its default).
+/// strong.ron's text without its tuned `time` and its selective endgame
+/// (`endgame_selective_at`, `endcut`, `endgame_share`): every such field
+/// then at its default. It sets no `probcut_confidence`, so its ProbCut
+/// file's holds.
 fn untuned_strong() -> String {
-    let text = std::fs::read_to_string(repo("engines/strong.ron")).unwrap();
+    let mut text = std::fs::read_to_string(repo("engines/strong.ron")).unwrap();
+    assert!(!text.contains("probcut_confidence"));
+    for line in [
+        "    endgame_selective_at: 24,\n",
+        "    endcut: Some(\"probcut/endgame-train2.ron\"),\n",
+        "    endgame_share: 0.75,\n",
+    ] {
+        assert!(text.contains(line), "strong.ron sets {line}");
+        text = text.replace(line, "");
+    }
     let time = text
         .find("    time: TimeUse(")
         .expect("strong.ron sets time");
     let end = time + text[time..].find("    ),\n").unwrap() + "    ),\n".len();
-    let text = format!("{}{}", &text[..time], &text[end..]);
-    let confidence = text
-        .find("    probcut_confidence: Some(")
-        .expect("strong.ron sets probcut_confidence");
-    let end = confidence + text[confidence..].find('\n').unwrap() + 1;
-    format!("{}{}", &text[..confidence], &text[end..])
+    format!("{}{}", &text[..time], &text[end..])
 }
 
-/// strong.ron's text, untuned, with `more` written after its seed, read
+/// strong.ron's text, untuned and without its selective endgame, with
+/// `more` written after its seed, read
 /// as if it were strong.ron (its weights and ProbCut paths resolve).
 fn strong_with(more: &str) -> arena::error::Result<EngineConfig> {
     let path = repo("engines/strong.ron");

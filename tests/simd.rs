@@ -74,7 +74,7 @@ fn both_paths_solve_ffo_40_to_42_exactly_with_the_same_nodes() {
 
 #[test]
 fn both_paths_give_the_bench_signature_and_say_which_they_took() {
-    // The documented bench (depth 9): 4,734,185 nodes (xtask/src/verify.rs).
+    // The documented bench (depth 9): 3,553,372 nodes (xtask/src/verify.rs).
     let fast = arena_with(None, &["bench"]);
     let base = arena_with(Some("off"), &["bench"]);
     for (out, path) in [
@@ -83,7 +83,7 @@ fn both_paths_give_the_bench_signature_and_say_which_they_took() {
     ] {
         assert!(out.status.success(), "{}", stderr(out));
         assert!(
-            stdout(out).contains(": 4734185 nodes in "),
+            stdout(out).contains(": 3553372 nodes in "),
             "{}",
             stdout(out)
         );

@@ -70,8 +70,8 @@ fn techniques(strong: SearchEngine) -> Vec<(&'static str, SearchSettings, usize,
 }
 
 /// The strong preset's search as built in, with the fitted feature weights
-/// and without ProbCut (read from the binary, so the bench runs from any
-/// folder).
+/// and without ProbCut or the solver's selective passes (read from the
+/// binary, so the bench runs from any folder).
 ///
 /// # Panics
 /// Never: the built-in preset is a valid searching engine (pinned by
@@ -85,6 +85,10 @@ fn strong() -> SearchEngine {
             let eval = std::mem::replace(&mut raw.eval, EvalSpec::Discs);
             raw.probcut = None;
             raw.probcut_confidence = None;
+            // The bench searches mid-game positions to a depth: no solver,
+            // so neither its selective passes nor their cut model (a file).
+            raw.endgame_selective_at = 0;
+            raw.endcut = None;
             let weights = Features::parse(
                 STRONG_WEIGHTS,
                 Path::new("engines/weights/features-fit.ron"),
