@@ -371,7 +371,8 @@ fn long_commands_show_progress_on_a_terminal_and_nowhere_else() {
     }
 }
 
-/// An engine whose exact solve does not finish in half its move time
+/// An engine whose exact solve does not finish in its share of the move
+/// time (three quarters for strong.ron)
 /// searches instead with what is left of the move, not with a whole move
 /// more: a 400 ms move used to take 200 ms of solve and then up to 400 ms
 /// of search (0.485 s in one run here, when a search stopped deepening at
