@@ -197,41 +197,24 @@ pub(crate) struct Times {
 /// Waits for `child`, started at `began`; its times. Fails when it did
 /// not exit 0.
 pub(crate) fn times(child: Child, began: Instant, label: &str) -> Result<Times> {
-    let pid = pid_of(&child)?;
-    let (status, usage) = reap(pid, true, label)?.ok_or("wait4 returned early")?;
-    ended(status, &usage, began.elapsed(), label)
-}
-
-fn pid_of(child: &Child) -> Result<libc::pid_t> {
-    libc::pid_t::try_from(child.id()).map_err(|e| e.to_string())
-}
-
-/// Reaps `pid` once it has ended (waiting for it when `block`): its wait
-/// status and resource usage, or None while it still runs.
-fn reap(pid: libc::pid_t, block: bool, label: &str) -> Result<Option<(i32, libc::rusage)>> {
+    let pid = libc::pid_t::try_from(child.id()).map_err(|e| e.to_string())?;
     let mut status = 0;
     // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let flags = if block { 0 } else { libc::WNOHANG };
     // SAFETY: waits for our own child, with pointers to live locals.
-    let r = unsafe { libc::wait4(pid, &mut status, flags, &mut usage) };
-    match r {
-        0 if !block => Ok(None),
-        r if r == pid => Ok(Some((status, usage))),
-        _ => Err(format!(
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if r != pid {
+        return Err(format!(
             "{label}: wait4 failed: {}",
             std::io::Error::last_os_error()
-        )),
+        ));
     }
-}
-
-/// The times of a reaped run, or its failure when it did not exit 0.
-fn ended(status: i32, usage: &libc::rusage, wall: Duration, label: &str) -> Result<Times> {
     if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
         return Err(format!(
             "{label}: the arena command failed (status {status}); its output is in target/xtask/compare/{label}.out and .err"
         ));
     }
+    let wall = began.elapsed();
     let t = usage.ru_utime;
     let user = Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
     Ok(Times { user, wall })
@@ -292,33 +275,27 @@ fn paired_round(
             }
         }
     }
-    // Both are polled, so that each one's wall time is read when it ends
-    // (waiting for them in turn read the second one's only after the
-    // first); every child is reaped, whatever the first one says.
-    let mut pending: Vec<(usize, libc::pid_t, Instant)> = Vec::new();
-    for (i, (child, began)) in children.iter().enumerate() {
-        pending.push((i, pid_of(child)?, *began));
-    }
-    let mut waited: [Option<Result<Times>>; 2] = [None, None];
-    while !pending.is_empty() {
-        let mut still = Vec::with_capacity(pending.len());
-        for (i, pid, began) in pending {
-            match reap(pid, false, &labels[i]) {
-                Ok(None) => still.push((i, pid, began)),
-                Ok(Some((status, usage))) => {
-                    waited[i] = Some(ended(status, &usage, began.elapsed(), &labels[i]));
-                }
-                Err(e) => waited[i] = Some(Err(e)),
-            }
-        }
-        pending = still;
-        if !pending.is_empty() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    }
+    // Each run is waited for on a thread of its own, so that each one's
+    // wall time is read when it ends (waited for in turn, the second one's
+    // was read only after the first had ended) and nothing polls on the
+    // measured cores; every child is reaped, whatever the other says.
+    let waited: Vec<Result<Times>> = std::thread::scope(|s| {
+        let waiting: Vec<_> = children
+            .into_iter()
+            .zip(&labels)
+            .map(|((child, began), label)| s.spawn(move || times(child, began, label)))
+            .collect();
+        waiting
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err("a thread waiting for a run panicked".into()))
+            })
+            .collect()
+    });
     let mut t = [Times::default(); 2];
     for (i, w) in waited.into_iter().enumerate() {
-        t[i] = w.ok_or("a run was not reaped")??;
+        t[i] = w?;
     }
     Ok(t)
 }
