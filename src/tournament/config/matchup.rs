@@ -152,6 +152,13 @@ pub fn match_tournament(a: &str, b: &str, o: &MatchOptions) -> Result<Tournament
     let mut t = Tournament::parse(&text, generated).map_err(|e| usage_error(e, a, b, generated))?;
     // No such file: the config is the command line's.
     t.inputs.retain(|p| p != generated);
+    // The record names the book as the command line gave it, not by the
+    // generated config's absolute path: a run's tournament.json then reads
+    // the same in every checkout and on every machine (the hash is of the
+    // book's bytes either way).
+    if let Some(b) = &mut t.book_settings {
+        b.file.clone_from(&o.book);
+    }
     if o.out.is_none() {
         let mut name = default_out(&engine_arg(a)?, &engine_arg(b)?).into_os_string();
         name.push(format!("-{}", &t.family[..8]));
@@ -216,5 +223,29 @@ mod tests {
         ] {
             assert!(text.contains(part), "{part} in {text}");
         }
+    }
+
+    #[test]
+    fn a_match_records_its_book_as_given_and_hashes_it_by_its_bytes() {
+        let options = |book: PathBuf| MatchOptions {
+            pairs: 2,
+            limit: Some(Limit::Depth(1)),
+            book,
+            concurrency: 1,
+            seed: 1,
+            out: None,
+            event: None,
+            sprt: None,
+            adjudicate: Adjudicate::default(),
+        };
+        let given = PathBuf::from("openings/all-4ply.txt");
+        let t = |book: PathBuf| {
+            match_tournament("engines/random.ron", "engines/random.ron", &options(book)).unwrap()
+        };
+        let relative = t(given.clone());
+        let absolute = t(std::path::absolute(&given).unwrap());
+        assert_eq!(relative.book_settings.unwrap().file, given);
+        assert_eq!(relative.hash, absolute.hash);
+        assert_eq!(relative.out, absolute.out);
     }
 }
