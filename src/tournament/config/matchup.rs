@@ -82,7 +82,9 @@ fn engine_ref(text: &str) -> Result<String> {
 
 /// The config text of a match between engines `a` and `b`, each an
 /// engine argument ([`EngineArg`]: a file, a file with fields changed, a
-/// program).
+/// program). The book is written as given: the generated config reads it
+/// from the current folder, and the run's record names it so, the same in
+/// every checkout (the hash is of its bytes).
 ///
 /// # Errors
 /// A path that cannot be made absolute; a malformed engine argument.
@@ -120,7 +122,7 @@ pub fn match_config(a: &str, b: &str, o: &MatchOptions) -> Result<String> {
         o.event.as_deref().unwrap_or("match"),
         engine_ref(first)?,
         engine_ref(second)?,
-        absolute(&o.book)?.display().to_string(),
+        o.book.display().to_string(),
         o.concurrency,
         o.seed,
         out.display().to_string(),
@@ -152,13 +154,6 @@ pub fn match_tournament(a: &str, b: &str, o: &MatchOptions) -> Result<Tournament
     let mut t = Tournament::parse(&text, generated).map_err(|e| usage_error(e, a, b, generated))?;
     // No such file: the config is the command line's.
     t.inputs.retain(|p| p != generated);
-    // The record names the book as the command line gave it, not by the
-    // generated config's absolute path: a run's tournament.json then reads
-    // the same in every checkout and on every machine (the hash is of the
-    // book's bytes either way).
-    if let Some(b) = &mut t.book_settings {
-        b.file.clone_from(&o.book);
-    }
     if o.out.is_none() {
         let mut name = default_out(&engine_arg(a)?, &engine_arg(b)?).into_os_string();
         name.push(format!("-{}", &t.family[..8]));
