@@ -90,6 +90,17 @@ pub enum Error {
         #[source]
         source: AllocError,
     },
+    /// A run that would hold more memory than the machine has available,
+    /// refused before its first game: the setting behind most of it
+    /// (`engines`, `concurrency`, an engine's `tt_mib`), then what the
+    /// run would hold and what the machine has. Exit code 1.
+    #[error("{setting}: {message}")]
+    Memory {
+        /// The setting, as the config names it.
+        setting: String,
+        /// What the run would hold, and what is available.
+        message: String,
+    },
     /// An external engine's program that could not be started (not found,
     /// not executable): the engine and the program, then the cause.
     #[error("engine {engine:?}: cannot start {}", path_text(program))]

@@ -3,12 +3,14 @@
 //! (101 for an internal error); usage errors are clap's, exit code 2; a
 //! panic is one line from the library's hook and exit code 101.
 
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     arena::util::panic::install_hook();
-    let cli = arena::cli::Cli::parse();
+    let cli = match arena::cli::parse_args() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     match arena::cli::run(cli) {
         Ok(code) => code,
         Err(err) => {

@@ -198,7 +198,7 @@ fn import_writes_move_lists_and_refuses_positions() {
 fn xot_large_list_imports_legal_and_distinct() {
     let path = repo("../shared/data/openings/xot_openingslarge.txt");
     if !path.exists() {
-        crate::util::skip(&format!(
+        crate::util::skip_data(&format!(
             "{} is absent (the shared data folder beside the repository)",
             path.display()
         ));

@@ -312,3 +312,70 @@ fn a_pipe_is_written_when_read_and_refused_at_once_when_nobody_reads_it() {
     assert_eq!(events.iter().filter(|e| e["event"] == "game").count(), 2);
     assert_eq!(events.last().unwrap()["event"], "finished");
 }
+
+/// A second name of a file of the run (a hard link, which a comparison of
+/// paths cannot see) is refused as the file itself is: the journal, the
+/// config, an engine file and the weights it reads, for `run` and
+/// `match`, and nothing is written.
+#[test]
+fn an_events_file_that_is_a_hard_link_of_a_file_of_the_run_is_refused() {
+    let dir = tmp("events-hard-link");
+    let weights = dir.join("squares.ron");
+    std::fs::copy(squares(), &weights).unwrap();
+    let engine_file = dir.join("ab.ron");
+    std::fs::write(
+        &engine_file,
+        "Engine(name: \"ab\", game: Othello, search: AlphaBeta(fail: Soft), limit: Depth(1), eval: WeightedSquares(weights: \"squares.ron\"))",
+    )
+    .unwrap();
+    let (cfg, out) = searchers_config(&dir, 1, 2);
+    let c = cfg.to_str().unwrap();
+    let r = arena(&["run", c, "--quiet"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let journal = out.join("journal.jsonl");
+    let link = |target: &Path, name: &str| {
+        let l = dir.join(name);
+        std::fs::hard_link(target, &l).unwrap();
+        l
+    };
+    let files =
+        [&journal, &cfg, &engine_file, &weights].map(|f| (f.clone(), std::fs::read(f).unwrap()));
+    let cases = [
+        (link(&journal, "journal-link"), vec!["run", c, "--resume"]),
+        (link(&cfg, "config-link"), vec!["run", c, "--resume"]),
+        (
+            link(&out.join("results.json"), "results-link"),
+            vec!["run", c, "--resume"],
+        ),
+    ];
+    let engine_link = link(&engine_file, "engine-link");
+    let weights_link = link(&weights, "weights-link");
+    let e = engine_file.to_str().unwrap();
+    let match_out = dir.join("match");
+    let m = match_out.to_str().unwrap();
+    let matches = [engine_link, weights_link].map(|l| {
+        (
+            l,
+            vec!["match", e, e, "--games", "2", "--depth", "1", "--out", m],
+        )
+    });
+    for (events, mut args) in cases.into_iter().chain(matches) {
+        args.extend(["--events", events.to_str().unwrap()]);
+        let r = arena(&args);
+        let err = stderr(&r);
+        assert_eq!(r.status.code(), Some(2), "{}: {err}", events.display());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: --events: "), "{err}");
+    }
+    for (file, before) in files {
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            before,
+            "{} is kept",
+            file.display()
+        );
+    }
+    assert!(!match_out.exists(), "the refused match made no folder");
+    let r = arena(&["report", out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+}

@@ -3,7 +3,7 @@
 //! binary prints its flag (`--pairs`), byte for byte as it always has.
 
 use crate::messages::{shipped, tmp};
-use crate::util::{arena, data, repo, stderr};
+use crate::util::{arena, data, repo, stderr, stdout};
 
 #[test]
 fn an_option_refused_after_parsing_is_named_by_its_flag() {
@@ -236,4 +236,30 @@ fn every_command_s_help_says_what_it_writes_and_how_it_exits() {
         run.contains("report.html") && run.contains("130 stopped"),
         "{run}"
     );
+}
+
+/// A usage error clap finds is one line (its tip and the pointer to
+/// `--help` on it too) with exit code 2, as every other error of arena is.
+#[test]
+fn clap_usage_errors_are_one_line_with_exit_2() {
+    let config = crate::util::repo("configs/quick.ron");
+    let c = config.to_str().unwrap();
+    for args in [
+        vec!["run", c, "--concurrency", "0"],
+        vec!["search", "--depth", "0", "--position", "f5"],
+        vec!["run", c, "--stop-grace", "-1s"],
+        vec!["run"],
+        vec!["run", c, "--no-such-flag"],
+        vec!["no-such-command"],
+    ] {
+        let r = arena(&args);
+        let err = stderr(&r);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(err.trim_end().ends_with("try '--help')"), "{args:?}: {err}");
+    }
+    let r = arena(&["run", "--help"]);
+    assert_eq!(r.status.code(), Some(0));
+    assert!(stdout(&r).lines().count() > 3);
 }

@@ -332,3 +332,33 @@ fn a_fifo_as_journal_or_engine_program_or_working_dir_is_refused_at_once() {
         "{err}"
     );
 }
+
+/// A refused command leaves no lock file behind: `arena report` of a
+/// folder that holds only `workers/` (no run), and a fresh run whose
+/// events file cannot be opened (its folder does not exist), which takes
+/// away the output folder it made.
+#[test]
+fn a_refused_report_or_run_leaves_no_lock_file() {
+    let dir = tmp("hostile-lock-left");
+    let only_workers = dir.join("only-workers");
+    std::fs::create_dir_all(only_workers.join("workers")).unwrap();
+    let r = arena_bounded(&["report", only_workers.to_str().unwrap()]);
+    one_line_error(&r, 1);
+    assert!(!only_workers.join(".arena.lock").exists());
+    let config = config_file(&dir, None, None);
+    let fresh = dir.join("fresh/deeper");
+    let events = dir.join("no-such-folder/events.jsonl");
+    let r = arena_bounded(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        fresh.to_str().unwrap(),
+        "--events",
+        events.to_str().unwrap(),
+    ]);
+    one_line_error(&r, 1);
+    assert!(
+        !dir.join("fresh").exists(),
+        "the folders the run made are gone"
+    );
+}

@@ -289,6 +289,66 @@ fn libc_outside_sys(src: &Path) -> Vec<String> {
     found
 }
 
+/// The files of `src/` outside `util/` that use the platform beyond the
+/// standard library's portable part (`std::os::unix`, `/proc`), with the
+/// line of each use. Unit-test files (`*tests.rs`), which only set up
+/// cases, are not counted.
+fn platform_outside_util(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for path in files {
+        let rel = path.strip_prefix(src).expect("under src/");
+        let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if rel.starts_with("util") || name.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("source is UTF-8");
+        for (i, line) in text.lines().enumerate() {
+            let code = code_of(line);
+            if code.contains("std::os::unix") || code.contains("\"/proc") {
+                found.push(format!("src/{}:{}", rel.display(), i + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn platform_code_outside_libc_stays_in_util() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = platform_outside_util(&src);
+    assert!(
+        found.is_empty(),
+        "platform code outside src/util/:\n{}",
+        found.join("\n")
+    );
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("layers-platform");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(tmp.join("util")).unwrap();
+    std::fs::create_dir_all(tmp.join("a")).unwrap();
+    std::fs::write(
+        tmp.join("util/fs.rs"),
+        "use std::os::unix::fs::MetadataExt;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("a/b_tests.rs"),
+        "use std::os::unix::fs::symlink;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("a/x.rs"),
+        "// std::os::unix\nfn b() { let _ = \"/proc/self/fd\"; }\nuse std::os::unix::fs::MetadataExt;\n",
+    )
+    .unwrap();
+    assert_eq!(
+        platform_outside_util(&tmp),
+        ["a/x.rs:2", "a/x.rs:3"].map(|s| format!("src/{s}"))
+    );
+}
+
 #[test]
 fn platform_calls_are_made_in_one_module() {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");

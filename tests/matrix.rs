@@ -133,6 +133,54 @@ fn a_bad_matrix_names_its_field() {
     }
 }
 
+/// A field a matrix axis or an `Arg` sets that the engine does not have,
+/// and a base that is a folder: one line placed in the config (its file
+/// and line), exit code 1, as every other config error; never the
+/// command line's exit code 2 naming only the expanded argument.
+#[test]
+fn a_bad_matrix_or_arg_engine_is_placed_in_the_config() {
+    let dir = tmp("matrix-bad-field");
+    let weights = format!(
+        "{:?}",
+        repo("engines/weights/squares-classic.ron").display()
+    );
+    std::fs::write(dir.join("base.ron"), BASE.replace("WEIGHTS", &weights)).unwrap();
+    std::fs::create_dir_all(dir.join("folder.ron")).unwrap();
+    for (engines, want) in [
+        (
+            "[Matrix(base: \"base.ron\", axes: [(\"nope\", [\"1\", \"2\"])])]",
+            "nope",
+        ),
+        (
+            "[Matrix(base: \"folder.ron\", axes: [(\"seed\", [\"1\", \"2\"])])]",
+            "is a directory",
+        ),
+        (
+            "[Arg(\"base.ron:nope=1\"), Arg(\"base.ron:seed=2\")]",
+            "nope",
+        ),
+    ] {
+        let config = dir.join("config.ron");
+        std::fs::write(
+            &config,
+            format!(
+                "Tournament(name: \"m\",\n engines: {engines},\n format: RoundRobin(rounds: 1), out: {:?})\n",
+                dir.join("out").display()
+            ),
+        )
+        .unwrap();
+        let run = arena(&["run", config.to_str().unwrap(), "--quiet"]);
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{engines}: {err}");
+        assert!(
+            err.contains("config.ron:2:") && err.contains(want),
+            "{engines}: {err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(!dir.join("out").exists(), "{engines}: nothing is written");
+    }
+}
+
 #[test]
 fn rounds_from_the_command_line_count_a_matrix_s_engines() {
     let dir = tmp("matrix-rounds");

@@ -51,6 +51,17 @@ pub fn skip(why: &str) {
     eprintln!("{test}: skipped: {why}");
 }
 
+/// Says on stderr that the running test skips its checks because data we
+/// do not ship is absent (the shared folder beside the repository): a
+/// skip everywhere, [`REQUIRE_ALL`] or not, since `.ci/run` installs
+/// programs, not another project's data, and a user's CI has no such
+/// folder.
+pub fn skip_data(why: &str) {
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    eprintln!("{test}: skipped: {why}");
+}
+
 /// Where the program `name` is found in PATH, as an engine file's
 /// `command` or a test's outside tool is.
 pub fn in_path(name: &str) -> Option<PathBuf> {

@@ -69,17 +69,6 @@ impl Events {
     }
 }
 
-/// True when `file` is where this process's stdout or stderr go.
-fn is_standard_output(file: &File) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(m) = file.metadata() else {
-        return false;
-    };
-    ["/proc/self/fd/1", "/proc/self/fd/2"]
-        .iter()
-        .any(|fd| std::fs::metadata(fd).is_ok_and(|o| o.dev() == m.dev() && o.ino() == m.ino()))
-}
-
 impl RunObserver for Events {
     fn open(&mut self) -> crate::error::Result<()> {
         let file = crate::util::sys::open_writer(&self.path).map_err(|e| {
@@ -91,7 +80,8 @@ impl RunObserver for Events {
             let path = crate::error::path_text(&self.path);
             crate::error::Error::Run(format!("cannot open the events file {path}: {why}").into())
         })?;
-        self.replace = file.metadata().is_ok_and(|m| m.is_file()) && !is_standard_output(&file);
+        self.replace = file.metadata().is_ok_and(|m| m.is_file())
+            && !crate::util::sys::is_standard_output(&file);
         self.file = Some(BufWriter::new(file));
         Ok(())
     }

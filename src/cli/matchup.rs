@@ -49,14 +49,18 @@ pub struct MatchArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub pairs: Option<u64>,
     /// Both engines on a clock, seconds for the game plus seconds per move: 10+0.1
-    #[arg(long, value_name = "BASE+INC", value_parser = parse_tc, conflicts_with_all = ["movetime", "depth"])]
+    #[arg(long, value_name = "BASE+INC", value_parser = parse_tc, conflicts_with_all = ["movetime", "depth", "nodes"])]
     pub tc: Option<Limit>,
     /// Both engines with this many milliseconds per move
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400_000), conflicts_with = "depth")]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400_000), conflicts_with_all = ["depth", "nodes"])]
     pub movetime: Option<u64>,
     /// Both engines searching to this depth
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60), conflicts_with = "nodes")]
     pub depth: Option<u32>,
+    /// Both engines deepening until this many nodes a move, 1 to 10^12
+    /// (arena's own engines: NBoard and GTP cannot carry a node limit)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=crate::search::limits::MAX_NODES))]
+    pub nodes: Option<u64>,
     /// The opening book (default openings/balanced-8ply.txt in this folder,
     /// else the same book built in)
     #[arg(long)]
@@ -208,7 +212,8 @@ fn options(args: &MatchArgs) -> crate::Result<(MatchOptions, Option<String>)> {
     let limit = args
         .tc
         .or(args.movetime.map(Limit::MoveTime))
-        .or(args.depth.map(Limit::Depth));
+        .or(args.depth.map(Limit::Depth))
+        .or(args.nodes.map(Limit::Nodes));
     let options = MatchOptions {
         pairs,
         limit,

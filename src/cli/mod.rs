@@ -97,6 +97,58 @@ pub enum Command {
     InternalPanicCheck,
 }
 
+/// The command line of this process, parsed. A usage error clap finds is
+/// printed as one line (`error: ...`, its tip and a pointer to `--help`
+/// on the same line) and gives exit code 2; `--help` and `--version` print
+/// as clap prints them.
+///
+/// # Errors
+/// The exit code to end with when there is nothing to run.
+pub fn parse_args() -> Result<Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) => match e.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                let _ = e.print();
+                Err(ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)))
+            }
+            _ => {
+                crate::util::eprint_line(&one_line(&e.render().to_string()));
+                Err(ExitCode::from(2))
+            }
+        },
+    }
+}
+
+/// A clap error's text on one line: its lines joined (a list after a
+/// colon by spaces, others by "; "), the usage lines left out, and the
+/// pointer to `--help` kept at the end.
+fn one_line(text: &str) -> String {
+    let mut line = String::new();
+    let mut help = None;
+    for part in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if part.starts_with("Usage:") {
+            continue;
+        }
+        if part.starts_with("For more information") {
+            help = Some(part.trim_end_matches('.').to_string());
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(if line.ends_with(':') { " " } else { "; " });
+        }
+        line.push_str(part);
+    }
+    if let Some(h) = help {
+        let first = h.chars().next().map(|c| c.to_lowercase().to_string());
+        line.push_str(&format!(" ({}{})", first.unwrap_or_default(), &h[1..]));
+    }
+    line
+}
+
 /// A clap value parser for one of an enum's named values: `all` lists
 /// them, `name` spells each on the command line, `summary` describes it in
 /// `--help`. The enum itself stays the one type of its concept (no mirror

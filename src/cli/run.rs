@@ -211,7 +211,12 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }),
         None => None,
     };
-    let t = Tournament::load_with(&args.config, &overrides)?;
+    let Some(t) = load_unless_stopped(&args.config, overrides)? else {
+        crate::util::eprint_line(
+            "stopped while the config was read and checked: nothing was played or written",
+        );
+        return Ok(code(tournament::EXIT_STOPPED));
+    };
     let out = args.out.as_deref().unwrap_or(&t.out);
     let mut observer = args.folder.observer(&t, out)?;
     let options = RunOptions {
@@ -225,6 +230,34 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         None => reaping(|| tournament::run(&t, &options, &mut observer))?,
     };
     Ok(code(outcome.exit_code))
+}
+
+/// The config at `path`, loaded and checked with `overrides` (a matrix of
+/// thousands of engines takes seconds), or `None` when Ctrl-C or SIGTERM
+/// comes first: their handlers are installed before, so a stop is
+/// answered at once from the moment the config is read (the loading
+/// thread ends with the process).
+///
+/// # Errors
+/// The config's errors; a panic while loading it, as an internal error.
+fn load_unless_stopped(path: &Path, overrides: Overrides) -> crate::Result<Option<Tournament>> {
+    let Some(stops) = stop_requests() else {
+        return Tournament::load_with(path, &overrides).map(Some);
+    };
+    let (done, loaded) = crossbeam_channel::bounded(1);
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        let t = crate::util::panic::guard(|| Tournament::load_with(&path, &overrides));
+        let _ = done.send(t);
+    });
+    crossbeam_channel::select! {
+        recv(loaded) -> t => match t {
+            Ok(Ok(t)) => t.map(Some),
+            Ok(Err(panic)) => Err(Error::Internal(format!("loading the config failed: {panic}"))),
+            Err(_) => Err(Error::Internal("the thread loading the config ended without a word".into())),
+        },
+        recv(stops) -> _ => Ok(None),
+    }
 }
 
 /// The worker ID `--worker` gives: as written, or for `auto` the array

@@ -198,9 +198,14 @@ impl EngineArg {
         time_control: Option<Limit>,
     ) -> Result<(EngineSpec, PathBuf)> {
         let full = base.join(file);
-        if !full.is_file() {
+        let problem = match crate::util::text::file_problem(&full) {
+            _ if !full.exists() => Some("not found".to_string()),
+            Some(p) => Some(p.to_string()),
+            None => None,
+        };
+        if let Some(problem) = problem {
             let shown = crate::error::path_text(&full);
-            return Err(self.bad(format!("engine file {shown} not found")));
+            return Err(self.bad(format!("engine file {shown} {problem}")));
         }
         let original = read_text(&full)?;
         let external = first_word(&original) == "External";

@@ -247,6 +247,23 @@ impl SearchEngine {
         self.endgame_exact_at.max(self.endgame_selective_at)
     }
 
+    /// The bytes of the tables one player of this engine holds: its
+    /// search's table and, when it solves endgames, its solver's two (the
+    /// main one and the one for the last few empties). Each is fresh or
+    /// emptied every game, so a player never holds more.
+    pub fn table_bytes(&self) -> u64 {
+        let bytes = |mib: usize| TranspositionTable::bytes(mib) as u64;
+        let mib = self.tt_mib;
+        let search = if mib > 0 { bytes(mib) } else { 0 };
+        let solver = if self.endgame_exact_at > 0 {
+            let main = mib.max(1);
+            bytes(main) + bytes(crate::endgame::NEAR_MIB.min(main))
+        } else {
+            0
+        };
+        search + solver
+    }
+
     /// Allocates the tables `copies` players of this engine hold at once
     /// (each its search's table and, when it solves endgames, its
     /// solver's), then frees them: a check, before any work starts, that
@@ -409,6 +426,12 @@ impl EngineConfig {
     pub fn parse(text: &str, path: &Path) -> Result<EngineConfig> {
         let raw: RawEngine = crate::util::parse_ron(text, path)?;
         EngineConfig::check(raw, text, path)
+    }
+
+    /// The bytes of the tables one player of this engine holds
+    /// ([`SearchEngine::table_bytes`]; the random mover holds none).
+    pub fn table_bytes(&self) -> u64 {
+        self.searching().map_or(0, SearchEngine::table_bytes)
     }
 
     /// Allocates the tables `copies` players of this engine hold at once

@@ -1,6 +1,6 @@
 //! What a results folder records about its run (`tournament.json`): the
-//! format, the book, the seed and the shard. Both the runner and the report
-//! read it.
+//! format, the book, the seed, the shard and the config in normal form.
+//! Both the runner and the report read it.
 
 use super::adjudge::AdjudicateInfo;
 use super::tune::{default_a_ratio, default_alpha, default_gamma, one_pair, TuneParam};
@@ -247,6 +247,15 @@ pub struct TournamentInfo {
     /// to a depth, a time per move or clocks of their own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<String>,
+    /// The checked config in normal form: the JSON whose FNV-1a is
+    /// `config_hash` (the name, each engine's settings as written and the
+    /// hashes of the files it reads, the format, the book's hash, order and
+    /// start, the seed, and the time control, adjudication and game when
+    /// set). A run of another config is refused naming the fields that
+    /// differ from it ([`super::changes`]); absent in folders written
+    /// before it was recorded, whose refusals name the two hashes only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<serde_json::Value>,
 }
 
 /// The game a record names when it names none: Othello.

@@ -2,8 +2,9 @@
 //! finished games ([`GameRecord`], and their GGF form), the journal format
 //! (one JSON line per game after a header), GGF games in progress
 //! ([`ggf_of`], [`parse_ggf`]), and what `tournament.json` says
-//! about the run ([`TournamentInfo`], [`Format`], [`Shard`], and the
-//! [`BuildInfo`] that played it).
+//! about the run ([`TournamentInfo`], [`Format`], [`Shard`], the
+//! [`BuildInfo`] that played it, and the config in normal form, against
+//! which another config's changes are named: [`changes`]).
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
 // error wherever it matters, never a silent `_` arm.
@@ -11,6 +12,7 @@
 
 pub mod adjudge;
 pub mod build;
+pub mod changes;
 pub mod check;
 pub mod game;
 pub mod ggf;

@@ -77,8 +77,9 @@ pub fn spsa_of(params: &[TuneParam], schedule: Schedule, seed: u64, integer: &[b
 pub struct Iterations {
     /// Per iteration: games in, and θ+'s wins − losses over them.
     tally: Vec<(u64, i64)>,
-    /// Game ids counted (a game journalled twice counts once).
-    counted: Vec<bool>,
+    /// Per game id, what its counted record gave θ+ (+1 a win, −1 a loss,
+    /// 0 a draw); a game journalled twice counts once.
+    counted: Vec<Option<i8>>,
     /// Games an iteration plays.
     games_each: u64,
     /// θ+'s name.
@@ -98,30 +99,58 @@ impl Iterations {
         }
     }
 
-    /// Counts a finished game (once per game id; games outside the tune
-    /// are not counted).
+    /// Counts a finished game (once per game id: a second record of it is
+    /// not counted; games outside the tune are not counted).
     pub fn add(&mut self, g: &GameRecord) {
-        let Some(k) = usize::try_from(g.pair_id / (self.games_each / 2)).ok() else {
-            return;
-        };
-        let (Some(slot), Ok(id)) = (self.tally.get_mut(k), usize::try_from(g.game_id)) else {
-            return;
-        };
+        self.count(g, false);
+    }
+
+    /// Counts `g` in place of the record of its game id counted before,
+    /// if any (one the caller's rule puts after it: another worker's
+    /// record of a game two workers finished). The iteration of the game,
+    /// and whether its result changed; `None` for a game outside the tune.
+    pub fn replace(&mut self, g: &GameRecord) -> Option<(usize, bool)> {
+        self.count(g, true)
+    }
+
+    /// Counts `g`; a record of a game counted before replaces it when
+    /// `replace`, else is left out. The game's iteration and whether its
+    /// result differs from the record counted before.
+    fn count(&mut self, g: &GameRecord, replace: bool) -> Option<(usize, bool)> {
+        let k = usize::try_from(g.pair_id / (self.games_each / 2)).ok()?;
+        let id = usize::try_from(g.game_id).ok()?;
+        let outcome = self.outcome(g);
+        let slot = self.tally.get_mut(k)?;
         if self.counted.len() <= id {
-            self.counted.resize(id + 1, false);
+            self.counted.resize(id + 1, None);
         }
-        if std::mem::replace(&mut self.counted[id], true) {
-            return;
+        let before = self.counted[id];
+        match before {
+            None => {
+                slot.0 += 1;
+                slot.1 += i64::from(outcome);
+                self.counted[id] = Some(outcome);
+            }
+            Some(b) if replace => {
+                slot.1 += i64::from(outcome) - i64::from(b);
+                self.counted[id] = Some(outcome);
+            }
+            Some(_) => {}
         }
+        Some((k, before.is_some_and(|b| b != outcome)))
+    }
+
+    /// What `g` gives θ+: +1 a win, −1 a loss, 0 a draw (or a game θ+ did
+    /// not play).
+    fn outcome(&self, g: &GameRecord) -> i8 {
         let points = g.points_of(&self.plus).unwrap_or(0.5);
-        slot.0 += 1;
-        slot.1 += if points > 0.5 {
+        if points > 0.5 {
             1
         } else if points < 0.5 {
             -1
         } else {
             0
-        };
+        }
     }
 
     /// The results of iterations 0.. while each has all its games in.
@@ -138,5 +167,60 @@ impl Iterations {
             .get(k)
             .filter(|(n, _)| *n == self.games_each)
             .map(|&(_, r)| r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Game `id` of a tune of one pair an iteration, `e+` against `e-`,
+    /// where `e+` scores `points`.
+    fn game(id: u64, points: f64) -> GameRecord {
+        let plus_black = id.is_multiple_of(2);
+        GameRecord {
+            tune: None,
+            pair_id: id / 2,
+            game_id: id,
+            round: id / 2,
+            opening_id: 0,
+            black: if plus_black { "e+" } else { "e-" }.into(),
+            white: if plus_black { "e-" } else { "e+" }.into(),
+            start: None,
+            opening_plies: 0,
+            moves: String::new(),
+            result: if plus_black { points } else { 1.0 - points },
+            disc_diff: 0,
+            reason: "game over".into(),
+            nodes: vec![],
+            times_ms: vec![],
+            depths: vec![],
+            scores: vec![],
+        }
+    }
+
+    #[test]
+    fn a_second_record_counts_only_when_it_replaces_the_first() {
+        let mut it = Iterations::new(3, 1, "e+");
+        it.add(&game(0, 1.0));
+        assert_eq!(it.result(0), None, "one game of two in");
+        it.add(&game(1, 0.5));
+        assert_eq!(it.result(0), Some(1));
+        // Added again with another result: left out.
+        it.add(&game(1, 1.0));
+        assert_eq!(it.result(0), Some(1));
+        // Put in place of the first: the iteration's result follows it.
+        assert_eq!(it.replace(&game(1, 1.0)), Some((0, true)));
+        assert_eq!(it.result(0), Some(2));
+        assert_eq!(it.replace(&game(1, 1.0)), Some((0, false)));
+        assert_eq!(it.replace(&game(0, 0.0)), Some((0, true)));
+        assert_eq!(it.result(0), Some(0));
+        // A replacement of a game not counted yet counts it once.
+        assert_eq!(it.replace(&game(2, 0.0)), Some((1, false)));
+        it.add(&game(3, 0.0));
+        assert_eq!(it.result(1), Some(-2));
+        assert_eq!(it.complete().collect::<Vec<_>>(), vec![0, -2]);
+        // A game past the tune is no game of it.
+        assert_eq!(it.replace(&game(6, 1.0)), None);
     }
 }

@@ -72,7 +72,15 @@ pub fn engine_moves(
     games: &[&GameRecord],
 ) -> (Vec<EngineMoves>, BTreeMap<String, u64>) {
     let mut sums: Vec<Sums> = info.engines.iter().map(|_| Sums::default()).collect();
-    let index = |name: &str| info.engines.iter().position(|e| e == name);
+    // The first engine of a name, as a search from the start finds it.
+    let places: std::collections::HashMap<&str, usize> = info
+        .engines
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, e)| (e.as_str(), i))
+        .collect();
+    let index = |name: &str| places.get(name).copied();
     let mut endings: BTreeMap<String, u64> = BTreeMap::new();
     for g in games {
         let (kind, loser) = termination(&g.reason);
@@ -180,6 +188,7 @@ mod tests {
             resumed_builds: None,
             family: None,
             time_control: None,
+            config: None,
         }
     }
 

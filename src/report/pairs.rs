@@ -167,6 +167,7 @@ mod tests {
             resumed_builds: None,
             family: None,
             time_control: None,
+            config: None,
         }
     }
 

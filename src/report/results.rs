@@ -320,6 +320,13 @@ fn rating_summary(
             if let crate::stats::Method::Prior { reason, .. } = &r.method {
                 notes.push(format!("ratings use a prior of virtual draws: {reason}"));
             }
+            if r.los.is_empty() && r.engines.len() > 1 {
+                notes.push(format!(
+                    "no LOS matrix (ratings' los is empty): {} engines, more than the {} it is given for",
+                    r.engines.len(),
+                    crate::stats::LOS_MAX_ENGINES
+                ));
+            }
             Some(RatingsSummary::new(&r))
         }
         Err(e) => {
@@ -327,6 +334,23 @@ fn rating_summary(
             None
         }
     }
+}
+
+/// About the most bytes the results of a run of `engines` engines take
+/// while it plays: its ratings ([`crate::stats::ratings::bytes_needed`],
+/// `hubs` as it takes them) and, for each of the `meetings` pairs of
+/// engines that meet and for each engine, its tallies and its rows in
+/// `results.json`, `summary.md` and `report.html` (as built before they
+/// are written). The games' records are not counted: they grow with the
+/// games played, about 2 KiB each.
+pub fn bytes_needed(engines: usize, hubs: usize, meetings: u64) -> u64 {
+    /// A meeting's tallies (two), its result and its text in each file.
+    const PER_MEETING: u64 = 1536;
+    /// An engine's tallies, results, move costs, rating and their text.
+    const PER_ENGINE: u64 = 3072;
+    crate::stats::ratings::bytes_needed(engines, hubs, meetings)
+        .saturating_add(meetings.saturating_mul(PER_MEETING))
+        .saturating_add((engines as u64).saturating_mul(PER_ENGINE))
 }
 
 /// Recomputes the results of `games` (any order, duplicates dropped) of the

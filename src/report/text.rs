@@ -75,12 +75,15 @@ impl Results {
             "Rank", "Name", "Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw"
         );
         let mut order: Vec<usize> = (0..self.engines.len()).collect();
-        let rating = |name: &str| {
-            self.ratings
-                .as_ref()
-                .and_then(|r| r.engines.iter().find(|e| e.name == name))
-                .map(|e| (e.elo, e.error))
-        };
+        // By name (the first of a name wins): thousands of engines are
+        // sorted by their ratings.
+        let rated: std::collections::HashMap<&str, (f64, f64)> = self
+            .ratings
+            .iter()
+            .flat_map(|r| r.engines.iter().rev())
+            .map(|e| (e.name.as_str(), (e.elo, e.error)))
+            .collect();
+        let rating = |name: &str| rated.get(name).copied();
         order.sort_by(|&a, &b| {
             let ra = rating(&self.engines[a].name).map_or(f64::NEG_INFINITY, |r| r.0);
             let rb = rating(&self.engines[b].name).map_or(f64::NEG_INFINITY, |r| r.0);

@@ -5,6 +5,10 @@
 //! likelihood is concave), and the covariance of that maximum. The last
 //! engine is fixed at 0 throughout, since the likelihood only sees
 //! differences; anchoring is the caller's.
+//!
+//! Dense: `n x n` matrices and `n^3` work a step, for the few engines whose
+//! ratings come with a likelihood-of-superiority matrix; many engines are
+//! rated by `hubs`, from the pairs that met.
 
 use super::crosstable::Crosstable;
 use super::linalg::{cholesky, cholesky_inverse, cholesky_solve};
@@ -13,7 +17,7 @@ use super::linalg::{cholesky, cholesky_inverse, cholesky_solve};
 pub(super) const K: f64 = std::f64::consts::LN_10 / 400.0;
 
 /// `ln(1 / (1 + e^-x))` without overflow.
-fn ln_sigmoid(x: f64) -> f64 {
+pub(super) fn ln_sigmoid(x: f64) -> f64 {
     if x > 0.0 {
         -(-x).exp().ln_1p()
     } else {
@@ -21,7 +25,8 @@ fn ln_sigmoid(x: f64) -> f64 {
     }
 }
 
-fn sigmoid(x: f64) -> f64 {
+/// `1 / (1 + e^-x)` without overflow.
+pub(super) fn sigmoid(x: f64) -> f64 {
     if x >= 0.0 {
         1.0 / (1.0 + (-x).exp())
     } else {

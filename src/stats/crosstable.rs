@@ -1,9 +1,14 @@
-//! Game results between several engines: for every pair of engines, the
-//! games they played and the points each scored. The input of the
+//! Game results between several engines: for every pair of engines that
+//! met, the games they played and the points each scored. The input of the
 //! multi-engine ratings; read from a results file (one game per line:
 //! `A B result`) or filled by the tournament game by game.
+//!
+//! Kept by the pairs that met, not as an engines-by-engines table: a
+//! gauntlet of 8,000 engines holds its 8,000 meetings, not 64 million
+//! cells. Each engine's totals are kept as games come, so they cost nothing
+//! to read.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A bad line in a results file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -15,15 +20,23 @@ pub struct RatingsFileError {
     pub message: String,
 }
 
-/// Games and points between every pair of engines.
+/// Games, and the points one side scored in them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Tally {
+    games: f64,
+    points: f64,
+}
+
+/// Games and points between every pair of engines that met.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Crosstable {
     names: Vec<String>,
     index: HashMap<String, usize>,
-    /// `games[i][j]`: games between engines `i` and `j` (symmetric).
-    games: Vec<Vec<f64>>,
-    /// `points[i][j]`: points engine `i` scored against engine `j`.
-    points: Vec<Vec<f64>>,
+    /// `against[i][&j]`: engine `i`'s games against engine `j` and the
+    /// points `i` scored in them (absent: they never met).
+    against: Vec<BTreeMap<usize, Tally>>,
+    /// `totals[i]`: all games of engine `i` and all its points.
+    totals: Vec<Tally>,
 }
 
 impl Crosstable {
@@ -40,11 +53,8 @@ impl Crosstable {
         let i = self.names.len();
         self.names.push(name.to_string());
         self.index.insert(name.to_string(), i);
-        for row in self.games.iter_mut().chain(self.points.iter_mut()) {
-            row.push(0.0);
-        }
-        self.games.push(vec![0.0; i + 1]);
-        self.points.push(vec![0.0; i + 1]);
+        self.against.push(BTreeMap::new());
+        self.totals.push(Tally::default());
         i
     }
 
@@ -76,30 +86,45 @@ impl Crosstable {
     /// If `i == j`, or an index is out of range.
     pub fn add_game(&mut self, i: usize, j: usize, points_i: f64) {
         assert_ne!(i, j, "an engine does not play itself");
-        self.games[i][j] += 1.0;
-        self.games[j][i] += 1.0;
-        self.points[i][j] += points_i;
-        self.points[j][i] += 1.0 - points_i;
+        assert!(j < self.len(), "engine {j} is not in the table");
+        for (me, other, points) in [(i, j, points_i), (j, i, 1.0 - points_i)] {
+            let tally = self.against[me].entry(other).or_default();
+            tally.games += 1.0;
+            tally.points += points;
+            self.totals[me].games += 1.0;
+            self.totals[me].points += points;
+        }
     }
 
     /// Games between engines `i` and `j`.
     pub fn games_between(&self, i: usize, j: usize) -> f64 {
-        self.games[i][j]
+        self.against[i].get(&j).map_or(0.0, |t| t.games)
     }
 
     /// Points engine `i` scored against engine `j`.
     pub fn points_against(&self, i: usize, j: usize) -> f64 {
-        self.points[i][j]
+        self.against[i].get(&j).map_or(0.0, |t| t.points)
+    }
+
+    /// The engines `i` met, lowest index first, each with the games they
+    /// played and the points `i` scored in them.
+    pub fn opponents(&self, i: usize) -> impl Iterator<Item = (usize, f64, f64)> + '_ {
+        self.against[i].iter().map(|(&j, t)| (j, t.games, t.points))
+    }
+
+    /// How many pairs of engines met (each pair once).
+    pub fn meetings(&self) -> usize {
+        self.against.iter().map(BTreeMap::len).sum::<usize>() / 2
     }
 
     /// All games of engine `i`.
     pub fn games_of(&self, i: usize) -> f64 {
-        self.games[i].iter().sum()
+        self.totals[i].games
     }
 
     /// All points of engine `i`.
     pub fn points_of(&self, i: usize) -> f64 {
-        self.points[i].iter().sum()
+        self.totals[i].points
     }
 
     /// All games in the table.
@@ -171,6 +196,12 @@ mod tests {
         assert_eq!(table.points_against(1, 0), 0.5);
         assert_eq!(table.points_of(2), 0.5);
         assert_eq!(table.total_games(), 4.0);
+        // Only the pairs that met are kept.
+        assert_eq!(table.meetings(), 3);
+        let of_a: Vec<_> = table.opponents(0).collect();
+        assert_eq!(of_a, [(1, 2.0, 1.5), (2, 1.0, 0.5)]);
+        assert_eq!(table.games_of(1), 3.0);
+        assert_eq!(table.points_of(1), 1.5);
     }
 
     #[test]

@@ -239,7 +239,14 @@ pub fn ratings_table(r: &Ratings) -> String {
             fixed(e.score() * 100.0, 1)
         ));
     }
-    if r.engines.len() > 1 {
+    if r.engines.len() > 1 && r.los.is_empty() {
+        lines.push(String::new());
+        lines.push(format!(
+            "No LOS matrix: {} engines (it is given for at most {}).",
+            r.engines.len(),
+            super::ratings::LOS_MAX_ENGINES
+        ));
+    } else if r.engines.len() > 1 {
         lines.push(String::new());
         lines.push("LOS (%, row stronger than column):".to_string());
         let cell = width.max(6);

@@ -9,7 +9,8 @@
 //!   maximum-likelihood solvers (`mle`, `root`).
 //! - [`crosstable`] and [`ratings`](mod@ratings): multi-engine Bradley-Terry
 //!   ratings, on top of the private likelihood and its maximum
-//!   (`bradley_terry`).
+//!   (`bradley_terry` over dense matrices, `hubs` over the pairs that met,
+//!   for many engines).
 //! - [`format`](mod@format): the fastchess-style result block and the rating table.
 //! - [`summary`]: the JSON objects.
 //! - [`spsa`]: the SPSA gain schedule of fishtest and OpenBench, its flip
@@ -27,6 +28,7 @@ mod bradley_terry;
 pub mod crosstable;
 pub mod elo;
 pub mod format;
+mod hubs;
 pub(crate) mod linalg;
 mod mle;
 pub mod pentanomial;
@@ -41,7 +43,8 @@ pub use elo::{elo_to_score, score_to_elo, Basis, EloEstimate, Outcome, Wdl, NELO
 pub use format::match_block;
 pub use pentanomial::{PairTally, Ptnml};
 pub use ratings::{
-    ratings, Anchor, EngineRating, Method, Ratings, RatingsError, PRIOR_VIRTUAL_DRAWS,
+    ratings, Anchor, EngineRating, Method, Ratings, RatingsError, LOS_MAX_ENGINES,
+    PRIOR_VIRTUAL_DRAWS,
 };
 pub use sprt::{Model, Sprt, SprtError, SprtState, Verdict};
 pub use summary::{RatingsSummary, Summary};

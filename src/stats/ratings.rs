@@ -12,14 +12,27 @@
 //! ratings fall back to a prior of [`PRIOR_VIRTUAL_DRAWS`] virtual draws
 //! between every two engines that met (as BayesElo's default prior), and
 //! [`Ratings::method`] says so.
+//!
+//! Up to [`LOS_MAX_ENGINES`] engines the likelihood is maximized over dense
+//! matrices, and the ratings come with their likelihood-of-superiority
+//! matrix. More engines are rated from the pairs that met
+//! (the private `hubs`): memory grows with the engines and their
+//! meetings, and the work with the cube of the hubs (a gauntlet's
+//! challengers), not of the engines; there is no LOS matrix, which alone
+//! would hold `n^2` numbers.
 
 use super::bradley_terry::Matrices;
 use super::crosstable::Crosstable;
 use super::elo::{normal_cdf, z95};
+use super::hubs::Played;
 
 /// Virtual draws added between every two engines that played each other
 /// when the maximum-likelihood ratings do not exist.
 pub const PRIOR_VIRTUAL_DRAWS: f64 = 2.0;
+
+/// Most engines whose ratings are computed over dense matrices and come
+/// with a likelihood-of-superiority matrix ([`Ratings::los`]).
+pub const LOS_MAX_ENGINES: usize = 256;
 
 /// Which rating is fixed, since the likelihood only sees differences.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -100,48 +113,119 @@ pub struct Ratings {
     pub method: Method,
     /// `los[i][j]`: probability that engine `i` is stronger than engine `j`
     /// (same order as `engines`; `NaN` on the diagonal), from the normal
-    /// approximation of `r_i - r_j` with its standard error.
+    /// approximation of `r_i - r_j` with its standard error. Empty for
+    /// more than [`LOS_MAX_ENGINES`] engines.
     pub los: Vec<Vec<f64>>,
     /// Games rated (real games).
     pub games: u64,
 }
 
-/// Engines reachable from engine 0 along `edge(i, j)`.
-fn reachable(n: usize, start: usize, edge: impl Fn(usize, usize) -> bool) -> Vec<bool> {
-    let mut seen = vec![false; n];
-    seen[start] = true;
-    let mut stack = vec![start];
+/// The first engine (by index) that no chain of games connects to engine
+/// 0, if any.
+fn unreached(table: &Crosstable) -> Option<usize> {
+    let mut seen = vec![false; table.len()];
+    let mut stack = Vec::new();
+    if let Some(first) = seen.first_mut() {
+        *first = true;
+        stack.push(0);
+    }
     while let Some(i) = stack.pop() {
-        for (j, seen_j) in seen.iter_mut().enumerate() {
-            if !*seen_j && edge(i, j) {
-                *seen_j = true;
+        for (j, games, _) in table.opponents(i) {
+            if games > 0.0 && !seen[j] {
+                seen[j] = true;
                 stack.push(j);
             }
         }
     }
-    seen
+    seen.iter().position(|&s| !s)
+}
+
+/// The strongly connected groups of a directed graph (`out[i]`: the ends
+/// of `i`'s edges; `into[j]`: their starts): each vertex's group, numbered
+/// from 0 (Kosaraju: a search that lists vertices as it finishes them,
+/// then searches backwards from the last finished).
+fn groups(out: &[Vec<usize>], into: &[Vec<usize>]) -> Vec<usize> {
+    let n = out.len();
+    let mut finished = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut stack = vec![(start, 0usize)];
+        while let Some(&(i, next)) = stack.last() {
+            match out[i].get(next) {
+                Some(&j) => {
+                    if let Some(top) = stack.last_mut() {
+                        top.1 += 1;
+                    }
+                    if !seen[j] {
+                        seen[j] = true;
+                        stack.push((j, 0));
+                    }
+                }
+                None => {
+                    finished.push(i);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    let mut group = vec![usize::MAX; n];
+    let mut count = 0;
+    for &start in finished.iter().rev() {
+        if group[start] != usize::MAX {
+            continue;
+        }
+        group[start] = count;
+        let mut stack = vec![start];
+        while let Some(i) = stack.pop() {
+            for &j in &into[i] {
+                if group[j] == usize::MAX {
+                    group[j] = count;
+                    stack.push(j);
+                }
+            }
+        }
+        count += 1;
+    }
+    group
 }
 
 /// Why the maximum likelihood does not exist, or `None` if it does: the
 /// "scored a point against" graph must be strongly connected.
 fn no_mle_reason(table: &Crosstable) -> Option<String> {
     let n = table.len();
-    let beat = |i: usize, j: usize| table.points_against(i, j) > 0.0;
-    // reach[i][j]: i scored, directly or through others, against j.
-    let reach: Vec<Vec<bool>> = (0..n).map(|i| reachable(n, i, beat)).collect();
-    if reach.iter().all(|row| row.iter().all(|&b| b)) {
+    let (mut beat, mut beaten_by) = (vec![Vec::new(); n], vec![Vec::new(); n]);
+    for (i, ends) in beat.iter_mut().enumerate() {
+        for (j, _, points) in table.opponents(i) {
+            if points > 0.0 {
+                ends.push(j);
+                beaten_by[j].push(i);
+            }
+        }
+    }
+    let group = groups(&beat, &beaten_by);
+    let count = group.iter().max().map_or(0, |g| g + 1);
+    if count <= 1 {
         return None;
     }
-    let component =
-        |i: usize| -> Vec<usize> { (0..n).filter(|&j| reach[i][j] && reach[j][i]).collect() };
+    // Whether anyone outside each group scored against it, and whether it
+    // scored against anyone outside.
+    let (mut entered, mut leaves) = (vec![false; count], vec![false; count]);
+    for (i, ends) in beat.iter().enumerate() {
+        for &j in ends.iter().filter(|&&j| group[j] != group[i]) {
+            leaves[group[i]] = true;
+            entered[group[j]] = true;
+        }
+    }
+    let members = |g: usize| -> Vec<usize> { (0..n).filter(|&i| group[i] == g).collect() };
     // A top group: nobody outside it scored against it. A bottom group: it
-    // scored against nobody outside it.
-    let top = (0..n)
-        .map(component)
-        .find(|c| (0..n).all(|j| c.contains(&j) || c.iter().all(|&i| !reach[j][i])));
-    let bottom = (0..n)
-        .map(component)
-        .find(|c| (0..n).all(|j| c.contains(&j) || c.iter().all(|&i| !reach[i][j])));
+    // scored against nobody outside it. Each, the group of the first
+    // engine in one.
+    let top = group.iter().copied().find(|&g| !entered[g]).map(members);
+    let bottom = group.iter().copied().find(|&g| !leaves[g]).map(members);
     let names = |c: &[usize]| {
         c.iter()
             .map(|&i| table.names()[i].as_str())
@@ -166,27 +250,94 @@ fn no_mle_reason(table: &Crosstable) -> Option<String> {
 /// of games connects.
 pub fn ratings(table: &Crosstable, anchor: &Anchor) -> Result<Ratings, RatingsError> {
     let anchor_index = check_table(table, anchor)?;
-    let mut m = Matrices::new(table);
-    let method = match no_mle_reason(table) {
-        None => Method::MaximumLikelihood,
-        Some(reason) => {
-            m.add_virtual_draws(PRIOR_VIRTUAL_DRAWS);
-            Method::Prior {
-                virtual_draws: PRIOR_VIRTUAL_DRAWS,
-                reason,
-            }
-        }
+    let reason = no_mle_reason(table);
+    let draws = reason.is_some().then_some(PRIOR_VIRTUAL_DRAWS);
+    let (engines, los) = if table.len() <= LOS_MAX_ENGINES {
+        dense(table, draws, anchor_index)?
+    } else {
+        by_hubs(table, draws, anchor_index)?
     };
-    let r = m.newton().ok_or(RatingsError::NotConverged)?;
-    let cov = m.covariance(&r).ok_or(RatingsError::NotConverged)?;
-    let (order, engines) = rate_engines(table, &r, &cov, anchor_index);
+    let method = match reason {
+        None => Method::MaximumLikelihood,
+        Some(reason) => Method::Prior {
+            virtual_draws: PRIOR_VIRTUAL_DRAWS,
+            reason,
+        },
+    };
     Ok(Ratings {
         engines,
         anchor: anchor.clone(),
         method,
-        los: los_matrix(&order, &r, &cov),
+        los,
         games: table.total_games().round() as u64,
     })
+}
+
+/// The rated engines (with `draws` virtual draws between every two that
+/// met, when given) and their LOS matrix, over dense matrices.
+///
+/// # Errors
+/// [`RatingsError::NotConverged`].
+fn dense(
+    table: &Crosstable,
+    draws: Option<f64>,
+    anchor_index: Option<usize>,
+) -> Result<(Vec<EngineRating>, Vec<Vec<f64>>), RatingsError> {
+    let mut m = Matrices::new(table);
+    if let Some(d) = draws {
+        m.add_virtual_draws(d);
+    }
+    let r = m.newton().ok_or(RatingsError::NotConverged)?;
+    let cov = m.covariance(&r).ok_or(RatingsError::NotConverged)?;
+    let (order, engines) = rate_engines(table, &r, &cov, anchor_index);
+    Ok((engines, los_matrix(&order, &r, &cov)))
+}
+
+/// The rated engines, as [`dense`] rates them, from the pairs that met
+/// ([`Played`]); no LOS matrix.
+///
+/// # Errors
+/// [`RatingsError::NotConverged`].
+fn by_hubs(
+    table: &Crosstable,
+    draws: Option<f64>,
+    anchor_index: Option<usize>,
+) -> Result<(Vec<EngineRating>, Vec<Vec<f64>>), RatingsError> {
+    let mut played = Played::new(table).ok_or(RatingsError::NoGames)?;
+    if let Some(d) = draws {
+        played.add_virtual_draws(d);
+    }
+    let r = played.newton().ok_or(RatingsError::NotConverged)?;
+    let (anchored, variances) = played
+        .anchored(&r, anchor_index)
+        .ok_or(RatingsError::NotConverged)?;
+    Ok((listed(table, &anchored, &variances).1, Vec::new()))
+}
+
+/// About the most bytes rating `engines` engines takes, while computed and
+/// as kept: dense matrices up to [`LOS_MAX_ENGINES`] engines; beyond, the
+/// hubs' system (`hubs`: how many engines hold one of every pair that met,
+/// a gauntlet's challengers, all engines but one in a round robin) and
+/// what each engine and each of the `meetings` pairs that met take.
+pub fn bytes_needed(engines: usize, hubs: usize, meetings: u64) -> u64 {
+    // A crosstable entry each way, a meeting, its weight and places in
+    // each engine's lists: about 300 bytes.
+    let per_meeting = 300;
+    let square = |k: usize| (k as u64).saturating_mul(k as u64).saturating_mul(8);
+    let apart = if engines <= LOS_MAX_ENGINES {
+        // Games, points, information, its reduced copy and factor, the
+        // inverse, the covariance, the anchoring, the LOS matrix and its
+        // summary (twice as wide): 11 squares.
+        square(engines).saturating_mul(11)
+    } else {
+        // The hubs' system, its factor and inverse.
+        square(hubs).saturating_mul(3)
+    };
+    // About 24 numbers and lists of each engine.
+    let per_engine = 24 * 8;
+    apart
+        .saturating_add(meetings.saturating_mul(per_meeting))
+        .saturating_add((engines as u64).saturating_mul(per_engine))
 }
 
 /// The anchor's index (`None` for the average), after checking that there
@@ -204,8 +355,7 @@ fn check_table(table: &Crosstable, anchor: &Anchor) -> Result<Option<usize>, Rat
                 .ok_or_else(|| RatingsError::UnknownAnchor(name.clone()))?,
         ),
     };
-    let connected = reachable(table.len(), 0, |i, j| table.games_between(i, j) > 0.0);
-    if let Some(k) = connected.iter().position(|&c| !c) {
+    if let Some(k) = unreached(table) {
         return Err(RatingsError::Disconnected(
             table.names()[0].clone(),
             table.names()[k].clone(),
@@ -255,8 +405,20 @@ fn rate_engines(
         }
         v.max(0.0)
     };
+    let variances: Vec<f64> = (0..n).map(variance).collect();
+    listed(table, &anchored, &variances)
+}
+
+/// The engines of `table` with their `anchored` ratings and the
+/// `variances` of those, from the highest rating to the lowest (ties by
+/// name), and that order as indexes into `table`.
+fn listed(
+    table: &Crosstable,
+    anchored: &[f64],
+    variances: &[f64],
+) -> (Vec<usize>, Vec<EngineRating>) {
     let z = z95();
-    let mut order: Vec<usize> = (0..n).collect();
+    let mut order: Vec<usize> = (0..anchored.len()).collect();
     order.sort_by(|&i, &j| {
         anchored[j]
             .total_cmp(&anchored[i])
@@ -265,7 +427,7 @@ fn rate_engines(
     let engines = order
         .iter()
         .map(|&i| {
-            let se = variance(i).sqrt();
+            let se = variances[i].sqrt();
             EngineRating {
                 name: table.names()[i].clone(),
                 elo: anchored[i],
@@ -301,153 +463,5 @@ fn los_matrix(order: &[usize], r: &[f64], cov: &[Vec<f64>]) -> Vec<Vec<f64>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::stats::bradley_terry::K;
-    use crate::stats::close;
-
-    /// A scores 75% against B in 100 games (60 wins, 30 draws, 10 losses).
-    fn two_engines() -> Crosstable {
-        let mut t = Crosstable::new();
-        let a = t.engine("A");
-        let b = t.engine("B");
-        for k in 0..100 {
-            t.add_game(
-                a,
-                b,
-                if k < 60 {
-                    1.0
-                } else if k < 90 {
-                    0.5
-                } else {
-                    0.0
-                },
-            );
-        }
-        t
-    }
-
-    #[test]
-    fn two_engines_seventy_five_percent() {
-        let r = ratings(&two_engines(), &Anchor::Average).unwrap();
-        assert_eq!(r.method, Method::MaximumLikelihood);
-        let diff = 400.0 * 3f64.log10(); // 190.85
-        close(r.engines[0].elo, diff / 2.0, 1e-6);
-        close(r.engines[1].elo, -diff / 2.0, 1e-6);
-        assert_eq!(r.engines[0].name, "A");
-        // Var(diff) = 1 / (k^2 * 100 * 0.75 * 0.25); each rating has half
-        // the difference's standard error.
-        let se_diff = 1.0 / (K * (100.0f64 * 0.75 * 0.25).sqrt());
-        close(r.engines[0].std_error, se_diff / 2.0, 1e-6);
-        close(r.los[0][1], normal_cdf(diff / se_diff), 1e-9);
-        assert!(r.los[0][0].is_nan());
-    }
-
-    #[test]
-    fn anchored_on_an_engine() {
-        let r = ratings(&two_engines(), &Anchor::Engine("B".into())).unwrap();
-        close(r.engines[0].elo, 400.0 * 3f64.log10(), 1e-6);
-        assert_eq!(r.engines[1].elo, 0.0);
-        assert_eq!(r.engines[1].std_error, 0.0);
-        close(r.engines[0].std_error, 1.0 / (K * 18.75f64.sqrt()), 1e-6);
-        assert_eq!(
-            ratings(&two_engines(), &Anchor::Engine("X".into())),
-            Err(RatingsError::UnknownAnchor("X".into()))
-        );
-    }
-
-    #[test]
-    fn three_engines_transitive() {
-        // A-B 75%, B-C 75%, A-C 90%: ratings decrease, average 0.
-        let mut t = Crosstable::new();
-        let (a, b, c) = (t.engine("A"), t.engine("B"), t.engine("C"));
-        for k in 0..40 {
-            t.add_game(a, b, if k < 30 { 1.0 } else { 0.0 });
-            t.add_game(b, c, if k < 30 { 1.0 } else { 0.0 });
-            t.add_game(a, c, if k < 36 { 1.0 } else { 0.0 });
-        }
-        let r = ratings(&t, &Anchor::Average).unwrap();
-        let names: Vec<_> = r.engines.iter().map(|e| e.name.as_str()).collect();
-        assert_eq!(names, ["A", "B", "C"]);
-        close(r.engines.iter().map(|e| e.elo).sum::<f64>(), 0.0, 1e-9);
-        // The gradient vanishes: each engine's expected points equal its points.
-        let elo = |name: &str| r.engines.iter().find(|e| e.name == name).unwrap().elo;
-        let expected = |x: f64, y: f64| 40.0 / (1.0 + 10f64.powf(-(x - y) / 400.0));
-        close(
-            expected(elo("A"), elo("B")) + expected(elo("A"), elo("C")),
-            66.0,
-            1e-6,
-        );
-        close(
-            expected(elo("C"), elo("A")) + expected(elo("C"), elo("B")),
-            14.0,
-            1e-6,
-        );
-        assert!(r.los[0][2] > r.los[0][1] && r.los[0][1] > 0.5);
-    }
-
-    #[test]
-    fn no_mle_falls_back_to_the_prior() {
-        let mut t = Crosstable::new();
-        let (a, b) = (t.engine("A"), t.engine("B"));
-        for _ in 0..10 {
-            t.add_game(a, b, 1.0);
-        }
-        let r = ratings(&t, &Anchor::Average).unwrap();
-        let Method::Prior {
-            virtual_draws,
-            reason,
-        } = &r.method
-        else {
-            panic!("{:?}", r.method)
-        };
-        assert_eq!(*virtual_draws, 2.0);
-        assert_eq!(reason, "A scored every point against the other engines");
-        // With the prior A scores 11 of 12: diff = 400 log10(11).
-        close(
-            r.engines[0].elo - r.engines[1].elo,
-            400.0 * 11f64.log10(),
-            1e-6,
-        );
-        assert_eq!(r.engines[0].games, 10);
-    }
-
-    #[test]
-    fn no_mle_names_the_loser_when_it_is_the_smaller_group() {
-        // A and B trade wins; both beat C, which scores nothing.
-        let mut t = Crosstable::new();
-        let (a, b, c) = (t.engine("A"), t.engine("B"), t.engine("C"));
-        t.add_game(a, b, 1.0);
-        t.add_game(b, a, 1.0);
-        t.add_game(a, c, 1.0);
-        t.add_game(b, c, 1.0);
-        let r = ratings(&t, &Anchor::Average).unwrap();
-        let Method::Prior { reason, .. } = &r.method else {
-            panic!("{:?}", r.method)
-        };
-        assert_eq!(reason, "C scored no points against the other engines");
-        assert_eq!(r.engines[2].name, "C");
-        // A draw for C against B makes the maximum likelihood exist.
-        t.add_game(c, b, 0.5);
-        assert_eq!(
-            ratings(&t, &Anchor::Average).unwrap().method,
-            Method::MaximumLikelihood
-        );
-    }
-
-    #[test]
-    fn disconnected_groups_are_an_error() {
-        let mut t = Crosstable::new();
-        let (a, b, c, d) = (t.engine("A"), t.engine("B"), t.engine("C"), t.engine("D"));
-        t.add_game(a, b, 0.5);
-        t.add_game(c, d, 0.5);
-        assert_eq!(
-            ratings(&t, &Anchor::Average),
-            Err(RatingsError::Disconnected("A".into(), "C".into()))
-        );
-        assert_eq!(
-            ratings(&Crosstable::new(), &Anchor::Average),
-            Err(RatingsError::NoGames)
-        );
-    }
-}
+#[path = "ratings_tests.rs"]
+mod tests;

@@ -18,9 +18,19 @@
 //! flight at once whatever plays them.
 //!
 //! Integer fields are tuned as reals and played rounded to the nearest
-//! integer, halves away from zero ([`Param::played`]).
+//! integer, halves away from zero ([`Param::played`]). Their perturbation
+//! is at least [`INTEGER_MIN_PERTURBATION`] (OpenBench's rule), so the two
+//! sides round to different integers: a smaller c_k would give both sides
+//! the same value and the iteration nothing to measure
+//! ([`Spsa::perturbation`], [`Param::sides`]). The step keeps c_k, as
+//! fishtest's does: `arena report` computes θ from the folder alone, which
+//! does not say which fields are integers.
 
 use crate::rng::{mix, SplitMix64, GOLDEN};
+
+/// The least perturbation of an integer parameter (OpenBench's): θ ± 0.5
+/// are a whole unit apart, so they round to different integers.
+pub const INTEGER_MIN_PERTURBATION: f64 = 0.5;
 
 /// One tuned number.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +64,33 @@ impl Param {
             x.round()
         } else {
             x
+        }
+    }
+
+    /// The values the two sides play from `theta` pushed by `step` (c·Δ):
+    /// `theta + step` and `theta - step`, each clamped and played. For an
+    /// integer field the two always differ (its bounds are integers at
+    /// least one apart): where both come to one integer (clamped to a
+    /// bound, or a sum rounded the other way), the side pushed up plays
+    /// the next integer above it, or at the greatest value the side
+    /// pushed down the next below.
+    pub fn sides(&self, theta: f64, step: f64) -> (f64, f64) {
+        let plus = self.played(self.clamp(theta + step));
+        let minus = self.played(self.clamp(theta - step));
+        if !self.integer || plus != minus {
+            return (plus, minus);
+        }
+        // Which side moves up: the one pushed up (plus when step > 0).
+        let up_is_plus = step > 0.0;
+        let (up, down) = if plus < self.max {
+            (plus + 1.0, minus)
+        } else {
+            (plus, minus - 1.0)
+        };
+        if up_is_plus {
+            (up, down)
+        } else {
+            (down, up)
         }
     }
 }
@@ -91,6 +128,17 @@ pub struct Spsa {
     pub schedule: Schedule,
     /// The seed of the flip vectors.
     pub seed: u64,
+}
+
+/// A setting's number as a message shows it: as written when it is of a
+/// usual size, in exponent form (`-1e300`) when it is huge or tiny, so a
+/// line never quotes hundreds of digits.
+pub fn short(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-6..1e15).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }
 
 /// Why a tune's settings cannot run: the field and what is wrong.
@@ -139,7 +187,7 @@ impl Spsa {
                 return bad(
                     None,
                     name,
-                    format!("{v} must be a finite number, 0 or more"),
+                    format!("{} must be a finite number, 0 or more", short(v)),
                 );
             }
         }
@@ -163,33 +211,42 @@ impl Spsa {
             return bad("field", format!("{:?} is listed twice", p.name));
         }
         if !(p.min.is_finite() && p.max.is_finite() && p.min < p.max) {
-            return bad("min", format!("min {} must be below max {}", p.min, p.max));
+            return bad(
+                "min",
+                format!("min {} must be below max {}", short(p.min), short(p.max)),
+            );
         }
         if p.integer && (p.min.fract() != 0.0 || p.max.fract() != 0.0) {
             return bad(
                 "min",
                 format!(
                     "an integer field's bounds must be integers, not {} and {}",
-                    p.min, p.max
+                    short(p.min),
+                    short(p.max)
                 ),
             );
         }
         if !(p.start >= p.min && p.start <= p.max) {
             return bad(
                 "start",
-                format!("{} is outside [{}, {}]", p.start, p.min, p.max),
+                format!(
+                    "{} is outside [{}, {}]",
+                    short(p.start),
+                    short(p.min),
+                    short(p.max)
+                ),
             );
         }
         for (field, v) in [("c_end", p.c_end), ("r_end", p.r_end)] {
             if !(v.is_finite() && v > 0.0) {
-                return bad(field, format!("{v} must be above 0"));
+                return bad(field, format!("{} must be above 0", short(v)));
             }
         }
         for k in [0, s.iterations - 1] {
             let g = self.gains(i, k);
             if !(g.a.is_finite() && g.c.is_finite() && g.a > 0.0 && g.c > 0.0) {
                 return bad(
-                    "c_end",
+                    self.gains_at_fault(i),
                     format!(
                         "with alpha {} and gamma {}, iteration {k}'s gains are c = {}, a = {}: not numbers a tune can step by",
                         s.alpha, s.gamma, g.c, g.a
@@ -198,6 +255,35 @@ impl Spsa {
             }
         }
         Ok(())
+    }
+
+    /// The setting that makes parameter `i`'s gains no numbers to step
+    /// by: the schedule's `a_ratio`, `alpha` or `gamma` when their terms
+    /// alone overflow (whatever the parameter), else its `r_end` when
+    /// `c_end` alone gives finite gains, else its `c_end`.
+    fn gains_at_fault(&self, i: usize) -> &'static str {
+        let (p, s) = (&self.params[i], &self.schedule);
+        let n = s.iterations as f64;
+        let finite = |x: f64| x.is_finite() && x > 0.0;
+        if !finite(s.a_ratio * n + n) {
+            return "a_ratio";
+        }
+        let big_a = (s.a_ratio * n).floor();
+        if !finite(libm::pow(big_a + n, s.alpha)) {
+            let usual = libm::pow((0.1 * n).floor() + n, s.alpha);
+            return if finite(usual) { "a_ratio" } else { "alpha" };
+        }
+        if !finite(libm::pow(n, s.gamma)) {
+            return "gamma";
+        }
+        let c_fine = [0, s.iterations - 1]
+            .iter()
+            .all(|&k| finite(self.gains(i, k).c));
+        if c_fine && finite(p.c_end * p.c_end) {
+            "r_end"
+        } else {
+            "c_end"
+        }
     }
 
     /// Parameter `i`'s gains at iteration `k` (from 0).
@@ -223,22 +309,36 @@ impl Spsa {
             .collect()
     }
 
-    /// The two sides iteration `k` plays from `theta`: θ + c_k·Δ and
-    /// θ − c_k·Δ, each clamped, as the values the games play (integer
-    /// fields rounded).
+    /// Parameter `i`'s perturbation at iteration `k`: c_k, and for an
+    /// integer parameter at least [`INTEGER_MIN_PERTURBATION`].
+    pub fn perturbation(&self, i: usize, k: u64) -> f64 {
+        let c = self.gains(i, k).c;
+        if self.params[i].integer {
+            c.max(INTEGER_MIN_PERTURBATION)
+        } else {
+            c
+        }
+    }
+
+    /// The two sides iteration `k` plays from `theta`: θ + c·Δ and
+    /// θ − c·Δ with c the [perturbation](Self::perturbation), each
+    /// clamped, as the values the games play (integer fields rounded, and
+    /// never the same: [`Param::sides`]).
     pub fn sides(&self, k: u64, theta: &[f64]) -> (Vec<f64>, Vec<f64>) {
         let flips = self.flips(k);
         let (mut plus, mut minus) = (Vec::new(), Vec::new());
         for (i, p) in self.params.iter().enumerate() {
-            let step = self.gains(i, k).c * flips[i];
-            plus.push(p.played(p.clamp(theta[i] + step)));
-            minus.push(p.played(p.clamp(theta[i] - step)));
+            let (a, b) = p.sides(theta[i], self.perturbation(i, k) * flips[i]);
+            plus.push(a);
+            minus.push(b);
         }
         (plus, minus)
     }
 
     /// θ after iteration `k`, whose θ+ scored `result` (wins − losses)
-    /// against its θ−.
+    /// against its θ−: each parameter stepped by a_k·R/(c_k·Δ), with c_k
+    /// as the schedule gives it (not raised for integers: see the module's
+    /// notes), and clamped.
     pub fn step(&self, k: u64, theta: &[f64], result: i64) -> Vec<f64> {
         let flips = self.flips(k);
         self.params
@@ -274,155 +374,5 @@ impl Spsa {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The parameter and schedule of the example line.
-    fn example(delay: u64) -> Spsa {
-        Spsa {
-            params: vec![Param {
-                name: "aspiration".into(),
-                start: 50.0,
-                min: 5.0,
-                max: 300.0,
-                c_end: 10.0,
-                r_end: 0.002,
-                integer: true,
-            }],
-            schedule: Schedule {
-                iterations: 5000,
-                alpha: 0.602,
-                gamma: 0.101,
-                a_ratio: 0.1,
-                delay,
-            },
-            seed: 1,
-        }
-    }
-
-    fn close(a: f64, b: f64) -> bool {
-        (a - b).abs() < 1e-9 * b.abs().max(1.0)
-    }
-
-    /// Three iterations computed by hand (a calculator's logarithms):
-    /// A = 500, c = 10·5000^0.101 = 23.637197, a = 0.2·5500^0.602 =
-    /// 35.704942; c_k = c/(k+1)^0.101, a_k = a/(501+k)^0.602; with flips
-    /// +1, −1, +1 and results +2, −1, 0 from θ = 50.
-    #[test]
-    fn three_steps_as_computed_by_hand() {
-        let spsa = example(0);
-        let want = [
-            (23.637196764553636, 0.846108433323176, 50.071591267082226),
-            (22.03900284051823, 0.8450933747951853, 50.1099366214937),
-            (21.15469283162108, 0.8440815503982284, 50.1099366214937),
-        ];
-        let (flips, results) = ([1.0, -1.0, 1.0], [2i64, -1, 0]);
-        let mut theta = 50.0;
-        for (k, &(c, a, after)) in want.iter().enumerate() {
-            let g = spsa.gains(0, k as u64);
-            assert!(close(g.c, c) && close(g.a, a), "iteration {k}: {g:?}");
-            theta = spsa.params[0].clamp(theta + g.a * results[k] as f64 / (g.c * flips[k]));
-            assert!(close(theta, after), "iteration {k}: {theta}");
-        }
-        // The same through `step`, with the seed's own flips.
-        let mut theta = spsa.start();
-        for k in 0..3 {
-            let f = spsa.flips(k)[0];
-            let g = spsa.gains(0, k);
-            let by_hand = theta[0] + g.a * results[k as usize] as f64 / (g.c * f);
-            theta = spsa.step(k, &theta, results[k as usize]);
-            assert!(close(theta[0], by_hand));
-        }
-    }
-
-    #[test]
-    fn sides_are_clamped_and_rounded_for_integer_fields() {
-        let spsa = example(0);
-        let (plus, minus) = spsa.sides(0, &[290.0]);
-        let f = spsa.flips(0)[0];
-        let (hi, lo) = if f > 0.0 {
-            (plus, minus)
-        } else {
-            (minus, plus)
-        };
-        assert_eq!(hi, vec![300.0]);
-        assert_eq!(lo, vec![(290.0f64 - 23.637196764553636).round()]);
-    }
-
-    #[test]
-    fn theta_waits_for_the_delay_and_applies_in_index_order() {
-        let spsa = example(2);
-        let results = [2, -2, 1, 0, 2];
-        for k in 0..=2 {
-            assert_eq!(
-                spsa.theta_before(k, &results),
-                Some(spsa.start()),
-                "iteration {k}"
-            );
-        }
-        let after_two = spsa.step(1, &spsa.step(0, &spsa.start(), 2), -2);
-        assert_eq!(spsa.theta_before(4, &results), Some(after_two.clone()));
-        // Results past k - delay - 1 are not looked at.
-        assert_eq!(spsa.theta_before(4, &results[..2]), Some(after_two));
-        // Without them θ is not known yet.
-        assert_eq!(spsa.theta_before(4, &results[..1]), None);
-    }
-
-    #[test]
-    fn flips_depend_on_seed_and_iteration_only() {
-        let mut spsa = example(0);
-        spsa.params.push(Param {
-            name: "b".into(),
-            ..spsa.params[0].clone()
-        });
-        let all: Vec<Vec<f64>> = (0..64).map(|k| spsa.flips(k)).collect();
-        assert_eq!(all, (0..64).map(|k| spsa.flips(k)).collect::<Vec<_>>());
-        let ones = all.iter().flatten().filter(|&&f| f > 0.0).count();
-        assert!((40..=88).contains(&ones), "{ones} of 128 flips are +1");
-        spsa.seed = 2;
-        assert_ne!(all, (0..64).map(|k| spsa.flips(k)).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn bad_settings_name_their_field() {
-        let field = |f: &dyn Fn(&mut Spsa)| {
-            let mut s = example(0);
-            f(&mut s);
-            s.check().err().map(|e| e.field)
-        };
-        assert_eq!(field(&|_| {}), None);
-        assert_eq!(field(&|s| s.schedule.iterations = 0), Some("iterations"));
-        assert_eq!(field(&|s| s.schedule.delay = 5000), Some("delay"));
-        assert_eq!(field(&|s| s.params[0].min = 300.0), Some("min"));
-        assert_eq!(field(&|s| s.params[0].start = 4.0), Some("start"));
-        assert_eq!(field(&|s| s.params[0].min = 5.4), Some("min"));
-        assert_eq!(field(&|s| s.params[0].c_end = 0.0), Some("c_end"));
-        assert_eq!(field(&|s| s.params[0].r_end = -1.0), Some("r_end"));
-        let twice = |s: &mut Spsa| s.params.push(s.params[0].clone());
-        assert_eq!(field(&twice), Some("field"));
-    }
-
-    proptest::proptest! {
-        /// Whatever the results, θ and both sides stay within the bounds,
-        /// and θ before an iteration is the fold of the results it may see.
-        #[test]
-        fn theta_stays_in_bounds(results in proptest::collection::vec(-2i64..=2, 0..40), delay in 0u64..5) {
-            let spsa = example(delay);
-            let p = &spsa.params[0];
-            for k in 0..results.len() as u64 {
-                let theta = spsa.theta_before(k, &results).expect("every earlier result is given");
-                proptest::prop_assert!(theta[0] >= p.min && theta[0] <= p.max);
-                let (plus, minus) = spsa.sides(k, &theta);
-                for x in [plus[0], minus[0]] {
-                    proptest::prop_assert!(x >= p.min && x <= p.max && x == x.round());
-                }
-                let known = k.saturating_sub(delay) as usize;
-                let fold = results[..known]
-                    .iter()
-                    .enumerate()
-                    .fold(spsa.start(), |t, (j, &r)| spsa.step(j as u64, &t, r));
-                proptest::prop_assert_eq!(theta, fold);
-            }
-        }
-    }
-}
+#[path = "spsa_tests.rs"]
+mod tests;

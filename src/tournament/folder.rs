@@ -9,12 +9,13 @@ use super::schedule::{self, Schedule};
 use crate::engine::external::transcript;
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result, Wording};
+use crate::records::changes::config_changes;
 use crate::records::check::Slot;
 use crate::records::journal::{self, Header, Journal};
 use crate::records::{BuildInfo, GameRecord, Shard, TournamentInfo};
 use crate::report::{analyse, write_outputs, Results};
 use crate::util::{write_durable, FolderLock, LockError};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// How to treat a folder that already holds a journal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +76,7 @@ pub fn open_run(
     existing: Existing,
     ready: &mut dyn FnMut() -> Result<()>,
 ) -> Result<RunFolder> {
+    let made = first_missing(out);
     make_folder(out)?;
     if is_worker_folder(out) {
         return Err(Error::Run(
@@ -97,7 +99,7 @@ pub fn open_run(
             Journal::rewrite_header(&path, &header(info), c.valid_len)?;
             c = journal::read(&path)?;
         }
-        refuse_foreign(&folder, &c.header, info)?;
+        refuse_foreign(out, &folder, &c.header, info)?;
         Some(c)
     } else {
         None
@@ -105,8 +107,13 @@ pub fn open_run(
     let kept = kept_build(out, &folder, info, old.is_some(), existing)?;
     let info = &kept;
     // Every refusal is behind: what the caller opens (an events file) may
-    // fail now and leave the folder as it was.
-    ready()?;
+    // fail now and leave the folder as it was (a folder this call made is
+    // taken away again, lock file and all).
+    if let Err(e) = ready() {
+        drop(lock);
+        unmake_folder(out, made.as_deref());
+        return Err(e);
+    }
     write_durable(&out.join("tournament.json"), &info_json(info))?;
     let (journal, games, must_be_finished) = match (old, existing) {
         (Some(c), Existing::Resume { .. } | Existing::Show) => {
@@ -218,6 +225,35 @@ pub fn make_folder(out: &Path) -> Result<()> {
         _ => {}
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))
+}
+
+/// The outermost folder of `out` (itself or an ancestor) that does not
+/// exist yet: what [`make_folder`] will create. `None` when `out` exists.
+fn first_missing(out: &Path) -> Option<PathBuf> {
+    let mut missing = None;
+    let mut at = Some(out);
+    while let Some(p) = at.filter(|p| !p.as_os_str().is_empty() && !p.exists()) {
+        missing = Some(p.to_path_buf());
+        at = p.parent();
+    }
+    missing
+}
+
+/// Takes away what [`make_folder`] made for `out` when the run was refused
+/// before writing anything: the lock file, then each folder from `out` up
+/// to `made` that is empty. Nothing when `out` existed before.
+fn unmake_folder(out: &Path, made: Option<&Path>) {
+    let Some(top) = made else {
+        return;
+    };
+    let _ = std::fs::remove_file(out.join(".arena.lock"));
+    let mut at = Some(out);
+    while let Some(p) = at {
+        if std::fs::remove_dir(p).is_err() || p == top {
+            break;
+        }
+        at = p.parent();
+    }
 }
 
 /// The files a run writes in its folder besides the journal (`logs/`
@@ -355,12 +391,19 @@ fn extends(
 }
 
 /// A journal of another config or shard is never continued or shown (only
-/// `--overwrite` replaces it, without reading it).
-fn refuse_foreign(folder: &str, h: &Header, info: &TournamentInfo) -> Result<()> {
+/// `--overwrite` replaces it, without reading it). Another config is
+/// refused naming the fields it changes, when the folder's record keeps
+/// the config of its journal in normal form (else by the two hashes).
+fn refuse_foreign(out: &Path, folder: &str, h: &Header, info: &TournamentInfo) -> Result<()> {
     if h.config_hash != info.config_hash {
+        let changes = read_info(out)
+            .ok()
+            .filter(|old| old.config_hash == h.config_hash)
+            .and_then(|old| config_changes(&old, info))
+            .map_or(String::new(), |c| format!(", which changes {c}"));
         return Err(Error::Run(
             Wording::text(format!(
-                "{folder} holds a run of another config (hash {}; this config is {}): choose another output folder, or replace it with ",
+                "{folder} holds a run of another config (hash {}; this config is {}{changes}): choose another output folder, or replace it with ",
                 h.config_hash, info.config_hash
             ))
             .setting("overwrite"),

@@ -80,13 +80,14 @@ fn check_set(runs: &[ShardRun]) -> Result<(BTreeMap<u64, &ShardRun>, Vec<String>
     let mut by_index: BTreeMap<u64, &ShardRun> = BTreeMap::new();
     for r in runs {
         if r.info.config_hash != first.info.config_hash {
+            let at = crate::error::path_text(&first.dir);
+            let changes = crate::records::changes::config_changes(&first.info, &r.info)
+                .map_or(String::new(), |c| format!("; from {at} to this one: {c}"));
             return Err(about(
                 &r.dir,
                 format!(
-                    "was run with another config (hash {}; {} has {}): only shards of one config merge",
-                    r.info.config_hash,
-                    crate::error::path_text(&first.dir),
-                    first.info.config_hash
+                    "was run with another config (hash {}; {at} has {}{changes}): only shards of one config merge",
+                    r.info.config_hash, first.info.config_hash
                 ),
             ));
         }

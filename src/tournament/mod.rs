@@ -14,6 +14,7 @@
 
 pub mod config;
 pub mod folder;
+pub mod memory;
 pub mod merge;
 mod record;
 pub mod runner;
@@ -115,6 +116,7 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         resumed_builds: None,
         family: Some(t.family.clone()),
         time_control: one_clock(t),
+        config: Some(t.normal_form.clone()),
     }
 }
 
@@ -141,8 +143,8 @@ pub fn exit_code(info: &TournamentInfo, results: &Results) -> u8 {
     }
 }
 
-/// Checks, before any game, that the machine gives the tables the players
-/// of `threads` game threads will hold (each keeps one player per engine).
+/// Checks, before any game, that the machine gives each engine's tables to
+/// `threads` game threads at once (their sum is [`check_memory`]'s).
 ///
 /// # Errors
 /// [`Error::Alloc`] naming the engine and its `tt_mib`.
@@ -157,6 +159,25 @@ pub(crate) fn check_tables(t: &Tournament, threads: usize) -> Result<()> {
         })?;
     }
     Ok(())
+}
+
+/// Checks, before any game, that the memory the machine has available
+/// (what the system has, within this process's cgroup and address-space
+/// limits) holds what the run will: the players `threads` game threads
+/// keep with their tables, and the results and ratings of its engines
+/// ([`memory::Held`]). Nothing is checked where the machine does not say.
+///
+/// # Errors
+/// [`Error::Memory`] naming the setting behind the larger part.
+pub(crate) fn check_memory(t: &Tournament, threads: usize) -> Result<()> {
+    let Some(available) = crate::util::sys::available_memory() else {
+        return Ok(());
+    };
+    let held = memory::Held::of(&t.engines, &t.format, threads);
+    if held.total() <= available {
+        return Ok(());
+    }
+    Err(held.refusal(&t.engines, &t.format, threads, available))
 }
 
 /// Checks, before any game, that every external engine's program starts.
@@ -196,7 +217,7 @@ pub fn run(
     let scheduler = match &t.tune {
         Some(_) if opts.shard != Shard::ALL => {
             return Err(Error::usage(
-                "--shard",
+                "shard",
                 "a tune is one run: each iteration plays values that earlier ones' results decide, so its pairs cannot be split into shards",
             ))
         }

@@ -165,14 +165,46 @@ impl FolderLock {
     }
 }
 
-/// Whether two paths name the same file: equal, or equal once resolved
-/// (for refusing an output that would overwrite an input).
+/// Whether two paths name the same file: equal, equal once resolved, or
+/// two names of one file (a hard link: the same device and inode). For
+/// refusing an output that would overwrite an input.
 pub fn same_file(a: &Path, b: &Path) -> bool {
     a == b
         || matches!(
             (std::fs::canonicalize(a), std::fs::canonicalize(b)),
             (Ok(x), Ok(y)) if x == y
         )
+        || matches!(
+            (super::sys::file_id(a), super::sys::file_id(b)),
+            (Some(x), Some(y)) if x == y
+        )
+}
+
+/// The first file under `folder` (any depth; links are not followed into
+/// other folders) that is the file `path` names under another name, if
+/// `path` is a file with hard links: a file of a run given from outside
+/// under a second name. Only a file with more than one name is looked for,
+/// so the folder is walked only then.
+pub fn linked_inside(path: &Path, folder: &Path) -> Option<PathBuf> {
+    let (id, links) = super::sys::file_links(path)?;
+    if links < 2 {
+        return None;
+    }
+    let mut stack = vec![folder.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let inside = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(inside),
+                Ok(_) if super::sys::file_id(&inside) == Some(id) => return Some(inside),
+                _ => {}
+            }
+        }
+    }
+    None
 }
 
 /// `path` as the filesystem resolves it: links followed and `..` taken

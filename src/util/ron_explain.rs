@@ -21,6 +21,8 @@ const RANGES: &[(&str, i64, Option<i64>)] = &[
     ("concurrency", 1, Some(256)),
     ("rounds", 1, None),
     ("max_pairs", 1, None),
+    ("iterations", 1, None),
+    ("pairs_per_iteration", 1, None),
     ("challengers", 1, None),
     ("Depth", 1, None),
     ("Nodes", 1, None),

@@ -2,8 +2,10 @@
 //! in one place: the only module that calls `libc` (tests/layers.rs holds
 //! it to that). Kept by hand rather than taken from crates: each piece is a
 //! call or two (prctl, kill of a process group, poll, mmap with huge-page
-//! advice) that no well-kept crate offers alone; the signal handlers, which
-//! signal-hook would give, are a dozen lines of the same self-pipe.
+//! advice, the address-space limit) that no well-kept crate offers alone;
+//! the signal handlers, which signal-hook would give, are a dozen lines of
+//! the same self-pipe. The memory a process may take is read here too
+//! (/proc and the cgroup's files), beside its limit.
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -159,6 +161,70 @@ pub unsafe fn unmap_zeroed(ptr: std::ptr::NonNull<u8>, block: usize) {
     }
 }
 
+// --- Memory ----------------------------------------------------------------
+
+/// The bytes this process may still take: the least of what the system
+/// has available (`MemAvailable` of /proc/meminfo), what is left of its
+/// cgroup's limit (cgroup v2 `memory.max` less `memory.current`: a batch
+/// job's or a container's share) and what is left of its address-space
+/// limit (`RLIMIT_AS` less the address space it holds, `VmSize` of
+/// /proc/self/status). `None` when none of them is known.
+pub fn available_memory() -> Option<u64> {
+    [system_available(), cgroup_left(), address_space_left()]
+        .into_iter()
+        .flatten()
+        .min()
+}
+
+/// A `NAME: N kB` line's bytes from a /proc file's `text`.
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    let rest = text
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))?;
+    let kib: u64 = rest.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// `MemAvailable` of /proc/meminfo: what the system can give without
+/// swapping.
+fn system_available() -> Option<u64> {
+    kib_field(
+        &std::fs::read_to_string("/proc/meminfo").ok()?,
+        "MemAvailable",
+    )
+}
+
+/// What is left of this process's cgroup (v2) memory limit, when it has
+/// one.
+fn cgroup_left() -> Option<u64> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let dir = Path::new("/sys/fs/cgroup").join(path.trim().trim_start_matches('/'));
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+    let max: u64 = read("memory.max")?.trim().parse().ok()?;
+    let current: u64 = read("memory.current")?.trim().parse().ok()?;
+    Some(max.saturating_sub(current))
+}
+
+/// What is left of this process's address-space limit (`RLIMIT_AS`),
+/// when it has one.
+fn address_space_left() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit(2) fills the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let held = kib_field(&status, "VmSize")?;
+    let limit: u64 = limit.rlim_cur;
+    Some(limit.saturating_sub(held))
+}
+
 // --- Processes -------------------------------------------------------------
 
 /// Sends SIGKILL to the process group `pid` leads.
@@ -274,6 +340,69 @@ pub fn parent_of(pid: u32) -> Option<u32> {
 
 // --- Files -----------------------------------------------------------------
 
+/// The identity of the file `path` names (its device and inode, links
+/// followed): two names with the same identity are one file, hard links
+/// included. `None` when the file cannot be read.
+pub fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.dev(), m.ino()))
+}
+
+/// The identity of the file `path` names (as [`file_id`]) and how many
+/// names (hard links) it has.
+pub fn file_links(path: &Path) -> Option<((u64, u64), u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some(((m.dev(), m.ino()), m.nlink()))
+}
+
+/// How many names (hard links) the file `path` names has; `None` when it
+/// cannot be read. Over NFS a retried `link(2)` can report `EEXIST` for the
+/// link it made itself: a count above one of the file linked from tells.
+pub fn link_count(path: &Path) -> Option<u64> {
+    file_links(path).map(|(_, n)| n)
+}
+
+/// True when the file `path` names may be run (a regular file with an
+/// execute bit).
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// The signal that ended a process, when a signal did.
+pub fn killed_by(status: std::process::ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+/// Makes `command` start its process in a process group of its own (so
+/// the group can be killed whole) and die with this process: the kernel
+/// sends it SIGKILL when this process ends, however it ends.
+pub fn own_group_dying_with_us(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+    let parent = std::process::id() as i32;
+    // SAFETY: the closure only makes async-signal-safe calls (prctl,
+    // getppid, raise), as pre_exec requires.
+    unsafe {
+        command.pre_exec(move || die_with_parent(parent));
+    }
+}
+
+/// True when `file` is where this process's standard output or standard
+/// error go (the same device and inode, as /proc/self/fd shows them).
+pub fn is_standard_output(file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(m) = file.metadata() else {
+        return false;
+    };
+    ["/proc/self/fd/1", "/proc/self/fd/2"]
+        .iter()
+        .any(|fd| std::fs::metadata(fd).is_ok_and(|o| o.dev() == m.dev() && o.ino() == m.ino()))
+}
+
 /// Sets `O_NONBLOCK` on files `options` opens: opening a FIFO then never
 /// waits for the other end.
 pub fn nonblocking(options: &mut std::fs::OpenOptions) -> &mut std::fs::OpenOptions {
@@ -350,4 +479,20 @@ pub fn on_stop_signals(on: impl Fn(StopSignal) -> bool + Send + 'static) -> bool
         }
     });
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_lines_read_as_bytes() {
+        let text = "MemTotal:       16265424 kB\nMemAvailable:    9811740 kB\n";
+        assert_eq!(kib_field(text, "MemAvailable"), Some(9_811_740 * 1024));
+        assert_eq!(kib_field(text, "MemFree"), None);
+        assert_eq!(
+            kib_field("VmSizeX: 1 kB\nVmSize: 2 kB\n", "VmSize"),
+            Some(2048)
+        );
+    }
 }

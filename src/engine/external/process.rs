@@ -92,12 +92,8 @@ pub struct Process {
 
 /// The words of an exit status: `exit status 3`, `killed by signal 11`.
 pub fn describe(status: ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            return format!("killed by signal {signal}");
-        }
+    if let Some(signal) = crate::util::sys::killed_by(status) {
+        return format!("killed by signal {signal}");
     }
     match status.code() {
         Some(code) => format!("exit status {code}"),
@@ -186,16 +182,7 @@ impl Process {
         if let Some(dir) = &config.working_dir {
             command.current_dir(dir);
         }
-        {
-            use std::os::unix::process::CommandExt;
-            command.process_group(0);
-            let parent = std::process::id() as i32;
-            // SAFETY: the closure only makes async-signal-safe calls
-            // (prctl, getppid, raise), as pre_exec requires.
-            unsafe {
-                command.pre_exec(move || reaper::die_with_parent(parent));
-            }
-        }
+        crate::util::sys::own_group_dying_with_us(&mut command);
         let log = log.session();
         let (shared, (stdin, events)) = reaper::register(engines, || {
             let mut child = command.spawn()?;

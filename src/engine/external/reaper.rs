@@ -192,8 +192,7 @@ impl Shared {
 
 /// The transcript's words for how a process ended.
 fn words(status: ExitStatus, how: How) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (how, status.code(), status.signal()) {
+    match (how, status.code(), sys::killed_by(status)) {
         (How::Grace, _, _) => "killed after quit grace".into(),
         (How::Quit, Some(0), _) => "quit".into(),
         (_, Some(code), _) => format!("exited with code {code}"),
@@ -315,15 +314,4 @@ pub fn sweep_orphans() {
             sys::reap(p);
         }
     }
-}
-
-/// Makes a spawned engine end when the thread that started it ends (and
-/// so when arena does, even by `kill -9`): to be run in the child between
-/// fork and exec. `parent` is arena's pid: a child whose parent is gone
-/// already kills itself.
-///
-/// # Errors
-/// prctl(2) refused.
-pub fn die_with_parent(parent: i32) -> std::io::Result<()> {
-    sys::die_with_parent(parent)
 }

@@ -222,9 +222,7 @@ impl ExternalConfig {
                 dir
             };
             let file = dir.join(&self.program);
-            use std::os::unix::fs::PermissionsExt;
-            let m = std::fs::metadata(&file).ok()?;
-            (m.is_file() && m.permissions().mode() & 0o111 != 0).then_some(file)
+            crate::util::sys::is_executable(&file).then_some(file)
         })
     }
 

@@ -132,10 +132,23 @@ pub fn ratings(results: &Results, game: GameKind) -> Markup {
     }
 }
 
+/// Most engines whose crosstable is drawn as a heatmap: a cell is at least
+/// 28 pixels wide, and the cells grow with the square of the engines.
+const HEATMAP_MAX_ENGINES: usize = 64;
+
 /// The crosstable heatmap: each cell the row engine's score and average
-/// disc difference against the column engine.
+/// disc difference against the column engine (a note instead for more
+/// than [`HEATMAP_MAX_ENGINES`] engines).
 fn crosstable(results: &Results, game: GameKind) -> Markup {
     let (what, unit) = difference(game);
+    if results.engines.len() > HEATMAP_MAX_ENGINES {
+        return html! {
+            p.note {
+                "No heatmap for " (results.engines.len()) " engines (it is drawn for at most "
+                (HEATMAP_MAX_ENGINES) "): summary.md and results.json give every meeting."
+            }
+        };
+    }
     let names: Vec<&str> = results.engines.iter().map(|e| e.name.as_str()).collect();
     let at = |name: &str| names.iter().position(|n| *n == name);
     let mut cells: Vec<Vec<Option<Cell>>> = vec![vec![None; names.len()]; names.len()];

@@ -34,6 +34,7 @@ fn info(engines: &[&str], format: Format, pairs: u64) -> TournamentInfo {
         resumed_builds: None,
         family: None,
         time_control: None,
+        config: None,
     }
 }
 

@@ -37,10 +37,13 @@ pub enum EngineRef {
 }
 
 impl EngineRef {
-    /// How many engines the entry is: a matrix's combinations, else one.
+    /// How many engines the entry is: a matrix's combinations (at most
+    /// `usize::MAX`), else one.
     pub fn count(&self) -> usize {
         match self {
-            EngineRef::Matrix { axes, .. } => axes.iter().map(|(_, v)| v.len()).product(),
+            EngineRef::Matrix { axes, .. } => axes
+                .iter()
+                .fold(1usize, |n, (_, v)| n.saturating_mul(v.len())),
             EngineRef::Path(_) | EngineRef::Inline(_) | EngineRef::Arg(_) => 1,
         }
     }
@@ -147,7 +150,9 @@ pub(super) fn load_engines(
         let (mut config, weights_base, file) = match entry {
             Entry::Written(e) => load_engine(src, *i, e, time_control)?,
             Entry::Changed(arg) => {
-                let (spec, base) = arg.load(src.base(), time_control)?;
+                let (spec, base) = arg
+                    .load(src.base(), time_control)
+                    .map_err(|e| placed(src, *i, e))?;
                 (spec, base, None)
             }
         };
@@ -163,7 +168,7 @@ pub(super) fn load_engines(
                 ),
             ));
         }
-        let arg_file = arg_file(src, entry)?;
+        let arg_file = arg_file(src, *i, entry)?;
         inputs.extend(file.iter().chain(&arg_file).cloned());
         folders.push(weights_base.clone());
         inputs.extend(config.inputs(&weights_base));
@@ -182,10 +187,25 @@ pub(super) fn load_engines(
     })
 }
 
+/// An error of an engine argument (`Arg`) or a matrix's engine, which on
+/// the command line would be a usage error naming the argument, placed at
+/// engine `i` of the config instead (exit code 1); other errors (a bad
+/// engine file, naming its own file and line) as they are.
+fn placed(src: &Source<'_>, i: usize, err: crate::error::Error) -> crate::error::Error {
+    match err {
+        crate::error::Error::Usage { argument, message } => src.entry("engines", i).field(
+            "engines",
+            format!("engine {}: {argument}: {message}", i + 1),
+        ),
+        other => other,
+    }
+}
+
 /// The engine file of a changed file or an argument.
-fn arg_file(src: &Source<'_>, entry: &Entry<'_>) -> Result<Option<PathBuf>> {
+fn arg_file(src: &Source<'_>, i: usize, entry: &Entry<'_>) -> Result<Option<PathBuf>> {
     Ok(match entry {
-        Entry::Written(EngineRef::Arg(text)) => EngineArg::parse(text, src.base())?
+        Entry::Written(EngineRef::Arg(text)) => EngineArg::parse(text, src.base())
+            .map_err(|e| placed(src, i, e))?
             .path()
             .map(|p| src.base().join(p)),
         Entry::Changed(arg) => arg.path().map(|p| src.base().join(p)),
@@ -220,11 +240,13 @@ fn load_engine(
             ))
         }
         EngineRef::Arg(text) => {
-            let arg = EngineArg::parse(text, src.base())?;
+            let arg = EngineArg::parse(text, src.base()).map_err(|e| placed(src, i, e))?;
             if let Some(p) = arg.file() {
                 return load_file(src, i, p, time_control);
             }
-            let (spec, base) = arg.load(src.base(), time_control)?;
+            let (spec, base) = arg
+                .load(src.base(), time_control)
+                .map_err(|e| placed(src, i, e))?;
             Ok((spec, base, None))
         }
         EngineRef::Matrix { .. } => Err(crate::error::Error::Internal(

@@ -151,7 +151,8 @@ fn adjudicate_line(a: &Adjudicate) -> String {
 pub fn match_tournament(a: &str, b: &str, o: &MatchOptions) -> Result<Tournament> {
     let text = match_config(a, b, o)?;
     let generated = Path::new("arena-match.ron");
-    let mut t = Tournament::parse(&text, generated).map_err(|e| usage_error(e, a, b, generated))?;
+    let mut t = Tournament::parse(&text, generated)
+        .map_err(|e| usage_error(e, (a, b), o.limit, generated))?;
     // No such file: the config is the command line's.
     t.inputs.retain(|p| p != generated);
     if o.out.is_none() {
@@ -162,15 +163,49 @@ pub fn match_tournament(a: &str, b: &str, o: &MatchOptions) -> Result<Tournament
     Ok(t)
 }
 
-/// An error of the generated config said of the arguments that made it.
-fn usage_error(e: Error, a: &str, b: &str, generated: &Path) -> Error {
+/// The setting of `arena match` that forces `limit` on both engines.
+fn limit_setting(limit: Limit) -> &'static str {
+    match limit {
+        Limit::Depth(_) => "depth",
+        Limit::Nodes(_) => "nodes",
+        Limit::MoveTime(_) => "movetime",
+        Limit::Clock(..) => "tc",
+    }
+}
+
+/// The argument of `args` an engine error of the generated config is
+/// about (`engines: engine K: ARG: MESSAGE`), with its message.
+fn of_argument<'m>(message: &'m str, args: [&str; 2]) -> Option<(String, &'m str)> {
+    let rest = message.strip_prefix("engines: engine ")?;
+    let (_, rest) = rest.split_once(": ")?;
+    args.iter().find_map(|arg| {
+        let m = rest.strip_prefix(arg)?.strip_prefix(": ")?;
+        Some((arg.to_string(), m))
+    })
+}
+
+/// An error of the generated config said of the arguments that made it
+/// (engines `a` and `b`, playing with `limit`).
+fn usage_error(e: Error, (a, b): (&str, &str), limit: Option<Limit>, generated: &Path) -> Error {
     match e {
         // The generated file is not the user's: what is wrong with it is
         // said of the arguments that made it.
         Error::Config { path, message, .. } if path == generated => {
-            let (argument, message): (Argument, String) = if let Some(m) =
-                message.strip_prefix("engines: ")
+            // A limit the engines cannot be told (a node limit for a
+            // program), said of the engine or of the config: the flag that
+            // set it.
+            let limit_problem = message
+                .strip_prefix("limit: ")
+                .or_else(|| message.split_once(": limit: ").map(|(_, m)| m));
+            let (argument, message): (Argument, String) = if let (Some(m), Some(l)) =
+                (limit_problem, limit)
             {
+                (Argument::Option(limit_setting(l).into()), m.to_string())
+            } else if let Some((arg, m)) = of_argument(&message, [a, b]) {
+                // An engine argument's own error, placed in the config as
+                // every `Arg` is: said of the argument again.
+                (arg.into(), m.to_string())
+            } else if let Some(m) = message.strip_prefix("engines: ") {
                 ("FIRST and SECOND".into(), format!("{a} and {b}: {m}"))
             } else if message.contains("leave book out") {
                 (
@@ -217,6 +252,35 @@ mod tests {
             "limit: Some(Clock(10000,100))",
         ] {
             assert!(text.contains(part), "{part} in {text}");
+        }
+    }
+
+    #[test]
+    fn a_node_limit_is_forced_on_both_engines_and_refused_for_a_program() {
+        let options = MatchOptions {
+            pairs: 1,
+            limit: Some(Limit::Nodes(3000)),
+            book: PathBuf::from("openings/all-4ply.txt"),
+            concurrency: 1,
+            seed: 1,
+            out: None,
+            event: None,
+            sprt: None,
+            adjudicate: Adjudicate::default(),
+        };
+        let text = match_config("/e/a.ron", "/e/b.ron", &options).unwrap();
+        assert!(text.contains("limit: Some(Nodes(3000))"), "{text}");
+        let t =
+            match_tournament("engines/random.ron", "engines/alphabeta-d6.ron", &options).unwrap();
+        let limits: Vec<_> = t.engines.iter().map(|e| e.limit()).collect();
+        assert!(limits.contains(&Some(Limit::Nodes(3000))), "{limits:?}");
+        let program = "cmd=/bin/sh proto=nboard";
+        match match_tournament(program, "engines/alphabeta-d6.ron", &options).err() {
+            Some(Error::Usage { argument, message }) => {
+                assert_eq!(argument, Argument::Option("nodes".into()));
+                assert!(message.contains("Nodes(n) cannot be sent"), "{message}");
+            }
+            other => panic!("not refused for --nodes: {other:?}"),
         }
     }
 

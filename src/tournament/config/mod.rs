@@ -9,13 +9,16 @@
 
 mod engines;
 pub mod matchup;
+mod normal;
 pub mod options;
+mod size;
 
 use crate::book::{read_book, Book, BookError, Opening, OpeningOrder, Order};
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::game::othello::Board;
 use crate::game::GameKind;
+use crate::records::changes::form_hash;
 use crate::records::Format;
 use crate::search::Limit;
 use crate::stats::{Sprt, SprtError};
@@ -27,9 +30,11 @@ use crate::util::text::read_text;
 use crate::util::{Source, Sourced};
 pub use engines::EngineRef;
 use engines::{load_engines, Loaded};
+use normal::normal_form;
 use options::check_forced_limit;
 pub use options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
 use serde::{Deserialize, Serialize};
+use size::{check_before_loading, check_rounds_flag, check_size};
 use std::path::{Path, PathBuf};
 
 /// The opening book of a tournament.
@@ -131,6 +136,9 @@ pub struct Tournament {
     /// games of the shorter are the first games of the longer, so
     /// `--resume` may extend a run to a longer one of its family.
     pub family: String,
+    /// What `hash` is the hash of: the config in normal form, which the
+    /// run's record keeps to name what another config changes.
+    pub normal_form: serde_json::Value,
 }
 
 impl Tournament {
@@ -171,7 +179,10 @@ impl Tournament {
         let mut raw: RawTournament = crate::util::parse_ron(text, path)?;
         overrides.apply(&mut raw)?;
         if let Some(rounds) = overrides.rounds {
-            let n = raw.engines.iter().map(EngineRef::count).sum();
+            let n = raw
+                .engines
+                .iter()
+                .fold(0usize, |n, e| n.saturating_add(e.count()));
             check_rounds_flag(rounds, &raw.format, n)?;
         }
         Tournament::try_from(Sourced {
@@ -184,7 +195,8 @@ impl Tournament {
     /// [`Tournament::inputs`] lists them) or anything inside its output
     /// folder `out`: a file the run must not have written over by others.
     /// Paths are compared as the filesystem resolves them (links followed,
-    /// `..` taken away).
+    /// `..` taken away), and files by identity, so a second name of one
+    /// (a hard link) is caught too.
     pub fn owns(&self, path: &Path, out: &Path) -> Option<String> {
         let p = crate::util::fs::resolved(path);
         let folder = crate::util::fs::resolved(out);
@@ -194,10 +206,16 @@ impl Tournament {
                 crate::error::path_text(out)
             ));
         }
+        if let Some(inside) = crate::util::fs::linked_inside(path, out) {
+            return Some(format!(
+                "a second name (a hard link) of {}, inside the run's output folder",
+                crate::error::path_text(&inside)
+            ));
+        }
         let input = self
             .inputs
             .iter()
-            .find(|i| crate::util::fs::resolved(i) == p)?;
+            .find(|i| crate::util::fs::resolved(i) == p || crate::util::same_file(i, path))?;
         Some(if input == path {
             "a file the run reads".to_string()
         } else {
@@ -256,6 +274,7 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
         let (raw, src) = (s.raw, s.source);
         let tc = check_basics(&src, &raw)?;
         let least = if is_tune(&raw.format) { 1 } else { 2 };
+        check_before_loading(&src, &raw)?;
         let mut loaded = load_engines(&src, &raw.engines, (tc, raw.limit), least)?;
         let tune = tune_of(&src, &raw, &mut loaded)?;
         let Loaded {
@@ -290,11 +309,12 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
         };
         inputs.push(src.path.to_path_buf());
         inputs.extend(raw.book.as_ref().map(|b| src.base().join(&b.file)));
-        let hash = config_hash(&raw, &fingerprints, &book_hash, game);
+        let form = normal_form(&raw, &fingerprints, &book_hash, game);
+        let hash = form_hash(&form);
         let family = {
             let mut r = raw.clone();
             r.format = r.format.with_length(0);
-            config_hash(&r, &fingerprints, &book_hash, game)
+            form_hash(&normal_form(&r, &fingerprints, &book_hash, game))
         };
         Ok(Tournament {
             name: raw.name,
@@ -315,6 +335,7 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             inputs,
             hash,
             family,
+            normal_form: form,
         })
     }
 }
@@ -428,52 +449,6 @@ fn sprt_field(e: &SprtError) -> &'static str {
     }
 }
 
-/// The command line's `rounds` (already in `format`, of `n` engines): 1 or
-/// more, and no more pairs than a tournament may have. A bad value is the
-/// command line's, not the config's: a usage error naming the option.
-fn check_rounds_flag(rounds: u64, format: &Format, n: usize) -> Result<()> {
-    if rounds == 0 {
-        return Err(Error::usage("rounds", "0 rounds: must be at least 1"));
-    }
-    let counted = match *format {
-        Format::RoundRobin { .. } => n >= 2,
-        Format::Gauntlet { challengers, .. } => challengers > 0 && challengers < n,
-        Format::Sprt { .. } | Format::Spsa { .. } => false,
-    };
-    let pairs = crate::tournament::schedule::total_pairs(format, n);
-    if counted && pairs > crate::tournament::schedule::MAX_PAIRS {
-        return Err(Error::usage(
-            "rounds",
-            format!(
-                "{rounds} rounds of {n} engines make {pairs} pairs: a tournament may have at most {}",
-                crate::tournament::schedule::MAX_PAIRS
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// At most [`MAX_PAIRS`](crate::tournament::schedule::MAX_PAIRS) pairs (the schedule
-/// is built in memory).
-fn check_size(src: &Source<'_>, format: &Format, n: usize) -> Result<()> {
-    let pairs = crate::tournament::schedule::total_pairs(format, n);
-    if pairs <= crate::tournament::schedule::MAX_PAIRS {
-        return Ok(());
-    }
-    let field = match format {
-        Format::Sprt { .. } => "max_pairs",
-        Format::Spsa { .. } => "iterations",
-        Format::RoundRobin { .. } | Format::Gauntlet { .. } => "rounds",
-    };
-    Err(src.field(
-        field,
-        format!(
-            "{pairs} pairs: a tournament may have at most {}",
-            crate::tournament::schedule::MAX_PAIRS
-        ),
-    ))
-}
-
 /// The exit policy and the game-thread count.
 fn check_policy(src: &Source<'_>, raw: &RawTournament, is_sprt: bool) -> Result<()> {
     if raw.fail_on_h0 && !is_sprt {
@@ -526,39 +501,6 @@ fn start_only(seed: u64) -> (Book, OpeningOrder, String) {
     };
     let order = OpeningOrder::new(1, Order::Sequential, seed, 0).expect("one opening, start 0");
     (book, order, String::new())
-}
-
-/// Hash of everything that decides the games: the name, each engine's
-/// fingerprint, the format, the book (its bytes, order and start), the seed,
-/// and what is set of the time control, adjudication and game (only when
-/// set, so older configs hash as before).
-fn config_hash(
-    raw: &RawTournament,
-    fingerprints: &[serde_json::Value],
-    book_hash: &str,
-    game: GameKind,
-) -> String {
-    let book = raw.book.as_ref().map_or(
-        serde_json::Value::Null,
-        |b| serde_json::json!({ "fnv1a": book_hash, "order": b.order, "start": b.start }),
-    );
-    let mut normalized = serde_json::json!({
-        "name": raw.name,
-        "engines": fingerprints,
-        "format": raw.format,
-        "book": book,
-        "seed": raw.seed,
-    });
-    if let Some(tc) = raw.time_control {
-        normalized["time_control"] = serde_json::json!(tc);
-    }
-    if raw.adjudicate != Adjudicate::default() {
-        normalized["adjudicate"] = serde_json::json!(raw.adjudicate);
-    }
-    if game != GameKind::Othello {
-        normalized["game"] = serde_json::json!(game);
-    }
-    format!("{:016x}", fnv1a(normalized.to_string().as_bytes()))
 }
 
 /// The book (relative to the config), its order from the seed, and the

@@ -68,6 +68,7 @@ impl Venue for Alone {
             info: kept,
             journal,
             games,
+            writers: Vec::new(),
             resuming: self.held > 0 && matches!(self.existing, Existing::Resume { .. }),
             total,
             // Shards play their whole slice; `arena merge` decides.

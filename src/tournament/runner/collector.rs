@@ -19,6 +19,7 @@ use crate::report::{
 };
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Seconds between rewrites of the output files during a run.
@@ -35,6 +36,11 @@ pub struct Collector<'a> {
     journal: Journal,
     /// Every finished game (a resumed journal's first), in finishing order.
     games: Vec<GameRecord>,
+    /// For a worker of a shared run, the worker that journalled each of
+    /// `games`, in the same order (empty for a run of one writer).
+    writers: Vec<Arc<str>>,
+    /// This worker's ID, for a worker of a shared run.
+    me: Option<Arc<str>>,
     /// The SPRT's pair counter (unsharded SPRT runs only).
     counter: Option<PairCounter>,
     results: Results,
@@ -70,11 +76,16 @@ pub struct Collector<'a> {
 /// games count with its own but are not journalled again, and the run
 /// writes no output file (`arena report` does).
 pub trait Others {
-    /// The games they journalled since the last call.
+    /// The games they journalled since the last call, each with the ID of
+    /// the writer that journalled it.
     ///
     /// # Errors
     /// A journal that cannot be read or is not of this run.
-    fn poll(&mut self) -> Result<Vec<GameRecord>>;
+    fn poll(&mut self) -> Result<Vec<(Arc<str>, GameRecord)>>;
+
+    /// The ID of the writer following them (the one that plays this
+    /// run's games).
+    fn me(&self) -> Arc<str>;
 
     /// The time spent reading them so far.
     fn spent(&self) -> Duration;
@@ -82,14 +93,16 @@ pub trait Others {
 
 impl<'a> Collector<'a> {
     /// A collector writing to `journal` and `out`, starting from the games
-    /// of a resumed journal; `decides` when its pair counter may stop the
-    /// run (an unsharded SPRT); following `others`, the other writers of a
-    /// shared run, if any; reporting to `observer`.
+    /// of a resumed journal (and, for a worker, the other workers' read
+    /// so far, `writers` naming who journalled each); `decides` when its
+    /// pair counter may stop the run (an unsharded SPRT); following
+    /// `others`, the other writers of a shared run, if any; reporting to
+    /// `observer`.
     pub fn new(
         info: &'a TournamentInfo,
         out: &'a Path,
         journal: Journal,
-        games: Vec<GameRecord>,
+        (games, writers): (Vec<GameRecord>, Vec<Arc<str>>),
         decides: bool,
         others: Option<Box<dyn Others>>,
         observer: &'a mut dyn RunObserver,
@@ -115,6 +128,8 @@ impl<'a> Collector<'a> {
             prefix,
             results,
             games,
+            me: others.as_ref().map(|o| o.me()),
+            writers,
             counter,
             fresh: true,
             cadence,
@@ -141,12 +156,13 @@ impl<'a> Collector<'a> {
         };
         match others.poll() {
             Ok(games) => {
-                for rec in games {
+                for (writer, rec) in games {
                     if let Some(c) = self.counter.as_mut() {
                         c.add(&rec);
                     }
                     self.prefix.add(rec.game_id);
                     self.games.push(rec);
+                    self.writers.push(writer);
                 }
             }
             Err(e) => {
@@ -220,6 +236,40 @@ impl<'a> Collector<'a> {
         &self.games
     }
 
+    /// For a worker of a shared run, the worker that journalled each of
+    /// [`games`](Self::games), in the same order (empty for a run of one
+    /// writer).
+    pub fn writers(&self) -> &[Arc<str>] {
+        &self.writers
+    }
+
+    /// The games as they count when some were journalled by two workers
+    /// (a claim taken over): each once, the record of the lowest worker ID,
+    /// as `arena report` combines the workers' journals; `None` when no
+    /// game is there twice (the games count as they are).
+    fn counted_once(&self) -> Option<Vec<GameRecord>> {
+        if self.writers.len() != self.games.len() {
+            return None;
+        }
+        let mut best: HashMap<u64, usize> = HashMap::new();
+        let mut twice = false;
+        for (i, g) in self.games.iter().enumerate() {
+            let at = best.entry(g.game_id).or_insert(i);
+            if *at != i {
+                twice = true;
+                if self.writers[i] < self.writers[*at] {
+                    *at = i;
+                }
+            }
+        }
+        if !twice {
+            return None;
+        }
+        let mut keep: Vec<usize> = best.into_values().collect();
+        keep.sort_unstable();
+        Some(keep.into_iter().map(|i| self.games[i].clone()).collect())
+    }
+
     /// True once the SPRT has decided.
     pub fn decided(&self) -> bool {
         self.counter.as_ref().is_some_and(PairCounter::decided)
@@ -257,6 +307,9 @@ impl<'a> Collector<'a> {
             match answer {
                 Ok(rec) => {
                     self.games.push(rec);
+                    if let Some(me) = &self.me {
+                        self.writers.push(Arc::clone(me));
+                    }
                     if self.failure.is_none() {
                         journalled = self.games.len();
                     }
@@ -367,9 +420,11 @@ impl<'a> Collector<'a> {
         // games.ggf is made and written on a thread of its own while the
         // statistics are computed and the other outputs written.
         let writes = self.failure.is_none() && self.others.is_none();
+        let once = self.counted_once();
+        let counted = once.as_deref().unwrap_or(&self.games);
         let (results, ggf) = std::thread::scope(|s| {
             let ggf = writes.then(|| s.spawn(|| write_games_ggf(self.out, self.info, &self.games)));
-            let results = analyse_counted(self.info, &self.games, self.counter.as_ref());
+            let results = analyse_counted(self.info, counted, self.counter.as_ref());
             let ggf = ggf.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
             (results, ggf)
         });

@@ -31,6 +31,9 @@ pub(crate) struct Opened {
     pub journal: Journal,
     /// The games already finished (a resumed journal's, other workers').
     pub games: Vec<GameRecord>,
+    /// For a worker of a shared run, the worker that journalled each of
+    /// `games` (empty for a run of one writer).
+    pub writers: Vec<Arc<str>>,
     /// Whether this run continues games of its own.
     pub resuming: bool,
     /// The games the run has in all.
@@ -100,6 +103,38 @@ pub(crate) trait Venue {
     ) -> Result<Ending>;
 }
 
+/// What a run checks and records before its folder is opened: its
+/// game-thread count (checked, with the tables, memory and programs it
+/// needs) and its info as `venue` records it.
+///
+/// # Errors
+/// As [`crate::tournament::run`].
+fn prepare(
+    t: &Tournament,
+    opts: &RunOptions,
+    venue: &mut dyn Venue,
+) -> Result<(usize, crate::tournament::TournamentInfo)> {
+    let concurrency =
+        crate::tournament::check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
+    crate::tournament::check_tables(t, concurrency)?;
+    crate::tournament::check_memory(t, concurrency)?;
+    crate::tournament::check_programs(t)?;
+    let info = venue.info(crate::tournament::TournamentInfo {
+        build: Some(crate::tournament::folder::build_info(t)?),
+        ..crate::tournament::info(t, opts.shard)
+    });
+    Ok((concurrency, info))
+}
+
+/// What the run warns of before its first game: the engines' limits their
+/// protocols cannot carry, and a tune's idle game threads (of this
+/// process's `threads`: a worker knows only its own).
+fn warnings(t: &Tournament, threads: usize) -> Vec<String> {
+    let mut warnings = crate::tournament::engine_warnings(t);
+    warnings.extend(t.tune.as_ref().and_then(|tune| tune.idle_warning(threads)));
+    warnings
+}
+
 /// Runs `t` in `venue`, telling `observer` what happens.
 ///
 /// # Errors
@@ -111,29 +146,23 @@ pub(crate) fn drive(
     venue: &mut dyn Venue,
 ) -> Result<RunOutcome> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
-    let concurrency =
-        crate::tournament::check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
-    crate::tournament::check_tables(t, concurrency)?;
-    crate::tournament::check_programs(t)?;
-    let info = venue.info(crate::tournament::TournamentInfo {
-        build: Some(crate::tournament::folder::build_info(t)?),
-        ..crate::tournament::info(t, opts.shard)
-    });
+    let (concurrency, info) = prepare(t, opts, venue)?;
     let opened = venue.open(&out, &info, concurrency, &mut || observer.open())?;
     let info = opened.info.clone();
     let done = opened.games.len() as u64;
+    let warnings = warnings(t, opened.threads);
     observer.started(&Start {
         total: opened.total,
         done,
         book_note: info.book_note().as_deref(),
         resuming: opened.resuming,
-        warnings: &crate::tournament::engine_warnings(t),
+        warnings: &warnings,
     });
     let mut collector = Collector::new(
         &info,
         &out,
         opened.journal,
-        opened.games,
+        (opened.games, opened.writers),
         opened.decides,
         opened.others,
         observer,

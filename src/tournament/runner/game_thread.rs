@@ -1,6 +1,7 @@
 //! A game thread's side of a tournament game: its players (one per engine, built
-//! on first use, reset before every game), the opening set up, the game
-//! played by [`play`](super::play::play), and the result turned into a
+//! on first use, reset before every game, at most
+//! [`KEPT_PLAYERS`] kept), the opening set up, the game played by
+//! [`play`](super::play::play), and the result turned into a
 //! [`GameRecord`].
 
 // Dispatch over our own enums is exhaustive: a new variant is a compile
@@ -22,6 +23,7 @@ use crate::records::GameRecord;
 use crate::search::limits::ClockState;
 use crate::search::Limit;
 use crate::tournament::config::Tournament;
+use crate::tournament::memory::KEPT_PLAYERS;
 use crate::tournament::schedule::Pairing;
 use crate::util::panic::guard;
 use crossbeam_channel::Receiver;
@@ -61,7 +63,10 @@ impl std::fmt::Debug for PlayerFactory {
 
 /// A game thread's players: each engine's, built on first use and reset by
 /// [`Player::new_game`] before every game, so a game depends only on its
-/// inputs, never on what the game thread played before. An engine whose games
+/// inputs, never on what the game thread played before. So keeping a
+/// player is only a cache: at most [`KEPT_PLAYERS`] are kept, the one used
+/// least recently dropped before another is built, and a run of thousands
+/// of engines holds the tables of a few on each game thread. An engine whose games
 /// have a clock is [`Hosted`] on a thread of its own, so its deadline holds
 /// even if it hangs. A player that panics while being built forfeits. An
 /// external engine's player (a process, which keeps its own deadlines)
@@ -70,6 +75,9 @@ pub struct Players<'t> {
     tournament: &'t Tournament,
     build: Arc<BuildPlayer>,
     built: Vec<Option<Box<dyn Player<Board>>>>,
+    /// The engines whose players are built, the one used least recently
+    /// first.
+    kept: Vec<usize>,
     /// In a tune, the values each built player plays with: a player is
     /// used again only for a game of the same values.
     values: Vec<Vec<f64>>,
@@ -146,6 +154,7 @@ impl<'t> Players<'t> {
             tournament,
             build,
             built: (0..tournament.engines.len()).map(|_| None).collect(),
+            kept: Vec::with_capacity(KEPT_PLAYERS + 1),
             values: vec![Vec::new(); tournament.engines.len()],
             tictactoe: (0..tournament.engines.len()).map(|_| None).collect(),
             adjudicator: Judge::new(tournament.adjudicate),
@@ -180,11 +189,14 @@ impl<'t> Players<'t> {
     fn ensure<G: TournamentGame>(&mut self, i: usize, p: &Pairing) -> Result<(), String> {
         let wanted = p.tune.as_ref().map(|s| &s.values[i]);
         let same = wanted.is_none_or(|v| *v == self.values[i]);
+        self.used(i);
         if G::seats(self)[i].is_some() && same {
             return Ok(());
         }
-        // The one built before goes first (a process ends).
+        // The one built before goes first (a process ends), and the one
+        // used least recently when too many are kept.
         G::seats(self)[i] = None;
+        self.make_room::<G>([p.black, p.white]);
         let tuned = match (&self.tournament.tune, wanted) {
             (Some(tune), Some(values)) => Some(tune.engine(i, values)?),
             _ => None,
@@ -201,6 +213,25 @@ impl<'t> Players<'t> {
         G::seats(self)[i] = Some(player);
         self.values[i] = wanted.cloned().unwrap_or_default();
         Ok(())
+    }
+
+    /// Notes that engine `i`'s player is wanted now: it is kept longest.
+    fn used(&mut self, i: usize) {
+        self.kept.retain(|&k| k != i);
+        self.kept.push(i);
+    }
+
+    /// Drops the players used least recently while more than
+    /// [`KEPT_PLAYERS`] are kept, never one of `playing` (the game's).
+    fn make_room<G: TournamentGame>(&mut self, playing: [usize; 2]) {
+        while self.kept.len() > KEPT_PLAYERS {
+            let Some(at) = self.kept.iter().position(|k| !playing.contains(k)) else {
+                return;
+            };
+            let gone = self.kept.remove(at);
+            G::seats(self)[gone] = None;
+            self.values[gone] = Vec::new();
+        }
     }
 }
 

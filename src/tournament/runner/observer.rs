@@ -69,7 +69,8 @@ pub struct Start<'a> {
     pub resuming: bool,
     /// Warnings about the engines, one line each naming its engine: a
     /// limit its protocol cannot carry (`gtp-rhino: GTP has no depth
-    /// command; it plays at its own settings`).
+    /// command; it plays at its own settings`); and for a tune, more game
+    /// threads than it keeps busy (`tune: concurrency 8 ...`).
     pub warnings: &'a [String],
 }
 

@@ -350,6 +350,7 @@ fn next_game(
     loop {
         let finished = Finished {
             games: collector.games(),
+            writers: collector.writers(),
             sprt_decided: collector.decided(),
         };
         match scheduler.next(&finished) {

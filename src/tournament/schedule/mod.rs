@@ -17,7 +17,8 @@
 mod pairs;
 
 pub use pairs::{
-    gauntlet_meetings, meetings, round_robin_meetings, total_pairs, Schedule, MAX_PAIRS,
+    gauntlet_meetings, meetings, meetings_per_round, round_robin_meetings, total_pairs, Schedule,
+    MAX_PAIRS,
 };
 
 use crate::book::OpeningOrder;
@@ -77,6 +78,10 @@ pub enum Next {
 pub struct Finished<'a> {
     /// The finished games.
     pub games: &'a [GameRecord],
+    /// For a worker of a shared run, the worker that journalled each of
+    /// `games` (its own ID or another's), in the same order; empty for a
+    /// run of one writer.
+    pub writers: &'a [std::sync::Arc<str>],
     /// True once the SPRT of an unsharded run has accepted a hypothesis.
     pub sprt_decided: bool,
 }
@@ -207,6 +212,7 @@ mod tests {
         loop {
             let finished = Finished {
                 games: &[],
+                writers: &[],
                 sprt_decided: decided_after.is_some_and(|n| games.len() >= n),
             };
             match s.next(&finished) {

@@ -50,10 +50,27 @@ pub fn gauntlet_meetings(challengers: usize, engines: usize) -> Vec<(usize, usiz
 /// Most pairs a tournament may have (its schedule is built in memory).
 pub const MAX_PAIRS: u64 = 10_000_000;
 
+/// How many meetings [`meetings`] lists, counted without listing them
+/// (a round robin of 8,000 engines has 32 million).
+pub fn meetings_per_round(format: &Format, engines: usize) -> u64 {
+    let n = engines as u64;
+    match *format {
+        Format::RoundRobin { .. } => n.saturating_mul(n.saturating_sub(1)) / 2,
+        // Challenger c meets every engine but itself and the challengers
+        // before it: n - 1 - c (none past the last engine).
+        Format::Gauntlet { challengers, .. } => {
+            let k = (challengers as u64).min(n);
+            let after = k.saturating_mul(k.saturating_sub(1)) / 2;
+            k.saturating_mul(n.saturating_sub(1)).saturating_sub(after)
+        }
+        Format::Sprt { .. } | Format::Spsa { .. } => 1,
+    }
+}
+
 /// Total pairs of a format with `engines` engines (saturating; configs
 /// above [`MAX_PAIRS`] are refused when checked).
 pub fn total_pairs(format: &Format, engines: usize) -> u64 {
-    let per_round = meetings(format, engines).len() as u64;
+    let per_round = meetings_per_round(format, engines);
     match *format {
         Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => {
             per_round.saturating_mul(rounds)
@@ -168,6 +185,27 @@ mod tests {
 
     fn order(len: usize) -> OpeningOrder {
         OpeningOrder::new(len, Order::Sequential, 0, 0).unwrap()
+    }
+
+    #[test]
+    fn meetings_are_counted_as_they_are_listed() {
+        for n in 0..12 {
+            let mut formats = vec![Format::RoundRobin { rounds: 1 }];
+            formats.extend((0..14).map(|challengers| Format::Gauntlet {
+                challengers,
+                rounds: 1,
+            }));
+            for f in formats {
+                assert_eq!(
+                    meetings_per_round(&f, n),
+                    meetings(&f, n).len() as u64,
+                    "{f:?} of {n} engines"
+                );
+            }
+        }
+        let huge = Format::RoundRobin { rounds: 1 };
+        assert_eq!(meetings_per_round(&huge, 8000), 31_996_000);
+        assert_eq!(total_pairs(&huge, usize::MAX), u64::MAX / 2);
     }
 
     #[test]

@@ -136,9 +136,7 @@ impl Settings {
             Err(fraction) => match read(Value::from(1)) {
                 Ok(()) => Ok(true),
                 Err(_) if fraction.starts_with("the engine has no field") => Err(fraction),
-                Err(e) => Err(format!(
-                    "the engine's field {field:?} is not a number ({e})"
-                )),
+                Err(_) => Err(format!("the engine's field {field:?} is not a number")),
             },
         }
     }
@@ -159,11 +157,38 @@ impl Settings {
                 Value::from(v)
             };
         }
-        let raw: crate::engine::RawEngine = serde_json::from_value(s).map_err(|e| e.to_string())?;
+        let raw: crate::engine::RawEngine = serde_json::from_value(s).map_err(value_words)?;
+        // The engine's checks place their errors in a file of the engine's
+        // folder that does not exist: their words alone are said.
         let mut config = EngineConfig::check_like(raw, Source::new(&self.at, ""), &self.config)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| match e {
+                crate::error::Error::Config { message, .. } => message,
+                other => other.to_string(),
+            })?;
         config.name = name.to_string();
         Ok(EngineSpec::Engine(Box::new(config)))
+    }
+}
+
+/// Why an engine's settings with a tune's values set do not read, in the
+/// tune's words: a whole number outside its field's type is said with the
+/// type's range, not the parser's type name.
+fn value_words(e: serde_json::Error) -> String {
+    let text = e.to_string();
+    let ranges: [(&str, i128, i128); 6] = [
+        ("i32", i32::MIN.into(), i32::MAX.into()),
+        ("u32", 0, u32::MAX.into()),
+        ("u64", 0, u64::MAX.into()),
+        ("usize", 0, u64::MAX.into()),
+        ("u16", 0, u16::MAX.into()),
+        ("u8", 0, u8::MAX.into()),
+    ];
+    let expected = text.split("expected ").nth(1).unwrap_or("");
+    match ranges.iter().find(|(name, ..)| expected.starts_with(name)) {
+        Some((_, lo, hi)) if text.starts_with("invalid value: integer") => {
+            format!("the field takes whole numbers from {lo} to {hi}")
+        }
+        _ => text,
     }
 }
 

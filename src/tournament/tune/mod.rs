@@ -161,7 +161,11 @@ impl Tune {
                 if let Err(m) = self.base.engine(&self.names[0], &values) {
                     return Err(param(i).field(
                         field,
-                        format!("{} = {v}: the engine refuses it: {m}", p.field),
+                        format!(
+                            "{} = {}: the engine refuses it: {m}",
+                            p.field,
+                            crate::stats::spsa::short(v)
+                        ),
                     ));
                 }
             }
@@ -245,5 +249,23 @@ impl Tune {
         (self.spsa.schedule.delay + 1)
             .saturating_mul(self.pairs_per_iteration)
             .saturating_mul(2)
+    }
+
+    /// The warning for a process that plays this tune on `threads` game
+    /// threads, more than [`Tune::most_at_once`] games can keep busy (the
+    /// rest wait for the whole run); `None` when every thread can play.
+    /// One line, naming the settings.
+    pub fn idle_warning(&self, threads: usize) -> Option<String> {
+        let most = self.most_at_once();
+        let threads = u64::try_from(threads).unwrap_or(u64::MAX);
+        if threads <= most {
+            return None;
+        }
+        Some(format!(
+            "tune: concurrency {threads} is more game threads than the tune keeps busy: delay {} and pairs_per_iteration {} let at most {most} games play at once (2 x (delay + 1) x pairs_per_iteration), so {} threads wait; raise delay or pairs_per_iteration (a new tune) or lower concurrency",
+            self.spsa.schedule.delay,
+            self.pairs_per_iteration,
+            threads - most
+        ))
     }
 }

@@ -37,10 +37,7 @@ impl Tune {
         );
         let text = match (&self.base, &self.named, &self.text) {
             (TuneBase::External(x), Named::File(_), Some(text)) => {
-                let name = format!("{:?}", format!("{}-tuned", self.base.name()));
-                let filled = x.fill(text, &played);
-                let named = set_field(&filled, &["name"], |_| name.clone()).map_err(unwritten)?;
-                moved_program(&named, &self.folder, out)
+                external_text(x, text, &played, "-tuned", (&self.folder, out))?
             }
             (TuneBase::Settings(_), Named::File(file), Some(text)) => {
                 let tuned = self.written_text(&played, "-tuned")?;
@@ -54,16 +51,28 @@ impl Tune {
         })
     }
 
-    /// The engine at the start, written out whole as `base.ron` beside
-    /// `tuned.ron` in `out` (for an engine the config writes inline,
-    /// which has no file to check the tune against).
+    /// The engine at the start, as `base.ron` beside `tuned.ron` in
+    /// `out`: written out whole (for an engine the config writes inline or
+    /// with fields changed, which has no file to check the tune against),
+    /// or for an external engine its file with the start values in place
+    /// of the placeholders (its file, with them, starts no program).
     ///
     /// # Errors
     /// As [`Tune::tuned_text`].
     pub fn base_text(&self, out: &Path) -> Result<String> {
         let start: Vec<f64> = self.spsa.params.iter().map(|p| p.played(p.start)).collect();
-        let text = self.written_text(&start, "")?;
-        Ok(moved_paths(&text, &self.folder, out) + "\n")
+        let text = match (&self.base, &self.text) {
+            (TuneBase::External(x), Some(text)) => {
+                external_text(x, text, &start, "", (&self.folder, out))?
+            }
+            (TuneBase::External(_), None) => {
+                return Err(unwritten("an external engine without its file".into()))
+            }
+            (TuneBase::Settings(_), _) => {
+                moved_paths(&self.written_text(&start, "")?, &self.folder, out)
+            }
+        };
+        Ok(text + "\n")
     }
 
     /// The file's `text` with `played` set in place and the name
@@ -100,38 +109,67 @@ impl Tune {
 
 impl Tune {
     /// Writes `tuned.ron` in `out` for `values` after `done` iterations
-    /// (and `base.ron`, the engine at the start, when the config writes it
-    /// inline); the lines that say where it is and how to check it.
+    /// (and `base.ron`, the engine at the start, when the engine has no
+    /// file of its own that plays: see [`Tune::base_text`]); the lines
+    /// that say where it is and the command that checks it, both engines
+    /// under the limit the tune played ([`limit_flag`]).
     ///
     /// # Errors
     /// As [`Tune::tuned_text`]; a file not written.
     pub fn write(&self, values: &[f64], done: u64, out: &Path) -> Result<String> {
         let path = out.join("tuned.ron");
         crate::util::fs::write_atomic(&path, &self.tuned_text(values, done, out)?)?;
-        let base = match &self.named {
-            Named::File(f) => tidy(f).display().to_string(),
+        let base = match (&self.named, &self.base) {
+            (Named::File(f), TuneBase::Settings(_)) => tidy(f).display().to_string(),
             // An argument's file is relative to the config's folder, not
-            // to where the command runs: the engine written out instead.
-            Named::Arg(_) | Named::Inline => {
+            // to where the command runs, and an external engine's file
+            // holds placeholders: the engine at the start written instead.
+            (Named::File(_), TuneBase::External(_)) | (Named::Arg(_) | Named::Inline, _) => {
                 let base = out.join("base.ron");
                 crate::util::fs::write_atomic(&base, &self.base_text(out)?)?;
                 base.display().to_string()
             }
         };
-        let limit = match self.limit {
-            Some(Limit::Depth(d)) => format!(" --depth {d}"),
-            Some(Limit::MoveTime(ms)) => format!(" --movetime {ms}"),
-            Some(Limit::Clock(base, inc)) => {
-                format!(" --tc {}+{}", base as f64 / 1000.0, inc as f64 / 1000.0)
-            }
-            Some(Limit::Nodes(_)) | None => String::new(),
-        };
+        let limit = self.limit.map(limit_flag).unwrap_or_default();
         Ok(format!(
             "Tuned engine written to {}\nCheck it against the engine it was tuned from:\n  arena match {} {base}{limit} --sprt elo0=0 elo1=5 --max-pairs 20000",
             path.display(),
             path.display()
         ))
     }
+}
+
+/// The flag of `arena match` that makes both engines play with `limit`,
+/// with a space before it: ` --depth 4`, ` --nodes 3000`, ` --movetime
+/// 100`, ` --tc 10+0.1` (seconds, as `--tc` reads them).
+pub fn limit_flag(limit: Limit) -> String {
+    match limit {
+        Limit::Depth(d) => format!(" --depth {d}"),
+        Limit::Nodes(n) => format!(" --nodes {n}"),
+        Limit::MoveTime(ms) => format!(" --movetime {ms}"),
+        Limit::Clock(base, inc) => {
+            format!(" --tc {}+{}", base as f64 / 1000.0, inc as f64 / 1000.0)
+        }
+    }
+}
+
+/// An external engine file's `text` with `values` in place of its
+/// placeholders, its name given `suffix`, and its program and working
+/// folder (relative to `folder`) made relative to `out`.
+///
+/// # Errors
+/// A name that cannot be set in the text.
+fn external_text(
+    x: &super::external::Placeholders,
+    text: &str,
+    values: &[f64],
+    suffix: &str,
+    (folder, out): (&Path, &Path),
+) -> Result<String> {
+    let name = format!("{:?}", format!("{}{suffix}", x.name()));
+    let filled = x.fill(text, values);
+    let named = set_field(&filled, &["name"], |_| name.clone()).map_err(unwritten)?;
+    Ok(moved_program(&named, folder, out))
 }
 
 /// An external engine file's `text` with its program (when a path, not a
@@ -289,4 +327,34 @@ pub fn tidy(path: &Path) -> PathBuf {
         }
     }
     out.iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_limit_has_the_flag_arena_match_reads() {
+        assert_eq!(limit_flag(Limit::Depth(4)), " --depth 4");
+        assert_eq!(limit_flag(Limit::Nodes(3000)), " --nodes 3000");
+        assert_eq!(limit_flag(Limit::MoveTime(100)), " --movetime 100");
+        assert_eq!(limit_flag(Limit::Clock(10_000, 100)), " --tc 10+0.1");
+        assert_eq!(limit_flag(Limit::Clock(400, 4)), " --tc 0.4+0.004");
+    }
+
+    proptest::proptest! {
+        /// A clock's flag, read back as `--tc` reads seconds (times 1000,
+        /// rounded), is the very milliseconds the tune played.
+        #[test]
+        fn a_clock_flag_reads_back_as_its_milliseconds(
+            base in 0u64..=86_400_000,
+            inc in 0u64..=86_400_000,
+        ) {
+            let flag = limit_flag(Limit::Clock(base, inc));
+            let text = flag.strip_prefix(" --tc ").expect("a clock's flag");
+            let (b, i) = text.split_once('+').expect("BASE+INC");
+            let ms = |s: &str| (s.parse::<f64>().expect("seconds") * 1000.0).round() as u64;
+            proptest::prop_assert_eq!((ms(b), ms(i)), (base, inc));
+        }
+    }
 }

@@ -5,12 +5,17 @@
 //! iterations' games are all in; it reads no other result. Its games, and
 //! so the whole trajectory, are then the same for any concurrency, any
 //! timing and after a resume.
+//!
+//! A game two workers finished (a claim taken over from a worker thought
+//! gone) counts as the worker with the lowest ID played it, in the live
+//! trajectory as in `arena report` ([`Trajectory::absorb`]).
 
 use crate::error::{Error, Wording};
 use crate::records::tune::Iterations;
 use crate::records::GameRecord;
 use crate::stats::spsa::Spsa;
 use crate::tournament::schedule::{Finished, Next, Pairing, Schedule, Scheduler, TuneSides};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// θ as a tune's games come in: the iterations applied, in index order,
@@ -32,7 +37,11 @@ pub struct Trajectory {
     /// Games read whose iteration's θ is not known yet: game id, iteration
     /// and the values black and white played.
     unchecked: Vec<(u64, u64, [Vec<f64>; 2], bool)>,
-    /// A game whose values are not those of its iteration.
+    /// For a run shared by workers: the worker whose record of each game
+    /// counts (the lowest ID of those read).
+    writers: HashMap<u64, Arc<str>>,
+    /// A game whose values are not those of its iteration, or whose
+    /// counted record changed after θ was stepped with another.
     pub failure: Option<String>,
 }
 
@@ -48,6 +57,7 @@ impl Trajectory {
             seen: 0,
             sides: None,
             unchecked: Vec::new(),
+            writers: HashMap::new(),
             failure: None,
         }
     }
@@ -58,10 +68,19 @@ impl Trajectory {
     }
 
     /// Takes in the games finished since the last call (`games` grows by
-    /// appending) and applies every iteration now complete, in index order.
-    pub fn absorb(&mut self, games: &[GameRecord]) {
-        for g in games.get(self.seen..).unwrap_or_default() {
-            self.iterations.add(g);
+    /// appending; `writers[i]`, when given, is the worker that journalled
+    /// `games[i]`) and applies every iteration now complete, in index
+    /// order. Of a game read twice, the first record counts; for a run of
+    /// workers, the record of the lowest worker ID read before its
+    /// iteration applies, as `arena report` counts it. A lower ID's record
+    /// with another result read after that is a [failure](Self::failure):
+    /// θ was stepped with the other.
+    pub fn absorb(&mut self, games: &[GameRecord], writers: &[Arc<str>]) {
+        for (i, g) in games.iter().enumerate().skip(self.seen) {
+            match writers.get(i) {
+                Some(w) => self.count_written(g, w),
+                None => self.iterations.add(g),
+            }
             let (black_plus, played) = match &g.tune {
                 Some(t) => (g.game_id % 2 == 0, [t.black.clone(), t.white.clone()]),
                 None => (true, [Vec::new(), Vec::new()]),
@@ -80,6 +99,26 @@ impl Trajectory {
             applied += 1;
         }
         self.check();
+    }
+
+    /// Counts `g`, journalled by worker `w`, when no record of its game
+    /// came from a lower worker ID.
+    fn count_written(&mut self, g: &GameRecord, w: &Arc<str>) {
+        let held = self.writers.get(&g.game_id).cloned();
+        if held.as_ref().is_some_and(|h| h <= w) {
+            return;
+        }
+        self.writers.insert(g.game_id, Arc::clone(w));
+        let Some((k, changed)) = self.iterations.replace(g) else {
+            return;
+        };
+        let stepped = changed && k < self.applied() && self.failure.is_none();
+        if let (Some(h), true) = (held, stepped) {
+            self.failure = Some(format!(
+                "game {} of iteration {k} was finished by workers {h} and {w} with different results, and θ had been stepped with {h}'s; a tune counts the lowest worker ID's, so θ after it is not the one played on (games that vary, as under a clock, cannot be played twice by a tune's workers)",
+                g.game_id
+            ));
+        }
     }
 
     /// Checks the games read whose iteration's θ is now known.
@@ -161,7 +200,7 @@ impl Scheduler for TuneScheduler {
     }
 
     fn next(&mut self, finished: &Finished<'_>) -> Next {
-        self.theta.absorb(finished.games);
+        self.theta.absorb(finished.games, finished.writers);
         if self.theta.failure.is_some() {
             return Next::Done;
         }
@@ -177,5 +216,121 @@ impl Scheduler for TuneScheduler {
         let mut p = self.pending.take().expect("a pending game");
         p.tune = Some(sides);
         Next::Play(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::game::TunePlayed;
+    use crate::stats::spsa::{Param, Schedule as SpsaSchedule};
+
+    /// A tune of one integer parameter, 4 iterations of one pair, no delay.
+    fn spsa() -> Arc<Spsa> {
+        Arc::new(Spsa {
+            params: vec![Param {
+                name: "x".into(),
+                start: 5.0,
+                min: 0.0,
+                max: 10.0,
+                c_end: 1.0,
+                r_end: 0.5,
+                integer: true,
+            }],
+            schedule: SpsaSchedule {
+                iterations: 4,
+                alpha: 0.602,
+                gamma: 0.101,
+                a_ratio: 0.1,
+                delay: 0,
+            },
+            seed: 7,
+        })
+    }
+
+    /// Game `id` of iteration 0 (θ the start), where θ+ (`e+`) scores
+    /// `points`, with the values iteration 0 plays.
+    fn game(id: u64, points: f64) -> GameRecord {
+        let s = spsa();
+        let (plus, minus) = s.sides(0, &s.start());
+        let plus_black = id.is_multiple_of(2);
+        let (black, white) = if plus_black {
+            (plus, minus)
+        } else {
+            (minus, plus)
+        };
+        GameRecord {
+            tune: Some(TunePlayed {
+                iteration: 0,
+                black,
+                white,
+            }),
+            pair_id: id / 2,
+            game_id: id,
+            round: id / 2,
+            opening_id: 0,
+            black: if plus_black { "e+" } else { "e-" }.into(),
+            white: if plus_black { "e-" } else { "e+" }.into(),
+            start: None,
+            opening_plies: 0,
+            moves: String::new(),
+            result: if plus_black { points } else { 1.0 - points },
+            disc_diff: 0,
+            reason: "game over".into(),
+            nodes: vec![],
+            times_ms: vec![],
+            depths: vec![],
+            scores: vec![],
+        }
+    }
+
+    fn writers(ids: &[&str]) -> Vec<Arc<str>> {
+        ids.iter().map(|&i| Arc::from(i)).collect()
+    }
+
+    /// θ after iteration 0 whose θ+ scored `r`.
+    fn after(r: i64) -> Vec<f64> {
+        let s = spsa();
+        s.step(0, &s.start(), r)
+    }
+
+    #[test]
+    fn of_a_game_two_workers_finished_the_lowest_id_counts_whatever_came_first() {
+        // Worker b's win comes first, then worker a's loss of the same
+        // game, before the iteration is complete: a's counts.
+        let games = vec![game(0, 1.0), game(0, 0.0), game(1, 0.5), game(1, 1.0)];
+        let mut t = Trajectory::new(spsa(), 1, "e+");
+        t.absorb(&games[..2], &writers(&["b", "a"]));
+        assert_eq!(t.applied(), 0);
+        // A higher ID's record of game 1 after a's is left out.
+        t.absorb(&games, &writers(&["b", "a", "a", "c"]));
+        assert_eq!(t.failure, None);
+        assert_eq!(t.applied(), 1);
+        assert_eq!(&t.thetas[1..], &after(-1)[..]);
+        // One writer: the first record counts.
+        let mut one = Trajectory::new(spsa(), 1, "e+");
+        one.absorb(&games, &[]);
+        assert_eq!(&one.thetas[1..], &after(1)[..]);
+    }
+
+    #[test]
+    fn a_lower_id_with_another_result_after_the_step_ends_the_tune() {
+        let mut games = vec![game(0, 1.0), game(1, 0.5)];
+        let mut t = Trajectory::new(spsa(), 1, "e+");
+        t.absorb(&games, &writers(&["b", "b"]));
+        assert_eq!(t.applied(), 1);
+        // The same result from a lower ID: nothing changes.
+        games.push(game(0, 1.0));
+        t.absorb(&games, &writers(&["b", "b", "a"]));
+        assert_eq!(t.failure, None);
+        // Another result from a lower ID still: θ was stepped with b's.
+        games.push(game(1, 0.0));
+        t.absorb(&games, &writers(&["b", "b", "a", "a"]));
+        let why = t.failure.expect("a failure");
+        assert!(
+            why.contains("game 1 of iteration 0") && why.contains("b and a"),
+            "{why}"
+        );
+        assert!(!why.contains('\n'));
     }
 }

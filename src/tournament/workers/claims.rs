@@ -187,8 +187,7 @@ impl Claims {
         let ours = match linked {
             Ok(()) => true,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                use std::os::unix::fs::MetadataExt;
-                std::fs::metadata(&self.scratch).is_ok_and(|m| m.nlink() > 1)
+                crate::util::sys::link_count(&self.scratch).is_some_and(|n| n > 1)
             }
             Err(e) => return Err(Error::io(&path, e)),
         };
@@ -525,7 +524,7 @@ impl Scheduler for ClaimScheduler {
             self.done.insert(g.game_id);
         }
         if let Some(t) = &mut self.tune {
-            t.absorb(finished.games);
+            t.absorb(finished.games, finished.writers);
             if let Some(why) = t.failure.take() {
                 self.failure = Some(Error::Run(crate::error::Wording::text(why)));
             }

@@ -184,10 +184,12 @@ fn share_info(out: &Path, info: &TournamentInfo) -> Result<()> {
         ));
     }
     if theirs.config_hash != info.config_hash {
+        let changes = crate::records::changes::config_changes(&theirs, info)
+            .map_or(String::new(), |c| format!(", which changes {c}"));
         return Err(refuse(
             out,
             &format!(
-                "holds workers of another config (hash {}; this config is {}): give another output folder",
+                "holds workers of another config (hash {}; this config is {}{changes}): give another output folder",
                 theirs.config_hash, info.config_hash
             ),
         ));

@@ -10,6 +10,7 @@ use crate::records::{GameRecord, TournamentInfo};
 use crate::tournament::schedule::Schedule;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The journals of a run's other workers.
 pub struct Peers {
@@ -18,7 +19,9 @@ pub struct Peers {
     me: String,
     info: TournamentInfo,
     plan: Schedule,
-    tails: BTreeMap<String, Tail>,
+    /// Each worker's journal, by ID: the ID as the games it wrote carry
+    /// it, and where its journal was read up to.
+    tails: BTreeMap<String, (Arc<str>, Tail)>,
     /// Time spent reading the other journals so far.
     spent: std::time::Duration,
 }
@@ -36,12 +39,13 @@ impl Peers {
         }
     }
 
-    /// The games the other workers journalled since the last call.
+    /// The games the other workers journalled since the last call, each
+    /// with the ID of the worker that journalled it.
     ///
     /// # Errors
     /// A worker's journal of another config, or with a game that is not
     /// the run's (its file, line and field); I/O.
-    pub fn poll(&mut self) -> Result<Vec<GameRecord>> {
+    pub fn poll(&mut self) -> Result<Vec<(Arc<str>, GameRecord)>> {
         let start = std::time::Instant::now();
         let games = self.read();
         self.spent += start.elapsed();
@@ -53,7 +57,7 @@ impl Peers {
         self.spent
     }
 
-    fn read(&mut self) -> Result<Vec<GameRecord>> {
+    fn read(&mut self) -> Result<Vec<(Arc<str>, GameRecord)>> {
         self.find_workers()?;
         let plan = &self.plan;
         let slot = |id: u64| {
@@ -66,8 +70,9 @@ impl Peers {
             })
         };
         let mut games = Vec::new();
-        for tail in self.tails.values_mut() {
-            games.extend(tail.more(&self.info, &slot)?);
+        for (writer, tail) in self.tails.values_mut() {
+            let more = tail.more(&self.info, &slot)?;
+            games.extend(more.into_iter().map(|g| (Arc::clone(writer), g)));
         }
         Ok(games)
     }
@@ -87,14 +92,19 @@ impl Peers {
                 continue;
             }
             let journal = entry.path().join("journal.jsonl");
-            self.tails.insert(name, Tail::new(&journal));
+            let writer: Arc<str> = name.as_str().into();
+            self.tails.insert(name, (writer, Tail::new(&journal)));
         }
         Ok(())
     }
 }
 impl crate::tournament::runner::collector::Others for Peers {
-    fn poll(&mut self) -> Result<Vec<GameRecord>> {
+    fn poll(&mut self) -> Result<Vec<(Arc<str>, GameRecord)>> {
         Peers::poll(self)
+    }
+
+    fn me(&self) -> Arc<str> {
+        self.me.as_str().into()
     }
 
     fn spent(&self) -> std::time::Duration {

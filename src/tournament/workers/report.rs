@@ -276,6 +276,8 @@ pub fn missing(dir: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Resul
 /// A folder in use, a bad `tournament.json`, a worker's journal that is not
 /// of this run or lies about its claims, I/O.
 pub fn report(dir: &Path) -> Result<WorkerReport> {
+    // A folder that holds no run is left as it was: no lock file.
+    read_info(dir)?;
     let _lock = FolderLock::take(dir).map_err(lock_error)?;
     let mut info = read_info(dir)?;
     let (workers, read_notes) = read_workers(dir, &info)?;

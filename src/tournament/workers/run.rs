@@ -154,12 +154,18 @@ impl Venue for Seat<'_> {
         self.own = folder.games.len() as u64;
         let mut peers = Peers::new(out, &w.id, info, plan);
         let mut games = folder.games;
-        games.extend(peers.poll()?);
+        let me: std::sync::Arc<str> = w.id.as_str().into();
+        let mut writers = vec![me; games.len()];
+        for (writer, g) in peers.poll()? {
+            writers.push(writer);
+            games.push(g);
+        }
         ready()?;
         Ok(Opened {
             info: info.clone(),
             journal: folder.journal,
             games,
+            writers,
             resuming: self.own > 0,
             total: 2 * info.total_pairs,
             decides: true,

@@ -133,8 +133,7 @@ fn take_with(own: &Path, id: &str, folder: &Path, scratch: &Path) -> Result<()> 
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 // Over NFS a retried link can report EEXIST for the link it
                 // made: the scratch file's link count tells.
-                use std::os::unix::fs::MetadataExt;
-                if std::fs::metadata(scratch).is_ok_and(|m| m.nlink() > 1) {
+                if crate::util::sys::link_count(scratch).is_some_and(|n| n > 1) {
                     return Ok(());
                 }
             }
