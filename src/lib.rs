@@ -21,6 +21,7 @@ pub mod search;
 pub mod stats;
 pub mod tournament;
 pub mod util;
+pub mod watch;
 
 pub use error::{Error, Result};
 pub use game::othello::{Board, Move, Square};

@@ -312,7 +312,6 @@ fn order_rotation_permutation_and_wrap() {
         let again = rotated.pick(len as u64);
         assert!(again.wrapped && again.cycle == 1);
         assert_eq!(again.index, rotated.pick(0).index);
-        assert!(rotated.wraps(len as u64 + 1) && !rotated.wraps(len as u64));
     }
     assert_eq!(
         opening_index(4, Order::Sequential, 0, 2, 0).unwrap().index,

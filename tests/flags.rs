@@ -199,7 +199,7 @@ fn run_folder_hints_name_the_flags_that_help() {
 fn every_command_s_help_says_what_it_writes_and_how_it_exits() {
     let commands = [
         "run", "match", "report", "merge", "status", "perft", "search", "bench", "solve", "eval",
-        "tree", "stats", "serve", "train", "book", "probcut", "history",
+        "tree", "stats", "serve", "train", "book", "probcut", "history", "watch",
     ];
     let subcommands = [
         "book check",

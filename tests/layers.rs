@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["report"],
     &["lab"],
     &["tournament"],
+    &["watch"],
     &["cli"],
 ];
 

@@ -48,5 +48,7 @@ mod trust;
 mod tune;
 mod tune_checks;
 mod unknown;
+mod watch;
+mod watch_browser;
 mod worker_probe;
 mod worker_processes;

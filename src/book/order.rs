@@ -118,11 +118,6 @@ impl OpeningOrder {
             wrapped: cycle > 0,
         }
     }
-
-    /// True when `pairs` pairs need some opening twice.
-    pub fn wraps(&self, pairs: u64) -> bool {
-        pairs > self.len as u64
-    }
 }
 
 /// The opening of pair `pair` in a book of `len` openings: a pure function

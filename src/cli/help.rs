@@ -70,6 +70,17 @@ pub const STATUS: &str = concat!(
     common_exits!()
 );
 
+/// `arena watch`.
+pub const WATCH: &str = concat!(
+    "Writes nothing and takes no lock: serves, read-only, a live page of every run under ROOT \
+     (/, /runs.json, /run/NAME/, /run/NAME/live.json) on 127.0.0.1 unless --listen says \
+     otherwise; its first line on stdout is the address (arena watch: http://ADDR/). Runs until \
+     stopped.\n\n\
+     Exit codes:\n  \
+     130 stopped (Ctrl-C or SIGTERM)\n  ",
+    common_exits!()
+);
+
 /// Commands that print and write nothing else.
 pub const PRINTS: &str = concat!(
     "Writes no file: prints its result on stdout (--json: one JSON object, where the command has it).\n\n\

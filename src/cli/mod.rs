@@ -5,6 +5,7 @@
 pub mod adjudication;
 pub mod bench;
 pub mod book;
+pub mod ending;
 pub mod eval;
 pub mod events;
 pub mod help;
@@ -21,6 +22,7 @@ pub mod solve;
 pub mod stats;
 pub mod train;
 pub mod tree;
+pub mod watch;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -88,6 +90,9 @@ pub enum Command {
     #[command(subcommand)]
     #[command(after_help = help::WRITES)]
     Probcut(probcut::ProbCutArgs),
+    /// A live, read-only web page of every run under a folder: counts, LLR, workers, plots
+    #[command(after_help = help::WATCH)]
+    Watch(watch::WatchArgs),
     /// Runs across nights: store results in a database, list them, plot them over time
     #[command(subcommand)]
     #[command(after_help = help::WRITES)]
@@ -313,6 +318,7 @@ fn run_command(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Book(args) => book::run(&args),
         Command::Probcut(args) => probcut::run(&args),
         Command::History(args) => history::run(&args),
+        Command::Watch(args) => watch::run(&args),
         Command::InternalPanicCheck => panic!("a deliberate panic\nwith a second line"),
     }
 }

@@ -264,7 +264,7 @@ fn final_block(end: &End<'_>) {
     say(&end.results.final_text(super::paint()));
     match end.worker {
         Some(line) => {
-            say(line);
+            say(&super::ending::worker_line(line));
             say(&format!(
                 "The run's results: arena report {}",
                 end.out.display()
@@ -276,7 +276,7 @@ fn final_block(end: &End<'_>) {
         }
     }
     if let Some(lines) = end.tuned {
-        say(lines);
+        say(&super::ending::tuned_lines(lines));
     }
 }
 

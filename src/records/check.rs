@@ -376,7 +376,7 @@ fn check_tune(rec: &GameRecord, info: &TournamentInfo) -> Result<(), BadGame> {
             },
             Some(t),
         ) => {
-            let k = rec.pair_id / (*pairs_per_iteration).max(1);
+            let k = super::tune::iteration_of(rec.pair_id, *pairs_per_iteration);
             if t.iteration != k {
                 return Err(bad(
                     "tune",
@@ -418,6 +418,20 @@ pub fn check_in_run(
     info: &TournamentInfo,
     slot: impl Fn(u64) -> Option<Slot>,
 ) -> Result<(), BadGame> {
+    check_place(rec, info)?;
+    if let (Some(a), GameKind::Othello) = (&info.adjudicate, info.game) {
+        check_adjudication_rule(rec, a.solve_at_empties)?;
+        check_score_rules(rec, a)?;
+    }
+    check_tune(rec, info)?;
+    match slot(rec.game_id) {
+        Some(want) => check_slot(rec, info, &want),
+        None => check_players(rec, info),
+    }
+}
+
+/// A game of the run's schedule, and of its shard.
+fn check_place(rec: &GameRecord, info: &TournamentInfo) -> Result<(), BadGame> {
     let games = info.total_pairs.saturating_mul(2);
     if rec.game_id >= games {
         return Err(bad(
@@ -429,8 +443,7 @@ pub fn check_in_run(
             ),
         ));
     }
-    let shard = info.shard();
-    if !shard.owns(rec.pair_id) {
+    if !info.shard().owns(rec.pair_id) {
         return Err(bad(
             "game_id",
             format!(
@@ -439,22 +452,26 @@ pub fn check_in_run(
             ),
         ));
     }
-    if let (Some(a), GameKind::Othello) = (&info.adjudicate, info.game) {
-        check_adjudication_rule(rec, a.solve_at_empties)?;
-        check_score_rules(rec, a)?;
+    Ok(())
+}
+
+/// A game whose slot the schedule does not say (a format whose games
+/// depend on results): two engines of the run, not one against itself.
+fn check_players(rec: &GameRecord, info: &TournamentInfo) -> Result<(), BadGame> {
+    for (field, name) in [("black", &rec.black), ("white", &rec.white)] {
+        if !info.engines.contains(name) {
+            return Err(bad(field, format!("{name:?} is not an engine of this run")));
+        }
     }
-    check_tune(rec, info)?;
-    let Some(want) = slot(rec.game_id) else {
-        for (field, name) in [("black", &rec.black), ("white", &rec.white)] {
-            if !info.engines.contains(name) {
-                return Err(bad(field, format!("{name:?} is not an engine of this run")));
-            }
-        }
-        if rec.black == rec.white {
-            return Err(bad("white", format!("{:?} cannot play itself", rec.white)));
-        }
-        return Ok(());
-    };
+    if rec.black == rec.white {
+        return Err(bad("white", format!("{:?} cannot play itself", rec.white)));
+    }
+    Ok(())
+}
+
+/// A game as the schedule has it in its slot `want`: its engines, round
+/// and opening.
+fn check_slot(rec: &GameRecord, info: &TournamentInfo, want: &Slot) -> Result<(), BadGame> {
     let name = |i: usize| info.engines.get(i).map_or("?", String::as_str);
     for (field, got, i) in [
         ("black", &rec.black, want.black),

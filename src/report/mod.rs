@@ -13,15 +13,18 @@
 pub mod colour;
 pub mod history;
 pub mod html;
+pub mod live;
 pub mod moves;
 pub mod pairs;
 pub mod plot;
 pub(crate) mod prefix;
 pub mod results;
+mod tallies;
 mod text;
 pub mod tune;
 
 pub use html::report_html;
+pub use live::Live;
 pub use pairs::{PairCounter, PairTrace};
 pub use results::{analyse, analyse_counted, EngineResult, MeetingResult, Results, Status};
 

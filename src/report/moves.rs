@@ -4,7 +4,7 @@
 
 use crate::records::{GameRecord, TournamentInfo};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// One engine's moves over the games of a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -33,7 +33,7 @@ pub struct EngineMoves {
 /// of those moves): a move whose figure is unknown (`null` in the journal)
 /// is left out, never counted as 0. Journals written before unknown
 /// figures were `null` hold 0 there, and are read as they were.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 struct Sums {
     moves: u64,
     depth: u64,
@@ -71,40 +71,71 @@ pub fn engine_moves(
     info: &TournamentInfo,
     games: &[&GameRecord],
 ) -> (Vec<EngineMoves>, BTreeMap<String, u64>) {
-    let mut sums: Vec<Sums> = info.engines.iter().map(|_| Sums::default()).collect();
-    // The first engine of a name, as a search from the start finds it.
-    let places: std::collections::HashMap<&str, usize> = info
-        .engines
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(i, e)| (e.as_str(), i))
-        .collect();
-    let index = |name: &str| places.get(name).copied();
-    let mut endings: BTreeMap<String, u64> = BTreeMap::new();
+    let mut sums = MoveSums::new(info);
     for g in games {
-        let (kind, loser) = termination(&g.reason);
-        count(&mut endings, kind);
-        if let Some(i) = loser.and_then(index) {
-            count(&mut sums[i].forfeits, kind);
-        }
-        add_moves(g, &index, &mut sums);
+        sums.add(g);
     }
-    let stats = info
-        .engines
-        .iter()
-        .zip(sums)
-        .map(|(name, s)| EngineMoves {
-            name: name.clone(),
-            moves: s.moves,
-            avg_depth: (s.depth_moves > 0).then(|| s.depth as f64 / s.depth_moves as f64),
-            nodes: (s.node_moves > 0).then_some(s.nodes),
-            avg_time_ms: (s.moves > 0).then(|| s.ms / s.moves as f64),
-            nps: (s.node_ms > 0.0 && s.nodes > 0).then(|| s.nodes as f64 / (s.node_ms / 1000.0)),
-            forfeits: s.forfeits,
-        })
-        .collect();
-    (stats, endings)
+    sums.stats(info)
+}
+
+/// [`engine_moves`] kept up to date game by game: each game is added once,
+/// and the statistics are read at any time at a cost of the engines' number.
+#[derive(Clone, Debug)]
+pub struct MoveSums {
+    sums: Vec<Sums>,
+    /// The first engine of a name, as a search from the start finds it.
+    places: HashMap<String, usize>,
+    endings: BTreeMap<String, u64>,
+}
+
+impl MoveSums {
+    /// No games yet of the run `info`.
+    pub fn new(info: &TournamentInfo) -> MoveSums {
+        MoveSums {
+            sums: info.engines.iter().map(|_| Sums::default()).collect(),
+            places: info
+                .engines
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(i, e)| (e.clone(), i))
+                .collect(),
+            endings: BTreeMap::new(),
+        }
+    }
+
+    /// Adds game `g`'s moves and how it ended.
+    pub fn add(&mut self, g: &GameRecord) {
+        let places = &self.places;
+        let index = |name: &str| places.get(name).copied();
+        let (kind, loser) = termination(&g.reason);
+        count(&mut self.endings, kind);
+        if let Some(i) = loser.and_then(index) {
+            count(&mut self.sums[i].forfeits, kind);
+        }
+        add_moves(g, &index, &mut self.sums);
+    }
+
+    /// Each engine's move statistics (in the run's order) and the count of
+    /// each way the games ended.
+    pub fn stats(&self, info: &TournamentInfo) -> (Vec<EngineMoves>, BTreeMap<String, u64>) {
+        let stats = info
+            .engines
+            .iter()
+            .zip(&self.sums)
+            .map(|(name, s)| EngineMoves {
+                name: name.clone(),
+                moves: s.moves,
+                avg_depth: (s.depth_moves > 0).then(|| s.depth as f64 / s.depth_moves as f64),
+                nodes: (s.node_moves > 0).then_some(s.nodes),
+                avg_time_ms: (s.moves > 0).then(|| s.ms / s.moves as f64),
+                nps: (s.node_ms > 0.0 && s.nodes > 0)
+                    .then(|| s.nodes as f64 / (s.node_ms / 1000.0)),
+                forfeits: s.forfeits.clone(),
+            })
+            .collect();
+        (stats, self.endings.clone())
+    }
 }
 
 /// One more of `kind` (a name made only the first time).

@@ -12,12 +12,12 @@
 
 use super::moves::{engine_moves, EngineMoves};
 use super::pairs::{PairCounter, PairTrace};
+use super::tallies::{Counted, Tallies};
 use crate::game::GameKind;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::stats::format::match_block;
 use crate::stats::{
-    ratings, Anchor, Basis, Crosstable, Outcome, PairTally, RatingsSummary, SprtState, Summary,
-    Verdict, Wdl,
+    ratings, Anchor, Basis, Crosstable, PairTally, RatingsSummary, SprtState, Summary, Verdict, Wdl,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -167,144 +167,6 @@ fn valid_games<'a>(
     by_id
 }
 
-/// Tallies of the counted games: per engine, per meeting (by engine
-/// indexes, lower first) and the crosstable for ratings.
-struct Tallies {
-    wdl: Vec<Wdl>,
-    /// Sum of own-minus-opponent disc differences, and games.
-    discs: Vec<(i64, u64)>,
-    pairs: Vec<PairTally>,
-    /// Meeting (a, b), a < b: results, pairs and disc sum from a's view.
-    meet: BTreeMap<(usize, usize), (Wdl, PairTally, i64)>,
-    table: Crosstable,
-    forfeits: u64,
-    /// The pairs of a two-engine run, as they count.
-    trace: Option<PairTrace>,
-}
-
-impl Tallies {
-    fn new(info: &TournamentInfo) -> Tallies {
-        let n = info.engines.len();
-        let mut table = Crosstable::new();
-        for name in &info.engines {
-            table.engine(name);
-        }
-        Tallies {
-            wdl: vec![Wdl::default(); n],
-            discs: vec![(0, 0); n],
-            pairs: vec![PairTally::default(); n],
-            meet: BTreeMap::new(),
-            table,
-            forfeits: 0,
-            trace: info.perspective().map(|_| PairTrace::default()),
-        }
-    }
-
-    /// The tallies of the `counted` games (from `by_id`, the run's games by
-    /// id), and of the pairs whose two games both count.
-    fn of(
-        info: &TournamentInfo,
-        index: &BTreeMap<&str, usize>,
-        by_id: &BTreeMap<u64, &GameRecord>,
-        counted: &[&GameRecord],
-        counter: Option<&PairCounter>,
-    ) -> Tallies {
-        let mut tallies = Tallies::new(info);
-        for g in counted {
-            tallies.game(index[g.black.as_str()], index[g.white.as_str()], g);
-        }
-        for g in counted.iter().filter(|g| g.game_id % 2 == 0) {
-            if let Some(h) = by_id.get(&(g.game_id + 1)).filter(|h| counts(counter, h)) {
-                let (x, y) = (index[g.black.as_str()], index[g.white.as_str()]);
-                tallies.pair(info, x, y, g, h);
-            }
-        }
-        if let (Some(trace), Some(c)) = (tallies.trace.as_mut(), counter) {
-            // The counter's pairs are these pairs: complete, in schedule order.
-            if c.llrs().len() == trace.pairs.len() {
-                trace.llrs = c.llrs().to_vec();
-                trace.sprt = Some(c.sprt());
-            }
-        }
-        tallies
-    }
-
-    /// Counts one game.
-    fn game(&mut self, b: usize, w: usize, g: &GameRecord) {
-        let black = Outcome::from_points(g.result).unwrap_or(Outcome::Draw);
-        self.wdl[b].add(black);
-        self.wdl[w].add(black.reversed());
-        self.discs[b].0 += i64::from(g.disc_diff);
-        self.discs[w].0 -= i64::from(g.disc_diff);
-        self.discs[b].1 += 1;
-        self.discs[w].1 += 1;
-        self.table.add_game(b, w, g.result);
-        let (a, o) = (b.min(w), b.max(w));
-        let entry = self.meet.entry((a, o)).or_default();
-        let for_a = if a == b { black } else { black.reversed() };
-        entry.0.add(for_a);
-        entry.2 += if a == b {
-            i64::from(g.disc_diff)
-        } else {
-            -i64::from(g.disc_diff)
-        };
-        if g.reason != "game over" && !g.reason.starts_with("adjudicated") {
-            self.forfeits += 1;
-        }
-    }
-
-    /// Counts one pair (games `g` and `h` of one opening), for both engines
-    /// and their meeting.
-    fn pair(&mut self, info: &TournamentInfo, x: usize, y: usize, g: &GameRecord, h: &GameRecord) {
-        for me in [x, y] {
-            let name = &info.engines[me];
-            self.pairs[me].add(outcome(g, name), outcome(h, name));
-        }
-        let a = x.min(y);
-        self.meet
-            .entry((a, x.max(y)))
-            .or_default()
-            .1
-            .add(outcome(g, &info.engines[a]), outcome(h, &info.engines[a]));
-        if let (Some(trace), Some((me, _))) = (self.trace.as_mut(), info.perspective()) {
-            trace.pairs.push(g.game_id / 2);
-            trace.tallies.push(self.pairs[me]);
-        }
-    }
-
-    fn engines(&self, info: &TournamentInfo) -> Vec<EngineResult> {
-        (0..info.engines.len())
-            .map(|i| EngineResult {
-                name: info.engines[i].clone(),
-                games: self.wdl[i].games(),
-                wins: self.wdl[i].wins,
-                draws: self.wdl[i].draws,
-                losses: self.wdl[i].losses,
-                points: self.wdl[i].points(),
-                pairs: self.pairs[i],
-                avg_disc_diff: (self.discs[i].1 > 0)
-                    .then(|| self.discs[i].0 as f64 / self.discs[i].1 as f64),
-            })
-            .collect()
-    }
-
-    fn meetings(&self, info: &TournamentInfo) -> Vec<MeetingResult> {
-        self.meet
-            .iter()
-            .map(|(&(a, b), (w, p, d))| MeetingResult {
-                a: info.engines[a].clone(),
-                b: info.engines[b].clone(),
-                games: w.games(),
-                a_wins: w.wins,
-                draws: w.draws,
-                b_wins: w.losses,
-                pairs: *p,
-                avg_disc_diff: (w.games() > 0).then(|| *d as f64 / w.games() as f64),
-            })
-            .collect()
-    }
-}
-
 /// Multi-engine ratings of the counted games, with a note when they use a
 /// prior or cannot be computed.
 fn rating_summary(
@@ -376,8 +238,6 @@ pub fn analyse_counted(
         .map(|(i, n)| (n.as_str(), i))
         .collect();
     let by_id = valid_games(&index, games);
-    let shard = info.shard();
-    let scheduled_pairs: u64 = (0..info.total_pairs).filter(|&p| shard.owns(p)).count() as u64;
     let built;
     let counter = match live {
         Some(c) if info.decides() && by_id.len() == games.len() => Some(c),
@@ -391,51 +251,162 @@ pub fn analyse_counted(
         .copied()
         .filter(|g| counts(counter, g))
         .collect();
-    let tallies = Tallies::of(info, &index, &by_id, &counted, counter);
-
-    let mut notes = run_notes(info);
-    let ratings = rating_summary(&tallies.table, !counted.is_empty(), &mut notes);
-    let head = head_to_head(info, &tallies, counter);
-    let verdict = counter
-        .as_ref()
-        .map(|c| c.state().map_or(Verdict::Continue, |s| s.verdict).name());
-    let played = by_id.len() as u64;
+    let mut tallies = tallies_of(info, &index, &by_id, &counted, counter);
     let all: Vec<&GameRecord> = by_id.values().copied().collect();
     let (engine_moves, terminations) = engine_moves(info, &all);
-    let complete = counter.is_some_and(PairCounter::decided) || played >= 2 * scheduled_pairs;
-    let (status, status_note) = status_of(info, complete);
-    Results {
-        name: info.name.clone(),
-        config_hash: info.config_hash.clone(),
-        shard: info.shard.clone(),
-        game: info.game,
-        complete,
-        status,
-        status_note,
-        games: counted.len() as u64,
-        games_played: played,
-        games_scheduled: 2 * scheduled_pairs,
-        engines: tallies.engines(info),
-        meetings: tallies.meetings(info),
-        ratings,
-        head_to_head: head.map(|(w, p, s)| {
-            Summary::new(
-                &p.ptnml().estimate(),
-                Some(&w),
-                Some(&p.ptnml()),
-                s.as_ref(),
-            )
-        }),
-        verdict,
-        forfeits: tallies.forfeits,
-        terminations,
-        engine_moves,
-        notes,
-        tune: super::tune::tune_summary(info, by_id.values().copied()),
-        head_to_head_wdl: head,
-        counted_pairs: counter.map(|c| c.counted().to_vec()),
-        trace: tallies.trace,
+    let trace = tallies.trace.take();
+    let mut results = Results::assemble(
+        info,
+        Counts {
+            tallies: &tallies,
+            counted: counted.len() as u64,
+            played: by_id.len() as u64,
+            counter,
+        },
+        (engine_moves, terminations),
+        super::tune::tune_summary(info, by_id.values().copied()),
+    );
+    results.counted_pairs = counter.map(|c| c.counted().to_vec());
+    results.trace = trace;
+    results
+}
+
+/// What [`Results::assemble`] makes results of: the counted games'
+/// tallies, how many games count and how many were played, and the SPRT's
+/// counter (`None`: every game counts).
+pub(crate) struct Counts<'a> {
+    pub(crate) tallies: &'a Tallies,
+    pub(crate) counted: u64,
+    pub(crate) played: u64,
+    pub(crate) counter: Option<&'a PairCounter>,
+}
+
+/// The pairs a shard (or the whole run) schedules.
+pub(crate) fn scheduled_pairs(info: &TournamentInfo) -> u64 {
+    let shard = info.shard();
+    (0..info.total_pairs).filter(|&p| shard.owns(p)).count() as u64
+}
+
+impl Results {
+    /// The results of the run `info` from its `counts`, its engines' move
+    /// costs and ways of ending, and a tune's summary; the ratings are
+    /// solved here (the one costly step: it does not depend on the games'
+    /// number). No trace and no counted pairs: the caller adds them.
+    pub(crate) fn assemble(
+        info: &TournamentInfo,
+        counts: Counts<'_>,
+        (engine_moves, terminations): (Vec<EngineMoves>, BTreeMap<String, u64>),
+        tune: Option<super::tune::TuneSummary>,
+    ) -> Results {
+        let Counts {
+            tallies,
+            counted,
+            played,
+            counter,
+        } = counts;
+        let scheduled_pairs = scheduled_pairs(info);
+        let mut notes = run_notes(info);
+        let ratings = rating_summary(&tallies.table, counted > 0, &mut notes);
+        let head = head_to_head(info, tallies, counter);
+        let verdict = counter.map(|c| c.state().map_or(Verdict::Continue, |s| s.verdict).name());
+        let complete = counter.is_some_and(PairCounter::decided) || played >= 2 * scheduled_pairs;
+        let (status, status_note) = status_of(info, complete);
+        Results {
+            name: info.name.clone(),
+            config_hash: info.config_hash.clone(),
+            shard: info.shard.clone(),
+            game: info.game,
+            complete,
+            status,
+            status_note,
+            games: counted,
+            games_played: played,
+            games_scheduled: 2 * scheduled_pairs,
+            engines: engines_of(tallies, info),
+            meetings: meetings_of(tallies, info),
+            ratings,
+            head_to_head: head.map(|(w, p, s)| {
+                Summary::new(
+                    &p.ptnml().estimate(),
+                    Some(&w),
+                    Some(&p.ptnml()),
+                    s.as_ref(),
+                )
+            }),
+            verdict,
+            forfeits: tallies.forfeits,
+            terminations,
+            engine_moves,
+            notes,
+            tune,
+            head_to_head_wdl: head,
+            counted_pairs: None,
+            trace: None,
+        }
     }
+}
+
+/// Each engine's results from tallies `t`, in the run's order.
+fn engines_of(t: &Tallies, info: &TournamentInfo) -> Vec<EngineResult> {
+    (0..info.engines.len())
+        .map(|i| EngineResult {
+            name: info.engines[i].clone(),
+            games: t.wdl[i].games(),
+            wins: t.wdl[i].wins,
+            draws: t.wdl[i].draws,
+            losses: t.wdl[i].losses,
+            points: t.wdl[i].points(),
+            pairs: t.pairs[i],
+            avg_disc_diff: (t.discs[i].1 > 0).then(|| t.discs[i].0 as f64 / t.discs[i].1 as f64),
+        })
+        .collect()
+}
+
+/// Each meeting's results from tallies `t`, by engine indexes.
+fn meetings_of(t: &Tallies, info: &TournamentInfo) -> Vec<MeetingResult> {
+    t.meet
+        .iter()
+        .map(|(&(a, b), (w, p, d))| MeetingResult {
+            a: info.engines[a].clone(),
+            b: info.engines[b].clone(),
+            games: w.games(),
+            a_wins: w.wins,
+            draws: w.draws,
+            b_wins: w.losses,
+            pairs: *p,
+            avg_disc_diff: (w.games() > 0).then(|| *d as f64 / w.games() as f64),
+        })
+        .collect()
+}
+
+/// The tallies of the `counted` games (from `by_id`, the run's games by
+/// id, engines by `index`), and of the pairs whose two games both count,
+/// with the pairs' trace of a two-engine run.
+fn tallies_of(
+    info: &TournamentInfo,
+    index: &BTreeMap<&str, usize>,
+    by_id: &BTreeMap<u64, &GameRecord>,
+    counted: &[&GameRecord],
+    counter: Option<&PairCounter>,
+) -> Tallies {
+    let of = |g: &GameRecord| Counted::of(index[g.black.as_str()], index[g.white.as_str()], g);
+    let mut tallies = Tallies::new(info, true);
+    for g in counted {
+        tallies.game(&of(g));
+    }
+    for g in counted.iter().filter(|g| g.game_id % 2 == 0) {
+        if let Some(h) = by_id.get(&(g.game_id + 1)).filter(|h| counts(counter, h)) {
+            tallies.pair(info, g.game_id / 2, &of(g), &of(h));
+        }
+    }
+    if let (Some(trace), Some(c)) = (tallies.trace.as_mut(), counter) {
+        // The counter's pairs are these pairs: complete, in schedule order.
+        if c.llrs().len() == trace.pairs.len() {
+            trace.llrs = c.llrs().to_vec();
+            trace.sprt = Some(c.sprt());
+        }
+    }
+    tallies
 }
 
 /// What results say of the run itself: a book that wraps, shards of mixed
@@ -514,10 +485,6 @@ fn head_to_head(
     });
     info.perspective()
         .map(|(me, _)| (tallies.wdl[me], tallies.pairs[me], sprt_state))
-}
-
-fn outcome(g: &GameRecord, engine: &str) -> Outcome {
-    Outcome::from_points(g.points_of(engine).unwrap_or(0.5)).unwrap_or(Outcome::Draw)
 }
 
 impl Results {

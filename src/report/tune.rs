@@ -2,9 +2,10 @@
 //! whose games are all in (in index order, as the run applied them), each
 //! parameter's start and last value, and the trajectory the report plots.
 
-use crate::records::tune::Iterations;
+use crate::records::tune::{Replay, TuneParam};
 use crate::records::{Format, GameRecord, TournamentInfo};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Most points of a trajectory kept in `results.json` (a long tune's is
 /// thinned to every k-th iteration, its last always kept).
@@ -55,58 +56,100 @@ pub fn tune_summary<'a>(
     info: &TournamentInfo,
     games: impl Iterator<Item = &'a GameRecord>,
 ) -> Option<TuneSummary> {
-    let Format::Spsa {
-        params,
-        iterations,
-        pairs_per_iteration,
-        ..
-    } = &info.format
-    else {
-        return None;
-    };
-    // Rounding only changes the values played, which the games hold.
-    let spsa = info.format.spsa(info.seed, &[])?;
-    let mut tally = Iterations::new(*iterations, *pairs_per_iteration, info.engines.first()?);
+    let mut tally = TuneTally::new(info)?;
     games.for_each(|g| tally.add(g));
-    let every = iterations.div_ceil(MOST_POINTS).max(1);
-    let mut theta = spsa.start();
-    let mut trajectory = vec![TunePoint {
-        iteration: 0,
-        theta: theta.clone(),
-    }];
-    let mut done = 0u64;
-    for r in tally.complete() {
-        theta = spsa.step(done, &theta, r);
-        done += 1;
-        if done.is_multiple_of(every) {
-            trajectory.push(TunePoint {
-                iteration: done,
-                theta: theta.clone(),
-            });
+    Some(tally.summary())
+}
+
+/// [`tune_summary`] kept up to date game by game: θ moves on as each
+/// iteration's games are all in (in index order), so a summary costs the
+/// trajectory's points, not the games.
+#[derive(Clone, Debug)]
+pub struct TuneTally {
+    iterations: u64,
+    params: Vec<TuneParam>,
+    /// θ, replayed as the run applied it.
+    theta: Replay,
+    /// Every this many iterations a point of the trajectory is kept.
+    every: u64,
+    /// θ after 0, k, 2k, … iterations.
+    trajectory: Vec<TunePoint>,
+}
+
+impl TuneTally {
+    /// No games yet of the tune `info` runs (`None` for another format).
+    pub fn new(info: &TournamentInfo) -> Option<TuneTally> {
+        let Format::Spsa {
+            params,
+            iterations,
+            pairs_per_iteration,
+            ..
+        } = &info.format
+        else {
+            return None;
+        };
+        // Rounding only changes the values played, which the games hold.
+        let spsa = info.format.spsa(info.seed, &[])?;
+        let theta = Replay::new(Arc::new(spsa), *pairs_per_iteration, info.engines.first()?);
+        Some(TuneTally {
+            trajectory: vec![TunePoint {
+                iteration: 0,
+                theta: theta.theta().to_vec(),
+            }],
+            iterations: *iterations,
+            params: params.clone(),
+            theta,
+            every: iterations.div_ceil(MOST_POINTS).max(1),
+        })
+    }
+
+    /// Counts game `g` (a second record of a game id is not counted) and
+    /// applies the iterations it completes.
+    pub fn add(&mut self, g: &GameRecord) {
+        let before = self.theta.applied();
+        self.theta.add(g);
+        self.theta.advance();
+        for done in before + 1..=self.theta.applied() {
+            if let (true, Some(theta)) = (
+                done.is_multiple_of(self.every),
+                self.theta.theta_after(done),
+            ) {
+                self.trajectory.push(TunePoint {
+                    iteration: done,
+                    theta: theta.to_vec(),
+                });
+            }
         }
     }
-    if !done.is_multiple_of(every) {
-        trajectory.push(TunePoint {
-            iteration: done,
-            theta: theta.clone(),
-        });
+
+    /// The tune's results so far.
+    pub fn summary(&self) -> TuneSummary {
+        let done = self.theta.applied();
+        let mut trajectory = self.trajectory.clone();
+        if !done.is_multiple_of(self.every) {
+            trajectory.push(TunePoint {
+                iteration: done,
+                theta: self.theta.theta().to_vec(),
+            });
+        }
+        TuneSummary {
+            iterations: self.iterations,
+            iterations_done: done,
+            params: self
+                .params
+                .iter()
+                .zip(self.theta.theta())
+                .map(|(p, &value)| TunedParam {
+                    field: p.field.clone(),
+                    start: p.start,
+                    min: p.min,
+                    max: p.max,
+                    value,
+                })
+                .collect(),
+            trajectory,
+        }
     }
-    Some(TuneSummary {
-        iterations: *iterations,
-        iterations_done: done,
-        params: params
-            .iter()
-            .zip(&theta)
-            .map(|(p, &value)| TunedParam {
-                field: p.field.clone(),
-                start: p.start,
-                min: p.min,
-                max: p.max,
-                value,
-            })
-            .collect(),
-        trajectory,
-    })
 }
 
 impl TuneSummary {

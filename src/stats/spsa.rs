@@ -14,7 +14,7 @@
 //! the order they arrive; here an iteration is a fixed number of pairs and
 //! iterations apply in index order, so a tune is a function of its config
 //! and its games alone. Iteration k is played with θ after iterations
-//! 0..k−delay−1 ([`Spsa::theta_before`]), so `delay` iterations can be in
+//! 0..k−delay−1 (`records::tune::Replay` replays it), so `delay` iterations can be in
 //! flight at once whatever plays them.
 //!
 //! Integer fields are tuned as reals and played rounded to the nearest
@@ -354,22 +354,6 @@ impl Spsa {
     /// The start: every parameter's `start`.
     pub fn start(&self) -> Vec<f64> {
         self.params.iter().map(|p| p.start).collect()
-    }
-
-    /// The θ iteration `k` plays from: the start with the results of
-    /// iterations 0..k−delay−1 applied in index order (`results[j]` is
-    /// iteration j's; later ones are not looked at). `None` while
-    /// `results` lacks one of those iterations: θ is not known yet.
-    pub fn theta_before(&self, k: u64, results: &[i64]) -> Option<Vec<f64>> {
-        let known = usize::try_from(k.saturating_sub(self.schedule.delay)).ok()?;
-        let theta = results
-            .get(..known)?
-            .iter()
-            .enumerate()
-            .fold(self.start(), |theta, (j, &r)| {
-                self.step(j as u64, &theta, r)
-            });
-        Some(theta)
     }
 }
 

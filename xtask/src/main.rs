@@ -8,11 +8,15 @@
 //!   REF in a worktree of its own and this checkout, runs `arena ARGS` with
 //!   each, in rounds, and prints the user-CPU ratio (this checkout over
 //!   REF) and the markdown table the results pages paste.
+//! - `cargo xtask scale [--quick] [--workers N,N] [--games N,N] [--strace]`:
+//!   a run's cost per game (wall, CPU, read and write calls) on one machine
+//!   and over 1 to 256 workers, and at 100,000 and 1,000,000 games.
 //! - `cargo xtask tune-cost [--rounds N] [--iterations N]`: a tune of a
 //!   depth-1 engine over `arena match` of it against itself with as many
 //!   pairs, wall and user CPU, in alternating rounds.
 
 mod compare;
+mod scale;
 mod tune_cost;
 mod verify;
 
@@ -27,6 +31,12 @@ const USAGE: &str = "usage:
       (alternating: one after the other, the order swapped each round; --paired: both
       at once, one per core, the cores swapped each round); `{out}` in ARENA_ARGS
       becomes a fresh folder for each run
+  cargo xtask scale [--quick] [--workers N,N] [--games N,N] [--strace] [--long-only] [--arena PATH]
+      cost per game of configs/report-10k.ron on one machine (--quiet, plain lines) and
+      over 1, 4, 16, 64, 256 workers, then at 100,000 and 1,000,000 games (one machine,
+      4 workers): wall, CPU per game, read/write calls; --strace also counts every
+      file-system call of the workers in a second, traced pass; --quick: 1 and 4
+      workers, 100,000 games
   cargo xtask tune-cost [--rounds N] [--iterations N]
       wall and user CPU of a tune of a depth-1 engine over `arena match` of it against
       itself with as many pairs, in alternating rounds";
@@ -36,6 +46,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("verify") => verify::run(&args[1..]),
         Some("compare") => compare::run(&args[1..]),
+        Some("scale") => scale::run(&args[1..]),
         Some("tune-cost") => tune_cost::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -101,6 +101,87 @@ pub fn describe(status: ExitStatus) -> String {
     }
 }
 
+/// The command that starts `config`'s program: a path made absolute (a
+/// bare name is looked up in PATH), its arguments and working folder, its
+/// streams piped, in a process group of its own that dies with arena.
+///
+/// # Errors
+/// A path that names a directory, a FIFO, a socket or a device (no
+/// program), or one that cannot be made absolute.
+fn command_of(config: &ExternalConfig) -> std::io::Result<Command> {
+    let program = if config.program.components().count() > 1 {
+        std::path::absolute(&config.program)?
+    } else {
+        config.program.clone()
+    };
+    let problem = (program.components().count() > 1)
+        .then(|| crate::util::text::file_problem(&program))
+        .flatten();
+    if let Some(problem) = problem {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            problem,
+        ));
+    }
+    let mut command = Command::new(program);
+    command
+        .args(&config.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = &config.working_dir {
+        command.current_dir(dir);
+    }
+    crate::util::sys::own_group_dying_with_us(&mut command);
+    Ok(command)
+}
+
+/// What a started process's caller keeps of it: its standard input and
+/// the events of its output streams.
+type Streams = (ChildStdin, Receiver<Event>);
+
+/// A started engine process made ready: its start noted in `log`, a
+/// reader thread for each of its output streams sending [`Event`]s, and
+/// what the run shares of it; its standard input and the events.
+///
+/// # Errors
+/// Streams that were not opened (the process is killed and reaped), or a
+/// descriptor that cannot be copied.
+fn started(
+    mut child: std::process::Child,
+    config: &ExternalConfig,
+    log: &Transcript,
+) -> std::io::Result<(Arc<Shared>, Streams)> {
+    let (Some(stdin), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        reaper::kill_group(&mut child);
+        let _ = child.wait();
+        return Err(std::io::Error::other(
+            "the engine's standard streams were not opened",
+        ));
+    };
+    let input = stdin.as_fd().try_clone_to_owned()?;
+    log.line(
+        Dir::Note,
+        &format!("started {} (pid {})", command_line(config), child.id()),
+    );
+    let (tx, events) = bounded::<Event>(4096);
+    let (alive, readers) = bounded::<()>(0);
+    for (out, stream) in [
+        (true, Box::new(stdout) as Box<dyn Read + Send>),
+        (false, Box::new(stderr)),
+    ] {
+        let (tx, log, alive) = (tx.clone(), log.clone(), alive.clone());
+        std::thread::spawn(move || {
+            read_lines(stream, out, &tx, &log);
+            drop(alive);
+        });
+    }
+    let shared = Arc::new(Shared::new(child, input, log.clone(), readers));
+    Ok((shared, (stdin, events)))
+}
+
 /// Reads lines from `stream` until it closes, recording each in the
 /// transcript, then reports the close.
 fn read_lines(stream: impl Read, out: bool, events: &Sender<Event>, log: &Transcript) {
@@ -157,63 +238,11 @@ impl Process {
         log: Transcript,
         engines: Option<&Engines>,
     ) -> std::io::Result<Process> {
-        let program = if config.program.components().count() > 1 {
-            std::path::absolute(&config.program)?
-        } else {
-            config.program.clone()
-        };
-        // A path to a directory, a FIFO, a socket or a device is no
-        // program: say which (a bare name is looked up in PATH).
-        let problem = (program.components().count() > 1)
-            .then(|| crate::util::text::file_problem(&program))
-            .flatten();
-        if let Some(problem) = problem {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                problem,
-            ));
-        }
-        let mut command = Command::new(program);
-        command
-            .args(&config.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        if let Some(dir) = &config.working_dir {
-            command.current_dir(dir);
-        }
-        crate::util::sys::own_group_dying_with_us(&mut command);
+        let mut command = command_of(config)?;
         let log = log.session();
         let (shared, (stdin, events)) = reaper::register(engines, || {
-            let mut child = command.spawn()?;
-            let (Some(stdin), Some(stdout), Some(stderr)) =
-                (child.stdin.take(), child.stdout.take(), child.stderr.take())
-            else {
-                reaper::kill_group(&mut child);
-                let _ = child.wait();
-                return Err(std::io::Error::other(
-                    "the engine's standard streams were not opened",
-                ));
-            };
-            let input = stdin.as_fd().try_clone_to_owned()?;
-            log.line(
-                Dir::Note,
-                &format!("started {} (pid {})", command_line(config), child.id()),
-            );
-            let (tx, events) = bounded::<Event>(4096);
-            let (alive, readers) = bounded::<()>(0);
-            for (out, stream) in [
-                (true, Box::new(stdout) as Box<dyn Read + Send>),
-                (false, Box::new(stderr)),
-            ] {
-                let (tx, log, alive) = (tx.clone(), log.clone(), alive.clone());
-                std::thread::spawn(move || {
-                    read_lines(stream, out, &tx, &log);
-                    drop(alive);
-                });
-            }
-            let shared = Arc::new(Shared::new(child, input, log.clone(), readers));
-            Ok((shared, (stdin, events)))
+            let child = command.spawn()?;
+            started(child, config, &log)
         })?;
         Ok(Process {
             shared,

@@ -71,6 +71,27 @@ pub fn report_html(
     page.into_string()
 }
 
+/// The page's CSS (`arena watch` serves it as a file of its own: its
+/// pages allow no inline style).
+pub const CSS: &str = style::CSS;
+
+/// The sections of [`report_html`]'s `main` alone (figures and tables,
+/// every text escaped), for a page that frames them itself: `arena watch`
+/// shows them on a run's live page.
+pub fn report_sections(info: &TournamentInfo, results: &Results, games: &[GameRecord]) -> String {
+    let counted = results.counted_games(games);
+    let main = html! {
+        (sections::tune(results))
+        (sections::over_pairs(results))
+        (sections::ratings(results, info.game))
+        (sections::pairings(info, results, &counted))
+        (sections::openings(info, results, &counted))
+        (sections::engines(results))
+        (sections::notes(results))
+    };
+    main.into_string()
+}
+
 /// The verdict of a run in words, and its CSS class: an SPRT's decision,
 /// or where a run stands.
 pub fn verdict(info: &TournamentInfo, results: &Results) -> (&'static str, String) {

@@ -106,7 +106,7 @@ impl Venue for Alone {
         Ok(Ending {
             exit_code: crate::tournament::exit_code(info, results),
             already_held: self.existing == Existing::Show && self.held > 0,
-            line: None,
+            worker: None,
         })
     }
 }

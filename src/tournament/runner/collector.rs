@@ -7,23 +7,33 @@
 //! (it exits at start, does not answer its handshake): the run stops with
 //! the outputs written, instead of forfeiting every game.
 
+use super::blocks::Blocks;
 use super::observer::{Cadence, RunObserver};
 use super::starts::Starts;
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
-use crate::report::prefix::Prefix;
 use crate::report::{
-    analyse_counted, write_games_ggf, write_outputs, write_reports, PairCounter, Results, Status,
+    analyse_counted, write_games_ggf, write_outputs, write_reports, Live, Results, Status,
 };
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Seconds between rewrites of the output files during a run.
+/// Least time between rewrites of the output files during a run.
 const WRITE_EVERY: Duration = Duration::from_secs(2);
+
+/// A rewrite of the output files reads every game: the next waits at
+/// least this many times as long as the last took, so the rewrites of a
+/// long run cost a bounded share of its time.
+const WRITE_SHARE: u32 = 10;
+
+/// Least time between two reads of the other workers' journals while
+/// games come (a worker whose scheduler waits on them reads them when it
+/// asks again): at most a few reads a second, whatever the games' rate.
+const POLL_EVERY: Duration = Duration::from_millis(200);
 
 /// Most time between a game reaching the journal and the journal reaching
 /// the disk (`fsync`): what a power cut can lose.
@@ -41,8 +51,10 @@ pub struct Collector<'a> {
     writers: Vec<Arc<str>>,
     /// This worker's ID, for a worker of a shared run.
     me: Option<Arc<str>>,
-    /// The SPRT's pair counter (unsharded SPRT runs only).
-    counter: Option<PairCounter>,
+    /// The run's statistics kept game by game (the SPRT's pair counter
+    /// within, for unsharded SPRT runs): what a progress line shows.
+    live: Live,
+    /// The statistics last shown or written.
     results: Results,
     /// True until the observer has seen the latest statistics.
     fresh: bool,
@@ -51,11 +63,12 @@ pub struct Collector<'a> {
     cadence: Cadence,
     last_analysis: Instant,
     last_write: Instant,
+    /// Time until the next rewrite of the output files.
+    write_every: Duration,
     last_sync: Instant,
-    /// Pairs of the last result block (a multiple of the cadence's).
-    analysed_pairs: u64,
-    /// Which of the schedule's first pairs are complete.
-    prefix: Prefix,
+    last_poll: Instant,
+    /// The plain lines' result blocks, when the observer takes them.
+    blocks: Option<Blocks>,
     failure: Option<Error>,
     /// How each engine's first games of this run went.
     starts: Starts,
@@ -107,36 +120,31 @@ impl<'a> Collector<'a> {
         others: Option<Box<dyn Others>>,
         observer: &'a mut dyn RunObserver,
     ) -> Collector<'a> {
-        let mut counter = PairCounter::new(info).filter(|_| decides);
-        if let Some(c) = counter.as_mut() {
-            for g in &games {
-                c.add(g);
-            }
-        }
-        let results = analyse_counted(info, &games, counter.as_ref());
-        let mut prefix = Prefix::new(info);
+        let mut live = Live::new(info, decides);
         for g in &games {
-            prefix.add(g.game_id);
+            live.add(g);
         }
+        let results = analyse_counted(info, &games, live.counter());
         let cadence = observer.cadence();
         let mut collector = Collector {
             info,
             out,
             journal,
             // Blocks a resumed run showed before are not shown again.
-            analysed_pairs: cadence.block_pairs().map_or(0, |n| prefix.complete / n * n),
-            prefix,
+            blocks: cadence.block_pairs().map(|n| Blocks::new(info, n, &games)),
             results,
             games,
             me: others.as_ref().map(|o| o.me()),
             writers,
-            counter,
+            live,
             fresh: true,
             cadence,
             observer,
             last_analysis: Instant::now(),
             last_write: Instant::now(),
+            write_every: WRITE_EVERY,
             last_sync: Instant::now(),
+            last_poll: Instant::now(),
             failure: None,
             starts: Starts::default(),
             commands: HashMap::new(),
@@ -154,15 +162,16 @@ impl<'a> Collector<'a> {
         let Some(others) = self.others.as_mut() else {
             return;
         };
+        self.last_poll = Instant::now();
         match others.poll() {
             Ok(games) => {
                 for (writer, rec) in games {
-                    if let Some(c) = self.counter.as_mut() {
-                        c.add(&rec);
-                    }
-                    self.prefix.add(rec.game_id);
+                    self.live.add(&rec);
                     self.games.push(rec);
                     self.writers.push(writer);
+                    if let Some(b) = self.blocks.as_mut() {
+                        b.note(&self.games, self.games.len() - 1);
+                    }
                 }
             }
             Err(e) => {
@@ -272,7 +281,7 @@ impl<'a> Collector<'a> {
 
     /// True once the SPRT has decided.
     pub fn decided(&self) -> bool {
-        self.counter.as_ref().is_some_and(PairCounter::decided)
+        self.live.decided()
     }
 
     /// True once something failed (an engine that fails its first games
@@ -327,16 +336,18 @@ impl<'a> Collector<'a> {
         // Each game as if it had come alone: the statistics the observer
         // asks for are of the games up to it.
         for i in from..self.games.len() {
-            if let Some(c) = self.counter.as_mut() {
-                c.add(&self.games[i]);
+            self.live.add(&self.games[i]);
+            if let Some(b) = self.blocks.as_mut() {
+                b.note(&self.games, i);
             }
-            self.prefix.add(self.games[i].game_id);
             self.played += 1;
             self.watch_starts(i);
             self.observer.game_finished(&self.games[i], i as u64 + 1);
             self.refresh(i + 1);
         }
-        self.poll();
+        if self.last_poll.elapsed() >= POLL_EVERY {
+            self.poll();
+        }
         if self.last_sync.elapsed() >= SYNC_EVERY {
             self.sync();
         }
@@ -362,47 +373,38 @@ impl<'a> Collector<'a> {
     }
 
     /// Statistics when the observer's [`Cadence`] asks for them: a result
-    /// block for every so many pairs (plain lines), of exactly the
-    /// schedule's first pairs, shown once every game of them has finished,
-    /// so the blocks are the same whatever order the games finish in;
-    /// statistics of the first `upto` games twice a second (the bar), and
-    /// for the files every 2 seconds; nothing when quiet.
+    /// block for every so many pairs (plain lines, [`Blocks`]); the
+    /// running statistics of the first `upto` games twice a second (the
+    /// bar); nothing when quiet. The output files of one machine are
+    /// rewritten from a full analysis every 2 s, or less often when a
+    /// rewrite takes long (a worker writes none).
     fn refresh(&mut self, upto: usize) {
-        let games = &self.games[..upto];
         let time_due = self
             .cadence
             .every
             .is_some_and(|d| self.last_analysis.elapsed() > d);
-        let for_files = self.last_write.elapsed() > WRITE_EVERY;
-        if time_due || for_files {
-            self.results = analyse_counted(self.info, games, self.counter.as_ref());
-        }
         if time_due {
+            self.results = self.live.results();
             self.last_analysis = Instant::now();
             self.fresh = true;
         }
-        if for_files && self.failure.is_none() && self.others.is_none() {
-            self.last_write = Instant::now();
-            if let Err(e) = write_outputs(self.out, self.info, &self.results, games) {
+        let for_files = self.others.is_none() && self.last_write.elapsed() > self.write_every;
+        if for_files && self.failure.is_none() {
+            let began = Instant::now();
+            let games = &self.games[..upto];
+            let results = analyse_counted(self.info, games, self.live.counter());
+            if let Err(e) = write_outputs(self.out, self.info, &results, games) {
                 self.failure = Some(e);
             }
+            self.write_every = WRITE_EVERY.max(began.elapsed() * WRITE_SHARE);
+            self.last_write = Instant::now();
         }
         if self.fresh {
             self.fresh = false;
             self.observer.interval(&self.results);
         }
-        if let Some(every) = self.cadence.block_pairs() {
-            while self.prefix.complete >= self.analysed_pairs + every {
-                self.analysed_pairs += every;
-                let last = self.prefix.order[self.analysed_pairs as usize - 1];
-                let block: Vec<GameRecord> = games
-                    .iter()
-                    .filter(|g| g.game_id / 2 <= last)
-                    .cloned()
-                    .collect();
-                let results = analyse_counted(self.info, &block, None);
-                self.observer.interval(&results);
-            }
+        if let Some(b) = self.blocks.as_mut() {
+            b.show(&self.games, &mut *self.observer);
         }
     }
 
@@ -422,9 +424,17 @@ impl<'a> Collector<'a> {
         let writes = self.failure.is_none() && self.others.is_none();
         let once = self.counted_once();
         let counted = once.as_deref().unwrap_or(&self.games);
+        // A worker writes no file: when no game is there twice, its running
+        // statistics are the analysis' (all but the report's trace), so
+        // each of many workers does not read every game again at its end.
+        let live = self.others.is_some() && once.is_none();
         let (results, ggf) = std::thread::scope(|s| {
             let ggf = writes.then(|| s.spawn(|| write_games_ggf(self.out, self.info, &self.games)));
-            let results = analyse_counted(self.info, counted, self.counter.as_ref());
+            let results = if live {
+                self.live.results()
+            } else {
+                analyse_counted(self.info, counted, self.live.counter())
+            };
             let ggf = ggf.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
             (results, ggf)
         });

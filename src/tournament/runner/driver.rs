@@ -8,13 +8,14 @@
 //! how it ends (one machine's exit code, or a worker's summary line).
 
 use super::collector::{Collector, Others};
-use super::observer::{End, RunObserver, Start};
+use super::observer::{End, RunObserver, Start, WorkerSummary};
 use super::pool::{Ended, Pool};
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::report::{Results, Status};
 use crate::tournament::schedule::Scheduler;
+use crate::tournament::tune::output::TunedCheck;
 
 use crate::tournament::{RunOptions, RunOutcome};
 use crate::tournament::{Tournament, EXIT_STOPPED};
@@ -59,8 +60,8 @@ pub(crate) struct Ending {
     pub exit_code: u8,
     /// Whether the run's games were all there before it started.
     pub already_held: bool,
-    /// A worker's last line.
-    pub line: Option<String>,
+    /// A worker's summary, for its last line (none when it was stopped).
+    pub worker: Option<WorkerSummary>,
 }
 
 /// What a kind of run plugs into [`drive`].
@@ -196,8 +197,8 @@ pub(crate) fn drive(
         results: &results,
         out: &out,
         already_held: ending.already_held,
-        worker: ending.line.as_deref(),
-        tuned: tuned.as_deref(),
+        worker: ending.worker.as_ref(),
+        tuned: tuned.as_ref(),
     });
     let exit_code = if results.status == Status::Stopped {
         EXIT_STOPPED
@@ -213,7 +214,7 @@ pub(crate) fn drive(
 
 /// A tune's `tuned.ron`, written when the run ends (a worker writes it
 /// once the whole tune is in: every worker that ends then writes the same
-/// bytes); the lines that say where it is and how to check it.
+/// bytes); where it is and how to check it.
 ///
 /// # Errors
 /// As [`Tune::write`].
@@ -222,7 +223,7 @@ fn tuned(
     info: &TournamentInfo,
     results: &Results,
     out: &Path,
-) -> Result<Option<String>> {
+) -> Result<Option<TunedCheck>> {
     match (&t.tune, &results.tune) {
         (Some(tune), Some(summary))
             if !info.workers || summary.iterations_done == summary.iterations =>

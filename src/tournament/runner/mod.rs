@@ -7,6 +7,7 @@
 
 pub mod adjudicate;
 pub(crate) mod alone;
+mod blocks;
 pub mod collector;
 pub(crate) mod driver;
 pub mod game_thread;

@@ -10,6 +10,7 @@
 
 use crate::records::GameRecord;
 use crate::report::Results;
+use crate::tournament::tune::output::TunedCheck;
 use std::path::Path;
 use std::time::Duration;
 
@@ -85,13 +86,30 @@ pub struct End<'a> {
     /// True when the folder already held this run, finished, and nothing
     /// was played (the run was shown, not resumed).
     pub already_held: bool,
-    /// For one worker of a shared run, what it did (`run decided H1 at pair
-    /// 57; this worker (2) played 30 pairs ...`): it writes no results,
-    /// `arena report` does.
-    pub worker: Option<&'a str>,
-    /// For a tune, where its `tuned.ron` is and the command that checks
-    /// it against the engine it was tuned from.
-    pub tuned: Option<&'a str>,
+    /// For one worker of a shared run, what it did (cli/ words it: `run
+    /// decided H1 after 57 pairs; this worker (2) played 30 pairs ...`): it
+    /// writes no results, `arena report` does.
+    pub worker: Option<&'a WorkerSummary>,
+    /// For a tune, where its `tuned.ron` is and the check of it against
+    /// the engine it was tuned from.
+    pub tuned: Option<&'a TunedCheck>,
+}
+
+/// What one worker did, for its last line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerSummary {
+    /// Its ID.
+    pub id: String,
+    /// Pairs it claimed in this session (taken over ones included).
+    pub pairs: u64,
+    /// Games it has journalled, over all its sessions.
+    pub games: u64,
+    /// The SPRT's verdict and the pairs counted when it came, once decided.
+    pub decided: Option<(&'static str, u64)>,
+    /// Its time reading the other workers' journals, and its whole time.
+    pub reading: (std::time::Duration, std::time::Duration),
+    /// The claims naming no worker that it took over (each file and why).
+    pub unreadable: Vec<String>,
 }
 
 /// What a run tells whoever watches it. Every method does nothing by

@@ -107,49 +107,52 @@ impl Tune {
     }
 }
 
+/// What a tune's end wrote and the check it suggests: `tuned.ron`
+/// against the engine it was tuned from, both under the limit the tune
+/// played, in an SPRT. Data: cli/ words it as a command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TunedCheck {
+    /// The tuned engine's file (`OUT/tuned.ron`).
+    pub tuned: PathBuf,
+    /// The engine it was tuned from: its own file, or `OUT/base.ron`.
+    pub base: PathBuf,
+    /// The limit both engines played under in the tune, if the config set one.
+    pub limit: Option<Limit>,
+    /// The SPRT's bounds, Elo: H0 and H1.
+    pub elo: (f64, f64),
+    /// The SPRT's longest run, in pairs.
+    pub max_pairs: u64,
+}
+
 impl Tune {
     /// Writes `tuned.ron` in `out` for `values` after `done` iterations
     /// (and `base.ron`, the engine at the start, when the engine has no
-    /// file of its own that plays: see [`Tune::base_text`]); the lines
-    /// that say where it is and the command that checks it, both engines
-    /// under the limit the tune played ([`limit_flag`]).
+    /// file of its own that plays: see [`Tune::base_text`]); returns where
+    /// they are and the check of one against the other.
     ///
     /// # Errors
     /// As [`Tune::tuned_text`]; a file not written.
-    pub fn write(&self, values: &[f64], done: u64, out: &Path) -> Result<String> {
+    pub fn write(&self, values: &[f64], done: u64, out: &Path) -> Result<TunedCheck> {
         let path = out.join("tuned.ron");
         crate::util::fs::write_atomic(&path, &self.tuned_text(values, done, out)?)?;
         let base = match (&self.named, &self.base) {
-            (Named::File(f), TuneBase::Settings(_)) => tidy(f).display().to_string(),
+            (Named::File(f), TuneBase::Settings(_)) => tidy(f),
             // An argument's file is relative to the config's folder, not
             // to where the command runs, and an external engine's file
             // holds placeholders: the engine at the start written instead.
             (Named::File(_), TuneBase::External(_)) | (Named::Arg(_) | Named::Inline, _) => {
                 let base = out.join("base.ron");
                 crate::util::fs::write_atomic(&base, &self.base_text(out)?)?;
-                base.display().to_string()
+                base
             }
         };
-        let limit = self.limit.map(limit_flag).unwrap_or_default();
-        Ok(format!(
-            "Tuned engine written to {}\nCheck it against the engine it was tuned from:\n  arena match {} {base}{limit} --sprt elo0=0 elo1=5 --max-pairs 20000",
-            path.display(),
-            path.display()
-        ))
-    }
-}
-
-/// The flag of `arena match` that makes both engines play with `limit`,
-/// with a space before it: ` --depth 4`, ` --nodes 3000`, ` --movetime
-/// 100`, ` --tc 10+0.1` (seconds, as `--tc` reads them).
-pub fn limit_flag(limit: Limit) -> String {
-    match limit {
-        Limit::Depth(d) => format!(" --depth {d}"),
-        Limit::Nodes(n) => format!(" --nodes {n}"),
-        Limit::MoveTime(ms) => format!(" --movetime {ms}"),
-        Limit::Clock(base, inc) => {
-            format!(" --tc {}+{}", base as f64 / 1000.0, inc as f64 / 1000.0)
-        }
+        Ok(TunedCheck {
+            tuned: path,
+            base,
+            limit: self.limit,
+            elo: (0.0, 5.0),
+            max_pairs: 20_000,
+        })
     }
 }
 
@@ -327,34 +330,4 @@ pub fn tidy(path: &Path) -> PathBuf {
         }
     }
     out.iter().collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_limit_has_the_flag_arena_match_reads() {
-        assert_eq!(limit_flag(Limit::Depth(4)), " --depth 4");
-        assert_eq!(limit_flag(Limit::Nodes(3000)), " --nodes 3000");
-        assert_eq!(limit_flag(Limit::MoveTime(100)), " --movetime 100");
-        assert_eq!(limit_flag(Limit::Clock(10_000, 100)), " --tc 10+0.1");
-        assert_eq!(limit_flag(Limit::Clock(400, 4)), " --tc 0.4+0.004");
-    }
-
-    proptest::proptest! {
-        /// A clock's flag, read back as `--tc` reads seconds (times 1000,
-        /// rounded), is the very milliseconds the tune played.
-        #[test]
-        fn a_clock_flag_reads_back_as_its_milliseconds(
-            base in 0u64..=86_400_000,
-            inc in 0u64..=86_400_000,
-        ) {
-            let flag = limit_flag(Limit::Clock(base, inc));
-            let text = flag.strip_prefix(" --tc ").expect("a clock's flag");
-            let (b, i) = text.split_once('+').expect("BASE+INC");
-            let ms = |s: &str| (s.parse::<f64>().expect("seconds") * 1000.0).round() as u64;
-            proptest::prop_assert_eq!((ms(b), ms(i)), (base, inc));
-        }
-    }
 }

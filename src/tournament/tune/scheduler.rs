@@ -11,35 +11,25 @@
 //! trajectory as in `arena report` ([`Trajectory::absorb`]).
 
 use crate::error::{Error, Wording};
-use crate::records::tune::Iterations;
+use crate::records::tune::{Replay, Restepped};
 use crate::records::GameRecord;
 use crate::stats::spsa::Spsa;
 use crate::tournament::schedule::{Finished, Next, Pairing, Schedule, Scheduler, TuneSides};
-use std::collections::HashMap;
 use std::sync::Arc;
 
-/// θ as a tune's games come in: the iterations applied, in index order,
-/// and the sides each iteration plays once θ before it is known. A run of
-/// one machine and each worker of a shared run keep one. Each game's
-/// recorded values are checked against the sides θ gives its iteration.
+/// θ as a tune's games come in ([`Replay`] keeps it), and the sides each
+/// iteration plays once θ before it is known. A run of one machine and
+/// each worker of a shared run keep one. Each game's recorded values are
+/// checked against the sides θ gives its iteration.
 pub struct Trajectory {
-    spsa: Arc<Spsa>,
-    pairs_per_iteration: u64,
+    theta: Replay,
     /// Games of `Finished` read so far.
     seen: usize,
-    /// The iterations' results.
-    iterations: Iterations,
-    /// θ after 0, 1, 2… iterations, one row of the parameters each (the
-    /// first is the start).
-    thetas: Vec<f64>,
     /// The sides of the iteration last asked for.
     sides: Option<Arc<TuneSides>>,
     /// Games read whose iteration's θ is not known yet: game id, iteration
     /// and the values black and white played.
     unchecked: Vec<(u64, u64, [Vec<f64>; 2], bool)>,
-    /// For a run shared by workers: the worker whose record of each game
-    /// counts (the lowest ID of those read).
-    writers: HashMap<u64, Arc<str>>,
     /// A game whose values are not those of its iteration, or whose
     /// counted record changed after θ was stepped with another.
     pub failure: Option<String>,
@@ -50,21 +40,12 @@ impl Trajectory {
     /// iteration, whose θ+ plays as `plus`.
     pub fn new(spsa: Arc<Spsa>, pairs_per_iteration: u64, plus: &str) -> Trajectory {
         Trajectory {
-            iterations: Iterations::new(spsa.schedule.iterations, pairs_per_iteration, plus),
-            thetas: spsa.start(),
-            spsa,
-            pairs_per_iteration,
+            theta: Replay::new(spsa, pairs_per_iteration, plus),
             seen: 0,
             sides: None,
             unchecked: Vec::new(),
-            writers: HashMap::new(),
             failure: None,
         }
-    }
-
-    /// Iterations applied.
-    fn applied(&self) -> usize {
-        self.thetas.len() / self.spsa.params.len() - 1
     }
 
     /// Takes in the games finished since the last call (`games` grows by
@@ -78,45 +59,32 @@ impl Trajectory {
     pub fn absorb(&mut self, games: &[GameRecord], writers: &[Arc<str>]) {
         for (i, g) in games.iter().enumerate().skip(self.seen) {
             match writers.get(i) {
-                Some(w) => self.count_written(g, w),
-                None => self.iterations.add(g),
+                Some(w) => {
+                    if let Some(r) = self.theta.add_written(g, w) {
+                        self.restepped(&r);
+                    }
+                }
+                None => self.theta.add(g),
             }
             let (black_plus, played) = match &g.tune {
                 Some(t) => (g.game_id % 2 == 0, [t.black.clone(), t.white.clone()]),
                 None => (true, [Vec::new(), Vec::new()]),
             };
-            let k = self.iteration_of(g.pair_id);
+            let k = self.theta.iteration_of(g.pair_id);
             self.unchecked.push((g.game_id, k, played, black_plus));
         }
         self.seen = self.seen.max(games.len());
-        let p = self.spsa.params.len();
-        let mut applied = self.applied();
-        while let Some(r) = self.iterations.result(applied) {
-            let theta = self
-                .spsa
-                .step(applied as u64, &self.thetas[applied * p..], r);
-            self.thetas.extend(theta);
-            applied += 1;
-        }
+        self.theta.advance();
         self.check();
     }
 
-    /// Counts `g`, journalled by worker `w`, when no record of its game
-    /// came from a lower worker ID.
-    fn count_written(&mut self, g: &GameRecord, w: &Arc<str>) {
-        let held = self.writers.get(&g.game_id).cloned();
-        if held.as_ref().is_some_and(|h| h <= w) {
-            return;
-        }
-        self.writers.insert(g.game_id, Arc::clone(w));
-        let Some((k, changed)) = self.iterations.replace(g) else {
-            return;
-        };
-        let stepped = changed && k < self.applied() && self.failure.is_none();
-        if let (Some(h), true) = (held, stepped) {
+    /// The first game whose counted record changed after θ was stepped
+    /// with another: the tune's failure.
+    fn restepped(&mut self, r: &Restepped) {
+        if self.failure.is_none() {
             self.failure = Some(format!(
-                "game {} of iteration {k} was finished by workers {h} and {w} with different results, and θ had been stepped with {h}'s; a tune counts the lowest worker ID's, so θ after it is not the one played on (games that vary, as under a clock, cannot be played twice by a tune's workers)",
-                g.game_id
+                "game {} of iteration {} was finished by workers {} and {} with different results, and θ had been stepped with {}'s; a tune counts the lowest worker ID's, so θ after it is not the one played on (games that vary, as under a clock, cannot be played twice by a tune's workers)",
+                r.game_id, r.iteration, r.stepped_with, r.counted, r.stepped_with
             ));
         }
     }
@@ -142,7 +110,7 @@ impl Trajectory {
 
     /// The iteration of pair `pair`.
     pub fn iteration_of(&self, pair: u64) -> u64 {
-        pair / self.pairs_per_iteration
+        self.theta.iteration_of(pair)
     }
 
     /// The sides of pair `pair`'s iteration, once θ before it is known.
@@ -158,10 +126,8 @@ impl Trajectory {
         if let Some(s) = self.sides.as_ref().filter(|s| s.iteration == k) {
             return Some(Arc::clone(s));
         }
-        let known = usize::try_from(k.saturating_sub(self.spsa.schedule.delay)).ok()?;
-        let p = self.spsa.params.len();
-        let theta = self.thetas.get(known * p..(known + 1) * p)?;
-        let (plus, minus) = self.spsa.sides(k, theta);
+        let theta = self.theta.theta_before(k)?;
+        let (plus, minus) = self.theta.spsa().sides(k, theta);
         Some(Arc::new(TuneSides {
             iteration: k,
             values: [plus, minus],
@@ -301,16 +267,16 @@ mod tests {
         let games = vec![game(0, 1.0), game(0, 0.0), game(1, 0.5), game(1, 1.0)];
         let mut t = Trajectory::new(spsa(), 1, "e+");
         t.absorb(&games[..2], &writers(&["b", "a"]));
-        assert_eq!(t.applied(), 0);
+        assert_eq!(t.theta.applied(), 0);
         // A higher ID's record of game 1 after a's is left out.
         t.absorb(&games, &writers(&["b", "a", "a", "c"]));
         assert_eq!(t.failure, None);
-        assert_eq!(t.applied(), 1);
-        assert_eq!(&t.thetas[1..], &after(-1)[..]);
+        assert_eq!(t.theta.applied(), 1);
+        assert_eq!(t.theta.theta(), &after(-1)[..]);
         // One writer: the first record counts.
         let mut one = Trajectory::new(spsa(), 1, "e+");
         one.absorb(&games, &[]);
-        assert_eq!(&one.thetas[1..], &after(1)[..]);
+        assert_eq!(one.theta.theta(), &after(1)[..]);
     }
 
     #[test]
@@ -318,7 +284,7 @@ mod tests {
         let mut games = vec![game(0, 1.0), game(1, 0.5)];
         let mut t = Trajectory::new(spsa(), 1, "e+");
         t.absorb(&games, &writers(&["b", "b"]));
-        assert_eq!(t.applied(), 1);
+        assert_eq!(t.theta.applied(), 1);
         // The same result from a lower ID: nothing changes.
         games.push(game(0, 1.0));
         t.absorb(&games, &writers(&["b", "b", "a"]));

@@ -179,6 +179,12 @@ impl Claims {
     /// I/O (a read-only folder, a full disk).
     pub fn claim(&self, pair: u64, gen: u32) -> Result<bool> {
         let path = self.dir.join(claim_name(pair, gen));
+        // A claim is never removed, so one seen is taken: one look instead
+        // of a scratch file's write, link and removal (workers that move
+        // together try every pair; the link below still decides a race).
+        if std::fs::symlink_metadata(&path).is_ok() {
+            return Ok(false);
+        }
         std::fs::write(&self.scratch, format!("{}\n", self.me))
             .map_err(|e| Error::io(&self.scratch, e))?;
         let linked = std::fs::hard_link(&self.scratch, &path);

@@ -268,6 +268,27 @@ pub fn missing(dir: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Resul
     Ok(parts.join("; "))
 }
 
+/// The notes a worker run's results carry on how its workers played it:
+/// claims that named no worker, games two workers played (`twice`, from
+/// [`combine`]), games per worker, mixed builds. `arena report` and
+/// `arena watch` add the same.
+///
+/// # Errors
+/// Unreadable claims; a worker of another build not allowed to be.
+pub fn workers_notes(
+    dir: &Path,
+    info: &TournamentInfo,
+    workers: &[WorkerGames],
+    twice: Vec<String>,
+) -> Result<Vec<String>> {
+    let mut notes = Vec::new();
+    notes.extend(unreadable_note(&claim_owners(dir)?));
+    notes.extend(twice);
+    notes.push(per_worker(workers));
+    notes.extend(mixed_builds(dir, info, workers)?);
+    Ok(notes)
+}
+
 /// Writes the outputs of the worker run in `dir` from its workers'
 /// journals. A run neither decided nor complete is written marked partial
 /// (no verdict), with what it lacks.
@@ -291,10 +312,9 @@ pub fn report(dir: &Path) -> Result<WorkerReport> {
         lacking = Some(what);
     }
     results.notes.extend(read_notes);
-    results.notes.extend(unreadable_note(&claim_owners(dir)?));
-    results.notes.extend(twice);
-    results.notes.push(per_worker(&workers));
-    results.notes.extend(mixed_builds(dir, &info, &workers)?);
+    results
+        .notes
+        .extend(workers_notes(dir, &info, &workers, twice)?);
     crate::tournament::folder::note_capped_transcripts(dir, &info, &mut results);
     write_outputs(dir, &info, &results, &games)?;
     Ok(WorkerReport {

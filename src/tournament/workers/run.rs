@@ -8,56 +8,11 @@ use crate::error::{Error, Result};
 use crate::records::{GameRecord, Shard, TournamentInfo};
 use crate::report::{PairCounter, Results, Status};
 use crate::tournament::runner::driver::{drive, Ending, Opened, Venue};
-use crate::tournament::runner::observer::RunObserver;
+use crate::tournament::runner::observer::{RunObserver, WorkerSummary};
 use crate::tournament::schedule::Scheduler;
 use crate::tournament::{RunOptions, RunOutcome, Tournament};
 use std::path::Path;
 use std::time::Duration;
-
-/// What one worker did, for its last line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkerSummary {
-    /// Its ID.
-    pub id: String,
-    /// Pairs it claimed in this session (taken over ones included).
-    pub pairs: u64,
-    /// Games it has journalled, over all its sessions.
-    pub games: u64,
-    /// The SPRT's verdict and the pairs counted when it came, once decided.
-    pub decided: Option<(&'static str, u64)>,
-    /// Its time reading the other workers' journals, and its whole time.
-    pub reading: (std::time::Duration, std::time::Duration),
-    /// The claims naming no worker that it took over (each file and why).
-    pub unreadable: Vec<String>,
-}
-
-impl std::fmt::Display for WorkerSummary {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (reading, wall) = self.reading;
-        let played = format!(
-            "this worker ({}) played {} pairs ({} games in its journal; {:.2} s of its {:.1} s reading the other workers' journals)",
-            self.id,
-            self.pairs,
-            self.games,
-            reading.as_secs_f64(),
-            wall.as_secs_f64()
-        );
-        match self.decided {
-            Some((verdict, pairs)) => {
-                write!(f, "run decided {verdict} after {pairs} pairs; {played}")?;
-            }
-            None => write!(f, "run complete; {played}")?,
-        }
-        if !self.unreadable.is_empty() {
-            write!(
-                f,
-                "; it took over claims that name no worker: {}",
-                self.unreadable.join("; ")
-            )?;
-        }
-        Ok(())
-    }
-}
 
 /// The verdict and the pair it came at, when the SPRT of `info` has
 /// decided over `games`.
@@ -215,12 +170,12 @@ impl Venue for Seat<'_> {
         if !stopped && !results.complete {
             return Err(Error::Internal("a worker ended before its run did".into()));
         }
-        let line = (!stopped).then(|| summary.to_string());
+        let worker = (!stopped).then(|| summary.clone());
         self.summary = Some(summary);
         Ok(Ending {
             exit_code: 0,
             already_held: false,
-            line,
+            worker,
         })
     }
 }

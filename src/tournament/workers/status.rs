@@ -136,7 +136,7 @@ pub fn status(dir: &Path) -> Result<Status> {
 /// Pairs left: none once complete; for an SPRT, the pairs its LLR would
 /// take to reach the bound it drifts towards at its pace so far (capped by
 /// the pairs the run has left); otherwise the unfinished pairs.
-fn estimate_left(info: &TournamentInfo, results: &Results, finished: u64) -> Option<u64> {
+pub fn estimate_left(info: &TournamentInfo, results: &Results, finished: u64) -> Option<u64> {
     if results.complete {
         return Some(0);
     }

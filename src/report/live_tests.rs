@@ -1,0 +1,154 @@
+//! The running results equal a full analysis of the same games, whatever
+//! order the games come in, for an SPRT that decides, one that does not
+//! (a shard) and a round-robin of three engines.
+
+use super::*;
+use crate::book::Order;
+use crate::records::{BookInfo, Format};
+use crate::rng::SplitMix64;
+use crate::stats::Model;
+
+fn info(engines: &[&str], format: Format, pairs: u64, shard: &str) -> TournamentInfo {
+    TournamentInfo {
+        config_hash: "0".into(),
+        name: "t".into(),
+        engines: engines.iter().map(|e| e.to_string()).collect(),
+        format,
+        total_pairs: pairs,
+        book: BookInfo {
+            file: "b".into(),
+            openings: 10,
+            order: Order::Sequential,
+            start: 0,
+        },
+        seed: 0,
+        fail_on_h0: false,
+        shard: shard.into(),
+        partial: None,
+        game: crate::game::GameKind::Othello,
+        custom_schedule: false,
+        workers: false,
+        adjudicate: None,
+        build: None,
+        mixed_builds: None,
+        resumed_builds: None,
+        family: None,
+        time_control: None,
+        config: None,
+    }
+}
+
+fn sprt(max_pairs: u64) -> Format {
+    Format::Sprt {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+        model: Model::Normalized,
+        max_pairs,
+    }
+}
+
+/// Game `id` of `black` against `white` with a result drawn from `rng`.
+fn game(id: u64, black: &str, white: &str, rng: &mut SplitMix64) -> GameRecord {
+    let result = [0.0, 0.5, 1.0, 1.0][(rng.next_u64() % 4) as usize];
+    GameRecord {
+        tune: None,
+        pair_id: id / 2,
+        game_id: id,
+        round: id / 2,
+        opening_id: 0,
+        black: black.into(),
+        white: white.into(),
+        start: None,
+        opening_plies: 0,
+        moves: String::new(),
+        result,
+        disc_diff: ((result - 0.5) * 20.0) as i32,
+        reason: if id % 37 == 5 {
+            format!("time forfeit: {black} (used 2 s of 1 s)")
+        } else {
+            "game over".into()
+        },
+        nodes: vec![],
+        times_ms: vec![],
+        depths: vec![],
+        scores: vec![],
+    }
+}
+
+/// Two engines, colours swapped within each pair.
+fn head_to_head(pairs: u64, rng: &mut SplitMix64) -> Vec<GameRecord> {
+    (0..2 * pairs)
+        .map(|id| {
+            let (b, w) = if id % 2 == 0 {
+                ("base", "new")
+            } else {
+                ("new", "base")
+            };
+            game(id, b, w, rng)
+        })
+        .collect()
+}
+
+/// `games` shuffled, with some games twice (a later record of an id does
+/// not count).
+fn shuffled(games: &[GameRecord], rng: &mut SplitMix64) -> Vec<GameRecord> {
+    let mut out = games.to_vec();
+    for i in (1..out.len()).rev() {
+        out.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+    }
+    let again: Vec<GameRecord> = out.iter().step_by(7).cloned().collect();
+    out.extend(again);
+    out
+}
+
+/// Feeds `games` one by one into a [`Live`] and checks its results
+/// against the analysis of the games so far at every tenth game.
+fn same_as_analysis(info: &TournamentInfo, games: &[GameRecord]) {
+    let mut live = Live::new(info, info.decides());
+    for (n, g) in games.iter().enumerate() {
+        live.add(g);
+        if n % 10 == 9 || n + 1 == games.len() {
+            let full = serde_json::to_value(super::super::analyse(info, &games[..=n])).unwrap();
+            let kept = serde_json::to_value(live.results()).unwrap();
+            assert_eq!(kept, full, "after {} games", n + 1);
+        }
+    }
+}
+
+#[test]
+fn an_sprt_counts_as_the_analysis_does_in_any_order() {
+    let mut rng = SplitMix64::new(7);
+    let run = info(&["base", "new"], sprt(300), 300, "1/1");
+    let games = head_to_head(300, &mut rng);
+    same_as_analysis(&run, &games);
+    same_as_analysis(&run, &shuffled(&games, &mut rng));
+}
+
+#[test]
+fn a_shard_counts_every_game() {
+    let mut rng = SplitMix64::new(8);
+    let run = info(&["base", "new"], sprt(90), 90, "2/3");
+    let games: Vec<GameRecord> = head_to_head(90, &mut rng)
+        .into_iter()
+        .filter(|g| (g.game_id / 2) % 3 == 1)
+        .collect();
+    same_as_analysis(&run, &shuffled(&games, &mut rng));
+}
+
+#[test]
+fn a_round_robin_of_three_rates_as_the_analysis_does() {
+    let mut rng = SplitMix64::new(9);
+    let names = ["a", "b", "c"];
+    let run = info(&names, Format::RoundRobin { rounds: 20 }, 60, "1/1");
+    let games: Vec<GameRecord> = (0..120)
+        .map(|id| {
+            let meeting = (id / 2) % 3;
+            let (x, y) = (names[meeting as usize], names[(meeting as usize + 1) % 3]);
+            let (b, w) = if id % 2 == 0 { (x, y) } else { (y, x) };
+            game(id, b, w, &mut rng)
+        })
+        .collect();
+    same_as_analysis(&run, &shuffled(&games, &mut rng));
+}
