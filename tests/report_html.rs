@@ -191,8 +191,8 @@ fn header_elo_is_the_results_elo(dom: &str, results: &str) {
 }
 
 /// Chromium, headless, without a sandbox, GPU or anything reaching the
-/// network, with a profile of its own under `dir`.
-fn browser(chromium: &Path, dir: &Path) -> Command {
+/// network (but a server on this machine the page is from), with a profile of its own under `dir`.
+pub(crate) fn browser(chromium: &Path, dir: &Path) -> Command {
     let profile = dir.join(format!("profile-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
     let mut c = Command::new(chromium);
@@ -213,7 +213,7 @@ fn browser(chromium: &Path, dir: &Path) -> Command {
 
 /// Runs `command` with its output in `out`, killing it and its process
 /// group after [`BROWSER_LIMIT`].
-fn bounded(mut command: Command, out: &Path) {
+pub(crate) fn bounded(mut command: Command, out: &Path) {
     use std::os::unix::process::CommandExt;
     let file = File::create(out).unwrap();
     let mut child = command

@@ -5,17 +5,16 @@
 //! not to be blank. Without `chromium` on the PATH (`.ci/run` installs
 //! Debian's) the test says it skips, and fails under ARENA_REQUIRE_ALL.
 
+use super::report_html::{bounded, browser};
 use super::watch::{played, tmp, Watcher};
 use crate::util::repo;
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Longest one browser run may take.
-const BROWSER_LIMIT: Duration = Duration::from_secs(60);
 
 #[test]
 fn the_page_counts_games_as_they_come_and_draws_a_tune_s_trajectories() {
@@ -134,56 +133,6 @@ fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
         + start.len();
     let rest = &text[at..];
     &rest[..rest.find(end).unwrap_or(rest.len())]
-}
-
-/// Chromium, headless, without a sandbox, GPU or anything reaching the
-/// network but the watcher, with a profile of its own under `dir`.
-fn browser(chromium: &Path, dir: &Path) -> Command {
-    let profile = dir.join(format!("profile-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&profile);
-    let mut c = Command::new(chromium);
-    c.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--hide-scrollbars",
-    ])
-    .arg(format!("--user-data-dir={}", profile.display()));
-    c
-}
-
-/// Runs `command` with its output in `out`, killing its process group
-/// after [`BROWSER_LIMIT`].
-fn bounded(mut command: Command, out: &Path) {
-    use std::os::unix::process::CommandExt;
-    let file = File::create(out).unwrap();
-    let mut child = command
-        .stdout(file)
-        .stderr(Stdio::null())
-        .stdin(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("chromium starts");
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "chromium failed: {status}");
-            return;
-        }
-        if start.elapsed() > BROWSER_LIMIT {
-            let group = i32::try_from(child.id()).unwrap();
-            // SAFETY: kill(2) on the process group this test started.
-            unsafe { libc::kill(-group, libc::SIGKILL) };
-            let _ = child.wait();
-            panic!("chromium took more than {BROWSER_LIMIT:?}; killed");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 fn dump_dom(chromium: &Path, dir: &Path, url: &str) -> String {

@@ -29,179 +29,11 @@ pub use merge::{merge, MergeOptions};
 pub use runner::observer::{RunObserver, Silent};
 pub use schedule::{Finished, Next, Pairing, Schedule, Scheduler};
 
-use crate::engine::EngineSpec;
-use crate::error::{Error, Result};
-use crate::records::{BookInfo, TournamentInfo};
-use crate::report::Results;
-use crate::search::Limit;
-use crate::stats::Verdict;
+use crate::error::Result;
 use folder::Existing;
 use runner::alone::Alone;
 use runner::driver;
-use runner::game_thread::PlayerFactory;
-use std::path::PathBuf;
-
-/// How to run a tournament (the command line's overrides).
-#[derive(Clone, Debug, Default)]
-pub struct RunOptions {
-    /// Game threads, instead of the config's.
-    pub concurrency: Option<usize>,
-    /// Output folder, instead of the config's.
-    pub out: Option<PathBuf>,
-    /// The slice of pairs to play.
-    pub shard: Shard,
-    /// Continue the journal in the output folder.
-    pub resume: bool,
-    /// Replace a journal in the output folder.
-    pub overwrite: bool,
-    /// With `resume`: another build of arena or of its engine programs
-    /// may continue the run (`--allow-mixed-builds`); the results note it.
-    pub allow_mixed_builds: bool,
-    /// Stop requests (Ctrl-C, SIGTERM): the first stops scheduling and lets
-    /// the games in flight finish (after SIGTERM, for the grace at most);
-    /// the second abandons them. Either way the outputs are written, marked
-    /// stopped, and `--resume` continues.
-    pub stop: Option<runner::stops::Stops>,
-    /// How players are built (the engine files' players by default; tests
-    /// plug in their own).
-    pub players: PlayerFactory,
-}
-
-/// How a run ended.
-#[derive(Debug)]
-pub struct RunOutcome {
-    /// The results, as written to results.json.
-    pub results: Results,
-    /// Where they were written.
-    pub out: PathBuf,
-    /// Process exit code: 3 when the SPRT accepted H0 and `fail_on_h0` is
-    /// set, 130 when stopped before the end.
-    pub exit_code: u8,
-}
-
-/// Exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT).
-pub const EXIT_STOPPED: u8 = 130;
-
-/// The record of a tournament in its output folder.
-pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
-    TournamentInfo {
-        config_hash: t.hash.clone(),
-        name: t.name.clone(),
-        engines: t.engine_names(),
-        format: t.format.clone(),
-        total_pairs: schedule::total_pairs(&t.format, t.engines.len()),
-        book: match &t.book_settings {
-            Some(b) => BookInfo {
-                file: b.file.display().to_string(),
-                openings: t.book.len(),
-                order: b.order,
-                start: b.start,
-            },
-            None => BookInfo::none(),
-        },
-        seed: t.seed,
-        fail_on_h0: t.fail_on_h0,
-        shard: shard.to_string(),
-        partial: None,
-        game: t.game,
-        custom_schedule: false,
-        workers: false,
-        adjudicate: Some(crate::records::AdjudicateInfo {
-            solve_at_empties: t.adjudicate.solve_at_empties,
-            resign: t.adjudicate.resign,
-            draw: t.adjudicate.draw,
-        }),
-        build: None,
-        mixed_builds: None,
-        resumed_builds: None,
-        family: Some(t.family.clone()),
-        time_control: one_clock(t),
-        config: Some(t.normal_form.clone()),
-    }
-}
-
-/// The clock every engine of `t` plays on (random movers aside), in GGS's
-/// form; none when they play to depths, per-move times or clocks of their
-/// own.
-fn one_clock(t: &Tournament) -> Option<String> {
-    let mut clocks = t.engines.iter().filter_map(EngineSpec::limit);
-    let first = clocks.next()?;
-    match first {
-        Limit::Clock(base, inc) if clocks.all(|l| l == first) => {
-            Some(crate::records::ggs_clock(base, inc))
-        }
-        _ => None,
-    }
-}
-
-/// The exit code results call for.
-pub fn exit_code(info: &TournamentInfo, results: &Results) -> u8 {
-    if info.fail_on_h0 && results.verdict() == Some(Verdict::H0) {
-        3
-    } else {
-        0
-    }
-}
-
-/// Checks, before any game, that the machine gives each engine's tables to
-/// `threads` game threads at once (their sum is [`check_memory`]'s).
-///
-/// # Errors
-/// [`Error::Alloc`] naming the engine and its `tt_mib`.
-pub(crate) fn check_tables(t: &Tournament, threads: usize) -> Result<()> {
-    for e in t.engines.iter().filter_map(EngineSpec::in_process) {
-        e.check_tables(threads).map_err(|err| match err {
-            Error::Alloc { setting, source } => Error::Alloc {
-                setting: format!("engine {:?}: {setting}", e.name),
-                source,
-            },
-            other => other,
-        })?;
-    }
-    Ok(())
-}
-
-/// Checks, before any game, that the memory the machine has available
-/// (what the system has, within this process's cgroup and address-space
-/// limits) holds what the run will: the players `threads` game threads
-/// keep with their tables, and the results and ratings of its engines
-/// ([`memory::Held`]). Nothing is checked where the machine does not say.
-///
-/// # Errors
-/// [`Error::Memory`] naming the setting behind the larger part.
-pub(crate) fn check_memory(t: &Tournament, threads: usize) -> Result<()> {
-    let Some(available) = crate::util::sys::available_memory() else {
-        return Ok(());
-    };
-    let held = memory::Held::of(&t.engines, &t.format, threads);
-    if held.total() <= available {
-        return Ok(());
-    }
-    Err(held.refusal(&t.engines, &t.format, threads, available))
-}
-
-/// Checks, before any game, that every external engine's program starts.
-///
-/// # Errors
-/// [`Error::Start`] naming the engine and the program.
-pub(crate) fn check_programs(t: &Tournament) -> Result<()> {
-    for e in &t.engines {
-        if let EngineSpec::External(x) = e {
-            x.check_starts()?;
-        }
-    }
-    Ok(())
-}
-
-/// What the run warns of before its first game: each external engine's
-/// limit that its protocol cannot carry.
-pub(crate) fn engine_warnings(t: &Tournament) -> Vec<String> {
-    let external = t.engines.iter().filter_map(|e| match e {
-        EngineSpec::External(x) => Some(x),
-        EngineSpec::Engine(_) => None,
-    });
-    external.filter_map(|x| x.limit_note()).collect()
-}
+pub use runner::prepare::{exit_code, info, RunOptions, RunOutcome, EXIT_STOPPED};
 
 /// Runs (or resumes) a tournament and writes its outputs, telling
 /// `observer` what happens ([`Silent`] shows nothing).
@@ -214,17 +46,7 @@ pub fn run(
     opts: &RunOptions,
     observer: &mut dyn RunObserver,
 ) -> Result<RunOutcome> {
-    let scheduler = match &t.tune {
-        Some(_) if opts.shard != Shard::ALL => {
-            return Err(Error::usage(
-                "shard",
-                "a tune is one run: each iteration plays values that earlier ones' results decide, so its pairs cannot be split into shards",
-            ))
-        }
-        Some(tune) => Box::new(tune.scheduler(t.order.clone())),
-        None => schedule::for_format(&t.format, t.engines.len(), t.order.clone(), opts.shard)
-            .ok_or_else(|| Error::Internal("a format without a scheduler".into()))?,
-    };
+    let scheduler = runner::prepare::scheduler(t, opts.shard)?;
     let mut alone = Alone::new(scheduler, false, existing(opts));
     driver::drive(t, opts, observer, &mut alone)
 }
@@ -245,20 +67,6 @@ pub fn run_with(
     driver::drive(t, opts, observer, &mut alone)
 }
 
-/// The game threads a run asks for, checked.
-///
-/// # Errors
-/// [`Error::Usage`] outside 1 to 256.
-pub(crate) fn check_concurrency(concurrency: usize) -> Result<usize> {
-    if concurrency == 0 || concurrency > 256 {
-        return Err(Error::usage(
-            "concurrency",
-            format!("{concurrency} threads: must be 1 to 256"),
-        ));
-    }
-    Ok(concurrency)
-}
-
 /// What to do with a journal already in the output folder.
 fn existing(opts: &RunOptions) -> Existing {
     match (opts.resume, opts.overwrite) {
@@ -272,8 +80,10 @@ fn existing(opts: &RunOptions) -> Existing {
 
 #[cfg(test)]
 mod tests {
+    use super::runner::game_thread::PlayerFactory;
     use super::runner::observer::{Cadence, End, RunObserver, Start};
     use super::*;
+    use crate::report::Results;
     use std::time::Duration;
 
     /// Every event, as it came.

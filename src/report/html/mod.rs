@@ -51,15 +51,7 @@ pub fn report_html(
             }
             body {
                 (header(info, results, date))
-                main {
-                    (sections::tune(results))
-                    (sections::over_pairs(results))
-                    (sections::ratings(results, info.game))
-                    (sections::pairings(info, results, &counted))
-                    (sections::openings(info, results, &counted))
-                    (sections::engines(results))
-                    (sections::notes(results))
-                }
+                main { (main_sections(info, results, &counted)) }
                 footer {
                     "Written by arena from " code { "journal.jsonl" }
                     " (" (results.games_played) " games played). This page is self-contained: \
@@ -80,16 +72,21 @@ pub const CSS: &str = style::CSS;
 /// shows them on a run's live page.
 pub fn report_sections(info: &TournamentInfo, results: &Results, games: &[GameRecord]) -> String {
     let counted = results.counted_games(games);
-    let main = html! {
+    main_sections(info, results, &counted).into_string()
+}
+
+/// The report's sections, in order: a tune's trajectories, the figures
+/// over pairs, ratings, pairings, openings, engines and notes.
+fn main_sections(info: &TournamentInfo, results: &Results, counted: &[&GameRecord]) -> Markup {
+    html! {
         (sections::tune(results))
         (sections::over_pairs(results))
         (sections::ratings(results, info.game))
-        (sections::pairings(info, results, &counted))
-        (sections::openings(info, results, &counted))
+        (sections::pairings(info, results, counted))
+        (sections::openings(info, results, counted))
         (sections::engines(results))
         (sections::notes(results))
-    };
-    main.into_string()
+    }
 }
 
 /// The verdict of a run in words, and its CSS class: an SPRT's decision,

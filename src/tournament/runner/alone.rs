@@ -74,6 +74,7 @@ impl Venue for Alone {
             // Shards play their whole slice; `arena merge` decides.
             decides: info.decides(),
             others: None,
+            outputs: super::collector::Outputs::Folder,
             // At least one: a shard that owns no pair still asks its
             // scheduler, which says it is done, and leaves an empty
             // journal for `arena merge`.
@@ -104,7 +105,7 @@ impl Venue for Alone {
     ) -> Result<Ending> {
         drop(self.lock.take());
         Ok(Ending {
-            exit_code: crate::tournament::exit_code(info, results),
+            exit_code: super::prepare::exit_code(info, results),
             already_held: self.existing == Existing::Show && self.held > 0,
             worker: None,
         })

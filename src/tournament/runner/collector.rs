@@ -80,9 +80,21 @@ pub struct Collector<'a> {
     /// Games journalled by this run (not a resumed journal's, not peers').
     played: u64,
     /// A worker of a shared run: the other workers' journals, whose games
-    /// join the count (they are not journalled again), and no output files
-    /// (`arena report` writes them).
+    /// join the count (they are not journalled again).
     others: Option<Box<dyn Others>>,
+    /// What the run writes besides its journal, as its venue decides.
+    outputs: Outputs,
+}
+
+/// What a run writes besides its journal, as its venue decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outputs {
+    /// Its folder's results files, rewritten while it plays and at its end,
+    /// and a tune's `tuned.ron` at its end (a run on one machine).
+    Folder,
+    /// None while it plays: `arena report` writes the results files; a
+    /// tune's `tuned.ron` once the whole tune is in (a worker).
+    Journal,
 }
 
 /// The other writers of a shared run, as one of them follows them: their
@@ -109,15 +121,15 @@ impl<'a> Collector<'a> {
     /// of a resumed journal (and, for a worker, the other workers' read
     /// so far, `writers` naming who journalled each); `decides` when its
     /// pair counter may stop the run (an unsharded SPRT); following
-    /// `others`, the other writers of a shared run, if any; reporting to
-    /// `observer`.
+    /// `others`, the other writers of a shared run, if any, and writing
+    /// `outputs`; reporting to `observer`.
     pub fn new(
         info: &'a TournamentInfo,
         out: &'a Path,
         journal: Journal,
         (games, writers): (Vec<GameRecord>, Vec<Arc<str>>),
         decides: bool,
-        others: Option<Box<dyn Others>>,
+        (others, outputs): (Option<Box<dyn Others>>, Outputs),
         observer: &'a mut dyn RunObserver,
     ) -> Collector<'a> {
         let mut live = Live::new(info, decides);
@@ -151,6 +163,7 @@ impl<'a> Collector<'a> {
             broken: None,
             played: 0,
             others,
+            outputs,
         };
         collector.poll();
         collector
@@ -388,7 +401,8 @@ impl<'a> Collector<'a> {
             self.last_analysis = Instant::now();
             self.fresh = true;
         }
-        let for_files = self.others.is_none() && self.last_write.elapsed() > self.write_every;
+        let for_files =
+            self.outputs == Outputs::Folder && self.last_write.elapsed() > self.write_every;
         if for_files && self.failure.is_none() {
             let began = Instant::now();
             let games = &self.games[..upto];
@@ -421,13 +435,13 @@ impl<'a> Collector<'a> {
         self.sync();
         // games.ggf is made and written on a thread of its own while the
         // statistics are computed and the other outputs written.
-        let writes = self.failure.is_none() && self.others.is_none();
+        let writes = self.failure.is_none() && self.outputs == Outputs::Folder;
         let once = self.counted_once();
         let counted = once.as_deref().unwrap_or(&self.games);
         // A worker writes no file: when no game is there twice, its running
         // statistics are the analysis' (all but the report's trace), so
         // each of many workers does not read every game again at its end.
-        let live = self.others.is_some() && once.is_none();
+        let live = self.outputs == Outputs::Journal && once.is_none();
         let (results, ggf) = std::thread::scope(|s| {
             let ggf = writes.then(|| s.spawn(|| write_games_ggf(self.out, self.info, &self.games)));
             let results = if live {
@@ -451,7 +465,7 @@ impl<'a> Collector<'a> {
         if let Some(e) = self.failure {
             return Err(e);
         }
-        if self.others.is_none() {
+        if self.outputs == Outputs::Folder {
             write_reports(self.out, self.info, &self.results, &self.games)?;
         }
         if let Some(written) = ggf {

@@ -7,7 +7,7 @@
 //! pairs claimed from the other workers), the other writers it follows and
 //! how it ends (one machine's exit code, or a worker's summary line).
 
-use super::collector::{Collector, Others};
+use super::collector::{Collector, Others, Outputs};
 use super::observer::{End, RunObserver, Start, WorkerSummary};
 use super::pool::{Ended, Pool};
 use crate::error::{Error, Result};
@@ -17,8 +17,11 @@ use crate::report::{Results, Status};
 use crate::tournament::schedule::Scheduler;
 use crate::tournament::tune::output::TunedCheck;
 
-use crate::tournament::{RunOptions, RunOutcome};
-use crate::tournament::{Tournament, EXIT_STOPPED};
+use super::prepare::{
+    check_concurrency, check_memory, check_programs, check_tables, engine_warnings, info,
+    RunOptions, RunOutcome, EXIT_STOPPED,
+};
+use crate::tournament::config::Tournament;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,6 +46,8 @@ pub(crate) struct Opened {
     pub decides: bool,
     /// The other writers of a shared run, followed as they play.
     pub others: Option<Box<dyn Others>>,
+    /// What the run writes besides its journal.
+    pub outputs: Outputs,
     /// Threads that play games.
     pub threads: usize,
     /// Games handed out ahead to each thread ([`Pool::queued`]).
@@ -114,15 +119,14 @@ fn prepare(
     t: &Tournament,
     opts: &RunOptions,
     venue: &mut dyn Venue,
-) -> Result<(usize, crate::tournament::TournamentInfo)> {
-    let concurrency =
-        crate::tournament::check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
-    crate::tournament::check_tables(t, concurrency)?;
-    crate::tournament::check_memory(t, concurrency)?;
-    crate::tournament::check_programs(t)?;
-    let info = venue.info(crate::tournament::TournamentInfo {
+) -> Result<(usize, TournamentInfo)> {
+    let concurrency = check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
+    check_tables(t, concurrency)?;
+    check_memory(t, concurrency)?;
+    check_programs(t)?;
+    let info = venue.info(TournamentInfo {
         build: Some(crate::tournament::folder::build_info(t)?),
-        ..crate::tournament::info(t, opts.shard)
+        ..info(t, opts.shard)
     });
     Ok((concurrency, info))
 }
@@ -131,7 +135,7 @@ fn prepare(
 /// protocols cannot carry, and a tune's idle game threads (of this
 /// process's `threads`: a worker knows only its own).
 fn warnings(t: &Tournament, threads: usize) -> Vec<String> {
-    let mut warnings = crate::tournament::engine_warnings(t);
+    let mut warnings = engine_warnings(t);
     warnings.extend(t.tune.as_ref().and_then(|tune| tune.idle_warning(threads)));
     warnings
 }
@@ -150,6 +154,7 @@ pub(crate) fn drive(
     let (concurrency, info) = prepare(t, opts, venue)?;
     let opened = venue.open(&out, &info, concurrency, &mut || observer.open())?;
     let info = opened.info.clone();
+    let outputs = opened.outputs;
     let done = opened.games.len() as u64;
     let warnings = warnings(t, opened.threads);
     observer.started(&Start {
@@ -165,7 +170,7 @@ pub(crate) fn drive(
         opened.journal,
         (opened.games, opened.writers),
         opened.decides,
-        opened.others,
+        (opened.others, opened.outputs),
         observer,
     );
     collector.engines(&t.engines);
@@ -189,7 +194,7 @@ pub(crate) fn drive(
     }
     let (results, games) = collector.finish(ended != Ended::Done)?;
     let ending = venue.end(&info, &results, &games, played, reading)?;
-    let tuned = tuned(t, &info, &results, &out)?;
+    let tuned = tuned(t, outputs, &results, &out)?;
     // A record is about nine allocations: 10,000 games are freed on a
     // thread of their own rather than before the run's end is shown.
     std::thread::spawn(move || drop(games));
@@ -220,13 +225,13 @@ pub(crate) fn drive(
 /// As [`Tune::write`].
 fn tuned(
     t: &Tournament,
-    info: &TournamentInfo,
+    outputs: Outputs,
     results: &Results,
     out: &Path,
 ) -> Result<Option<TunedCheck>> {
     match (&t.tune, &results.tune) {
         (Some(tune), Some(summary))
-            if !info.workers || summary.iterations_done == summary.iterations =>
+            if outputs == Outputs::Folder || summary.iterations_done == summary.iterations =>
         {
             let values: Vec<f64> = summary.params.iter().map(|p| p.value).collect();
             tune.write(&values, summary.iterations_done, out).map(Some)

@@ -44,7 +44,7 @@ pub fn game_seed(seed: u64, game_id: u64, colour: u64) -> u64 {
 /// tests plug in players of their own (misbehaving ones, say).
 pub type BuildPlayer = dyn Fn(&EngineSpec) -> Box<dyn Player<Board>> + Send + Sync;
 
-/// A [`BuildPlayer`] to hand to a run ([`RunOptions::players`](crate::tournament::RunOptions)).
+/// A [`BuildPlayer`] to hand to a run ([`RunOptions::players`](super::prepare::RunOptions)).
 #[derive(Clone)]
 pub struct PlayerFactory(pub Arc<BuildPlayer>);
 

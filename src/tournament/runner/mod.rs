@@ -14,5 +14,6 @@ pub mod game_thread;
 pub mod observer;
 pub mod play;
 pub mod pool;
+pub mod prepare;
 mod starts;
 pub mod stops;

@@ -125,6 +125,7 @@ impl Venue for Seat<'_> {
             total: 2 * info.total_pairs,
             decides: true,
             others: Some(Box::new(peers)),
+            outputs: crate::tournament::runner::collector::Outputs::Journal,
             threads,
             // A worker of a shared run claims only the pairs it plays:
             // pairs waiting in its queue would be held from the other
