@@ -161,7 +161,7 @@ fn in_the_browser(chromium: &Path, dir: &Path, sprt: &Path, quick: &Path) {
                 &png,
                 (width, height),
             );
-            not_blank(&png, (width, height));
+            not_blank(&png, (width, height), 50);
         }
     }
 }
@@ -260,9 +260,9 @@ fn screenshot(chromium: &Path, dir: &Path, page: &Path, png: &Path, (w, h): (u32
     bounded(c, &dir.join("screenshot.log"));
 }
 
-/// The screenshot `png` is `size` and shows a page: many colours, and
-/// plenty of pixels that are not the background.
-fn not_blank(png: &Path, (w, h): (u32, u32)) {
+/// The screenshot `png` is `size` and shows a page: more than `colours`
+/// colours, and plenty of pixels that are not the background.
+pub(crate) fn not_blank(png: &Path, (w, h): (u32, u32), least: usize) {
     let decoder = png::Decoder::new(std::io::BufReader::new(File::open(png).unwrap()));
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
@@ -274,7 +274,7 @@ fn not_blank(png: &Path, (w, h): (u32, u32)) {
     let background = pixels[0];
     let ink = pixels.iter().filter(|p| **p != background).count();
     assert!(
-        colours.len() > 50,
+        colours.len() > least,
         "{}: {} colours",
         png.display(),
         colours.len()
