@@ -229,6 +229,35 @@ pub(super) fn bad(field: &'static str, message: String) -> BadGame {
     BadGame { field, message }
 }
 
+/// Records made by hand for unit tests.
+#[cfg(test)]
+impl GameRecord {
+    /// Game `id` of pair `id / 2` (its round too), from opening 0, of
+    /// `black` against `white`, black scoring `result`, ended on the board
+    /// with no moves or per-move figures kept.
+    pub(crate) fn example(id: u64, black: &str, white: &str, result: f64) -> GameRecord {
+        GameRecord {
+            tune: None,
+            pair_id: id / 2,
+            game_id: id,
+            round: id / 2,
+            opening_id: 0,
+            black: black.into(),
+            white: white.into(),
+            start: None,
+            opening_plies: 0,
+            moves: String::new(),
+            result,
+            disc_diff: 0,
+            reason: "game over".into(),
+            nodes: vec![],
+            times_ms: vec![],
+            depths: vec![],
+            scores: vec![],
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

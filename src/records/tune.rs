@@ -312,25 +312,13 @@ mod tests {
     /// where `e+` scores `points`.
     fn game(id: u64, points: f64) -> GameRecord {
         let plus_black = id.is_multiple_of(2);
-        GameRecord {
-            tune: None,
-            pair_id: id / 2,
-            game_id: id,
-            round: id / 2,
-            opening_id: 0,
-            black: if plus_black { "e+" } else { "e-" }.into(),
-            white: if plus_black { "e-" } else { "e+" }.into(),
-            start: None,
-            opening_plies: 0,
-            moves: String::new(),
-            result: if plus_black { points } else { 1.0 - points },
-            disc_diff: 0,
-            reason: "game over".into(),
-            nodes: vec![],
-            times_ms: vec![],
-            depths: vec![],
-            scores: vec![],
-        }
+        let (black, white) = if plus_black {
+            ("e+", "e-")
+        } else {
+            ("e-", "e+")
+        };
+        let result = if plus_black { points } else { 1.0 - points };
+        GameRecord::example(id, black, white, result)
     }
 
     #[test]

@@ -174,25 +174,13 @@ mod tests {
     /// Game `id` where `new` scores `points`.
     fn game(id: u64, points: f64) -> GameRecord {
         let new_is_black = id % 2 == 1;
-        GameRecord {
-            tune: None,
-            pair_id: id / 2,
-            game_id: id,
-            round: id / 2,
-            opening_id: 0,
-            black: if new_is_black { "new" } else { "base" }.into(),
-            white: if new_is_black { "base" } else { "new" }.into(),
-            start: None,
-            opening_plies: 0,
-            moves: String::new(),
-            result: if new_is_black { points } else { 1.0 - points },
-            disc_diff: 0,
-            reason: "game over".into(),
-            nodes: vec![],
-            times_ms: vec![],
-            depths: vec![],
-            scores: vec![],
-        }
+        let (black, white) = if new_is_black {
+            ("new", "base")
+        } else {
+            ("base", "new")
+        };
+        let result = if new_is_black { points } else { 1.0 - points };
+        GameRecord::example(id, black, white, result)
     }
 
     #[test]

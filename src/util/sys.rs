@@ -391,6 +391,16 @@ pub fn own_group_dying_with_us(command: &mut std::process::Command) {
     }
 }
 
+/// Makes `link` a symbolic link to `target` (for tests that set up odd
+/// folders).
+///
+/// # Errors
+/// The I/O error.
+#[cfg(test)]
+pub fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
 /// True when `file` is where this process's standard output or standard
 /// error go (the same device and inode, as /proc/self/fd shows them).
 pub fn is_standard_output(file: &File) -> bool {

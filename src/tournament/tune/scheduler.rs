@@ -225,28 +225,18 @@ mod tests {
         } else {
             (minus, plus)
         };
+        let (names, result) = if plus_black {
+            (("e+", "e-"), points)
+        } else {
+            (("e-", "e+"), 1.0 - points)
+        };
         GameRecord {
             tune: Some(TunePlayed {
                 iteration: 0,
                 black,
                 white,
             }),
-            pair_id: id / 2,
-            game_id: id,
-            round: id / 2,
-            opening_id: 0,
-            black: if plus_black { "e+" } else { "e-" }.into(),
-            white: if plus_black { "e-" } else { "e+" }.into(),
-            start: None,
-            opening_plies: 0,
-            moves: String::new(),
-            result: if plus_black { points } else { 1.0 - points },
-            disc_diff: 0,
-            reason: "game over".into(),
-            nodes: vec![],
-            times_ms: vec![],
-            depths: vec![],
-            scores: vec![],
+            ..GameRecord::example(id, names.0, names.1, result)
         }
     }
 

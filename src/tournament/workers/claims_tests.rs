@@ -47,7 +47,7 @@ fn a_claim_that_names_no_worker_is_unreadable_and_taken_over() {
         std::fs::create_dir_all(dir.join(d)).unwrap();
     }
     let claims = dir.join("claims");
-    std::os::unix::fs::symlink(dir.join("nowhere"), claims.join("2")).unwrap();
+    crate::util::sys::symlink(&dir.join("nowhere"), &claims.join("2")).unwrap();
     std::fs::write(claims.join("3"), b"\xff\xfe\n").unwrap();
     std::fs::write(claims.join("4"), "a b\n").unwrap();
     std::fs::write(claims.join("5"), "b\n").unwrap();
