@@ -53,27 +53,13 @@ fn sprt(max_pairs: u64) -> Format {
 fn game(id: u64, black: &str, white: &str, rng: &mut SplitMix64) -> GameRecord {
     let result = [0.0, 0.5, 1.0, 1.0][(rng.next_u64() % 4) as usize];
     GameRecord {
-        tune: None,
-        pair_id: id / 2,
-        game_id: id,
-        round: id / 2,
-        opening_id: 0,
-        black: black.into(),
-        white: white.into(),
-        start: None,
-        opening_plies: 0,
-        moves: String::new(),
-        result,
         disc_diff: ((result - 0.5) * 20.0) as i32,
         reason: if id % 37 == 5 {
             format!("time forfeit: {black} (used 2 s of 1 s)")
         } else {
             "game over".into()
         },
-        nodes: vec![],
-        times_ms: vec![],
-        depths: vec![],
-        scores: vec![],
+        ..GameRecord::example(id, black, white, result)
     }
 }
 
