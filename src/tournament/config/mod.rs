@@ -11,6 +11,7 @@ mod engines;
 pub mod matchup;
 mod normal;
 pub mod options;
+mod plan;
 mod size;
 
 use crate::book::{read_book, Book, BookError, Opening, OpeningOrder, Order};
@@ -21,7 +22,6 @@ use crate::game::GameKind;
 use crate::records::changes::form_hash;
 use crate::records::Format;
 use crate::search::Limit;
-use crate::stats::{Sprt, SprtError};
 use crate::tournament::tune::{Named, Tune};
 /// FNV-1a, 64-bit: config fingerprints (it lives in `util`, where the
 /// history database uses it too).
@@ -29,6 +29,7 @@ pub use crate::util::fnv1a;
 use crate::util::text::read_text;
 use crate::util::{Source, Sourced};
 pub use engines::EngineRef;
+pub use plan::Plan;
 use engines::{load_engines, Loaded};
 use normal::normal_form;
 use options::check_forced_limit;
@@ -103,12 +104,9 @@ pub struct Tournament {
     pub time_control: Option<TimeControl>,
     /// Adjudication.
     pub adjudicate: Adjudicate,
-    /// Which games.
-    pub format: Format,
-    /// The SPRT, for `Format::Sprt`.
-    pub sprt: Option<Sprt>,
-    /// The tune, for `Format::Spsa` (`engines` are then its θ+ and θ−).
-    pub tune: Option<std::sync::Arc<crate::tournament::tune::Tune>>,
+    /// Which games: the format, checked (for a tune, `engines` are its θ+
+    /// and θ−).
+    pub plan: Plan,
     /// The book.
     pub book: Book,
     /// Its order.
@@ -283,9 +281,9 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             mut inputs,
             ..
         } = loaded;
-        let sprt = check_format(&src, &raw.format, engines.len())?;
+        let plan = Plan::check(&src, &raw.format, engines.len(), tune)?;
         check_size(&src, &raw.format, engines.len())?;
-        check_policy(&src, &raw, sprt.is_some())?;
+        check_policy(&src, &raw, plan.sprt().is_some())?;
         check_forced_limit(&src, raw.limit, &engines)?;
         if let Some((field, msg)) = raw.adjudicate.problem() {
             return Err(src.field(field, msg));
@@ -321,9 +319,7 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             engines,
             time_control: raw.time_control,
             adjudicate: raw.adjudicate,
-            format: raw.format,
-            sprt,
-            tune,
+            plan,
             book,
             order,
             book_settings: raw.book,
@@ -388,73 +384,12 @@ fn tune_of(
     Ok(Some(std::sync::Arc::new(tune)))
 }
 
-/// The format's own settings against `n` engines; the SPRT it runs, if any.
-fn check_format(src: &Source<'_>, format: &Format, n: usize) -> Result<Option<Sprt>> {
-    let rounds_at_least_one = |rounds: u64| {
-        if rounds == 0 {
-            Err(src.field("rounds", "must be at least 1"))
-        } else {
-            Ok(None)
-        }
-    };
-    match *format {
-        Format::RoundRobin { rounds } => rounds_at_least_one(rounds),
-        Format::Gauntlet {
-            challengers,
-            rounds,
-        } => {
-            if challengers == 0 || challengers >= n {
-                return Err(src.field(
-                    "challengers",
-                    format!("{challengers} challengers among {n} engines: there must be at least 1 and fewer than {n}"),
-                ));
-            }
-            rounds_at_least_one(rounds)
-        }
-        Format::Sprt {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-            model,
-            max_pairs,
-        } => {
-            if n != 2 {
-                return Err(src.field(
-                    "engines",
-                    format!("an SPRT compares exactly 2 engines, got {n}"),
-                ));
-            }
-            if max_pairs == 0 {
-                return Err(src.field("max_pairs", "must be at least 1"));
-            }
-            if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
-                return Err(src.field("elo0", format!("elo0 ({elo0}) must be below elo1 ({elo1})")));
-            }
-            Sprt::new(elo0, elo1, alpha, beta, model)
-                .map(Some)
-                .map_err(|e| src.field(sprt_field(&e), e.to_string()))
-        }
-        // Checked with its engine (`Tune::check`).
-        Format::Spsa { .. } => Ok(None),
-    }
-}
-
-/// The config field an SPRT error is about.
-fn sprt_field(e: &SprtError) -> &'static str {
-    match *e {
-        SprtError::Probability { field, .. } | SprtError::LogisticRange { field, .. } => field,
-        SprtError::ErrorSum { .. } => "alpha",
-        SprtError::EloBounds { .. } => "elo0",
-    }
-}
-
 /// The exit policy and the game-thread count.
 fn check_policy(src: &Source<'_>, raw: &RawTournament, is_sprt: bool) -> Result<()> {
     if raw.fail_on_h0 && !is_sprt {
         return Err(src.field("fail_on_h0", "only an Sprt format can accept H0; use false"));
     }
-    if raw.concurrency == 0 || raw.concurrency > 256 {
+    if !(1..=options::MAX_CONCURRENCY).contains(&raw.concurrency) {
         return Err(src.field(
             "concurrency",
             format!("must be 1 to 256, got {}", raw.concurrency),

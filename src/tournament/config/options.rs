@@ -9,6 +9,10 @@ use crate::search::Limit;
 use crate::util::Source;
 use serde::{Deserialize, Serialize};
 
+/// Most game threads a run may ask for (the config's `concurrency` and
+/// the command line's `--concurrency` alike).
+pub const MAX_CONCURRENCY: usize = 256;
+
 /// How games may end early.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

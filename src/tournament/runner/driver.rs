@@ -120,7 +120,12 @@ fn prepare(
     opts: &RunOptions,
     venue: &mut dyn Venue,
 ) -> Result<(usize, TournamentInfo)> {
-    let concurrency = check_concurrency(opts.concurrency.unwrap_or(t.concurrency))?;
+    // The config's own was checked with the config: only an override is
+    // checked here.
+    let concurrency = match opts.concurrency {
+        Some(c) => check_concurrency(c)?,
+        None => t.concurrency,
+    };
     check_tables(t, concurrency)?;
     check_memory(t, concurrency)?;
     check_programs(t)?;
@@ -136,7 +141,7 @@ fn prepare(
 /// process's `threads`: a worker knows only its own).
 fn warnings(t: &Tournament, threads: usize) -> Vec<String> {
     let mut warnings = engine_warnings(t);
-    warnings.extend(t.tune.as_ref().and_then(|tune| tune.idle_warning(threads)));
+    warnings.extend(t.plan.tune().and_then(|tune| tune.idle_warning(threads)));
     warnings
 }
 
@@ -229,7 +234,7 @@ fn tuned(
     results: &Results,
     out: &Path,
 ) -> Result<Option<TunedCheck>> {
-    match (&t.tune, &results.tune) {
+    match (t.plan.tune(), &results.tune) {
         (Some(tune), Some(summary))
             if outputs == Outputs::Folder || summary.iterations_done == summary.iterations =>
         {

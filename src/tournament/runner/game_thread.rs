@@ -197,7 +197,7 @@ impl<'t> Players<'t> {
         // used least recently when too many are kept.
         G::seats(self)[i] = None;
         self.make_room::<G>([p.black, p.white]);
-        let tuned = match (&self.tournament.tune, wanted) {
+        let tuned = match (self.tournament.plan.tune(), wanted) {
             (Some(tune), Some(values)) => Some(tune.engine(i, values)?),
             _ => None,
         };

@@ -12,7 +12,9 @@ use crate::records::{BookInfo, Shard, TournamentInfo};
 use crate::report::Results;
 use crate::search::Limit;
 use crate::stats::Verdict;
-use crate::tournament::config::Tournament;
+use crate::tournament::config::options::MAX_CONCURRENCY;
+use crate::tournament::config::{Plan, Tournament};
+use crate::tournament::schedule::{Gauntlet, RoundRobin, SprtSchedule};
 use crate::tournament::{memory, schedule};
 use std::path::PathBuf;
 
@@ -64,25 +66,33 @@ pub const EXIT_STOPPED: u8 = 130;
 /// # Errors
 /// [`Error::Usage`] naming `shard` for a tune split into shards.
 pub(crate) fn scheduler(t: &Tournament, shard: Shard) -> Result<Box<dyn schedule::Scheduler>> {
-    match &t.tune {
-        Some(_) if shard != Shard::ALL => Err(Error::usage(
-            "shard",
-            "a tune is one run: each iteration plays values that earlier ones' results decide, so its pairs cannot be split into shards",
-        )),
-        Some(tune) => Ok(Box::new(tune.scheduler(t.order.clone()))),
-        None => schedule::for_format(&t.format, t.engines.len(), t.order.clone(), shard)
-            .ok_or_else(|| Error::Internal("a format without a scheduler".into())),
-    }
+    let (n, order) = (t.engines.len(), t.order.clone());
+    Ok(match t.plan {
+        Plan::Tune(_) if shard != Shard::ALL => {
+            return Err(Error::usage(
+                "shard",
+                "a tune is one run: each iteration plays values that earlier ones' results decide, so its pairs cannot be split into shards",
+            ))
+        }
+        Plan::Tune(ref tune) => Box::new(tune.scheduler(order)),
+        Plan::RoundRobin { rounds } => Box::new(RoundRobin::new(n, rounds, order, shard)),
+        Plan::Gauntlet {
+            challengers,
+            rounds,
+        } => Box::new(Gauntlet::new(challengers, n, rounds, order, shard)),
+        Plan::Sprt { max_pairs, .. } => Box::new(SprtSchedule::new(max_pairs, order, shard)),
+    })
 }
 
 /// The record of a tournament in its output folder.
 pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
+    let format = t.plan.format();
     TournamentInfo {
         config_hash: t.hash.clone(),
         name: t.name.clone(),
         engines: t.engine_names(),
-        format: t.format.clone(),
-        total_pairs: schedule::total_pairs(&t.format, t.engines.len()),
+        total_pairs: schedule::total_pairs(&format, t.engines.len()),
+        format,
         book: match &t.book_settings {
             Some(b) => BookInfo {
                 file: b.file.display().to_string(),
@@ -166,11 +176,12 @@ pub(crate) fn check_memory(t: &Tournament, threads: usize) -> Result<()> {
     let Some(available) = crate::util::sys::available_memory() else {
         return Ok(());
     };
-    let held = memory::Held::of(&t.engines, &t.format, threads);
+    let format = t.plan.format();
+    let held = memory::Held::of(&t.engines, &format, threads);
     if held.total() <= available {
         return Ok(());
     }
-    Err(held.refusal(&t.engines, &t.format, threads, available))
+    Err(held.refusal(&t.engines, &format, threads, available))
 }
 
 /// Checks, before any game, that every external engine's program starts.
@@ -196,12 +207,12 @@ pub(crate) fn engine_warnings(t: &Tournament) -> Vec<String> {
     external.filter_map(|x| x.limit_note()).collect()
 }
 
-/// The game threads a run asks for, checked.
+/// The game threads the caller asks for instead of the config's, checked.
 ///
 /// # Errors
-/// [`Error::Usage`] outside 1 to 256.
+/// [`Error::Usage`] outside 1 to [`MAX_CONCURRENCY`].
 pub(crate) fn check_concurrency(concurrency: usize) -> Result<usize> {
-    if concurrency == 0 || concurrency > 256 {
+    if !(1..=MAX_CONCURRENCY).contains(&concurrency) {
         return Err(Error::usage(
             "concurrency",
             format!("{concurrency} threads: must be 1 to 256"),

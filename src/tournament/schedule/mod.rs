@@ -22,7 +22,7 @@ pub use pairs::{
 };
 
 use crate::book::OpeningOrder;
-use crate::records::{Format, GameRecord, Shard};
+use crate::records::{GameRecord, Shard};
 
 /// One game to play.
 #[derive(Clone, Debug, PartialEq)]
@@ -178,30 +178,11 @@ impl Scheduler for SprtSchedule {
     }
 }
 
-/// The scheduler of `format` for `engines` engines; `None` for a tune,
-/// whose games carry values only its own scheduler knows
-/// ([`crate::tournament::tune`]).
-pub fn for_format(
-    format: &Format,
-    engines: usize,
-    order: OpeningOrder,
-    shard: Shard,
-) -> Option<Box<dyn Scheduler>> {
-    Some(match *format {
-        Format::RoundRobin { rounds } => Box::new(RoundRobin::new(engines, rounds, order, shard)),
-        Format::Gauntlet {
-            challengers,
-            rounds,
-        } => Box::new(Gauntlet::new(challengers, engines, rounds, order, shard)),
-        Format::Sprt { max_pairs, .. } => Box::new(SprtSchedule::new(max_pairs, order, shard)),
-        Format::Spsa { .. } => return None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::book::Order;
+    use crate::records::Format;
 
     fn order(len: usize) -> OpeningOrder {
         OpeningOrder::new(len, Order::Sequential, 0, 0).unwrap()
@@ -225,29 +206,29 @@ mod tests {
 
     #[test]
     fn each_format_plays_its_fixed_schedule() {
-        for (format, engines) in [
-            (Format::RoundRobin { rounds: 3 }, 4),
+        let shard = Shard { index: 2, count: 3 };
+        let sprt = Format::Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: crate::stats::Model::Normalized,
+            max_pairs: 7,
+        };
+        let gauntlet = Format::Gauntlet {
+            challengers: 2,
+            rounds: 2,
+        };
+        let cases: [(Format, usize, Box<dyn Scheduler>); 3] = [
             (
-                Format::Gauntlet {
-                    challengers: 2,
-                    rounds: 2,
-                },
-                5,
+                Format::RoundRobin { rounds: 3 },
+                4,
+                Box::new(RoundRobin::new(4, 3, order(10), shard)),
             ),
-            (
-                Format::Sprt {
-                    elo0: 0.0,
-                    elo1: 5.0,
-                    alpha: 0.05,
-                    beta: 0.05,
-                    model: crate::stats::Model::Normalized,
-                    max_pairs: 7,
-                },
-                2,
-            ),
-        ] {
-            let shard = Shard { index: 2, count: 3 };
-            let mut s = for_format(&format, engines, order(10), shard).unwrap();
+            (gauntlet, 5, Box::new(Gauntlet::new(2, 5, 2, order(10), shard))),
+            (sprt, 2, Box::new(SprtSchedule::new(7, order(10), shard))),
+        ];
+        for (format, engines, mut s) in cases {
             let mut fixed = Schedule::new(&format, engines, order(10), shard);
             assert_eq!(s.total(), fixed.total());
             let games = drain(s.as_mut(), None);

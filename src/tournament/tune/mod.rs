@@ -28,6 +28,8 @@ use std::sync::Arc;
 /// A checked tune.
 #[derive(Clone, Debug)]
 pub struct Tune {
+    /// Its settings as the config writes them (the record's format).
+    pub format: Format,
     /// The method, its parameters and gains.
     pub spsa: Arc<Spsa>,
     /// Pairs each iteration plays.
@@ -122,6 +124,7 @@ impl Tune {
         }
         let name = base.name().to_string();
         let tune = Tune {
+            format: format.clone(),
             spsa: Arc::new(spsa),
             pairs_per_iteration: *pairs_per_iteration,
             base,

@@ -51,7 +51,7 @@ pub fn run_worker(
         heartbeat: None,
         own: 0,
         summary: None,
-        tune: t.tune.as_ref().map(|tune| tune.trajectory()),
+        tune: t.plan.tune().map(|tune| tune.trajectory()),
     };
     let outcome = drive(t, opts, observer, &mut seat)?;
     let summary = seat
