@@ -6,17 +6,19 @@
 //! `arena match` takes its two engines this way, and a config's
 //! `Arg("...")` entry the same text.
 //!
-//! A changed file is the file's text with the fields set in place
-//! ([`crate::util::ron_edit`]) and read as the file is, so every check
-//! applies; what the change makes wrong is said of the argument.
+//! A changed file is the file read into its typed form, the fields set
+//! there ([`super::field`], as a matrix's and a tune's are) and checked as
+//! the file is, so every check applies; what the change makes wrong is
+//! said of the argument.
 
+use super::config::{EngineConfig, RawEngine};
 use super::external::{Protocol, RawExternal};
+use super::field::{is_path_field, FieldValue, Fields};
 use super::spec::{first_word, EngineSpec};
 use crate::error::{Error, Result};
 use crate::search::Limit;
-use crate::util::ron_edit::set_field;
 use crate::util::text::read_text;
-use crate::util::Source;
+use crate::util::{parse_ron, Source};
 use std::path::{Path, PathBuf};
 
 /// An engine argument, read.
@@ -54,11 +56,6 @@ struct Program {
 
 /// The keys of a program written out.
 const KEYS: [&str; 5] = ["cmd", "arg", "proto", "name", "dir"];
-
-/// Fields whose value is text (written without quotes in an argument).
-const TEXT_FIELDS: [&str; 2] = ["name", "command"];
-/// Fields whose value is a path (relative to where the argument is read).
-const PATH_FIELDS: [&str; 3] = ["weights", "probcut", "working_dir"];
 
 impl EngineArg {
     /// Reads an argument: text whose first word is `cmd=`, `arg=`,
@@ -208,21 +205,12 @@ impl EngineArg {
             return Err(self.bad(format!("engine file {shown} {problem}")));
         }
         let original = read_text(&full)?;
-        let external = first_word(&original) == "External";
-        let mut text = original.clone();
-        for (key, value) in fields {
-            let path: Vec<&str> = key.split('.').collect();
-            text = set_field(&text, &path, |old| {
-                ron_value(&path, value, old, external, base)
-            })
-            .map_err(|m| self.bad(format!("{key}: {m}")))?;
-        }
-        let mut spec = match EngineSpec::parse(&text, &full, time_control) {
+        let mut spec = match changed_spec(&original, &full, fields, base, time_control) {
             Ok(spec) => spec,
-            Err(e) => {
+            Err(message) => {
                 // The file's own error is the file's; any other, the change's.
                 EngineSpec::parse(&original, &full, time_control)?;
-                return Err(self.bad(wording(&e)));
+                return Err(self.bad(message));
             }
         };
         if !fields.iter().any(|(k, _)| k == "name") {
@@ -357,37 +345,50 @@ fn split_fields(text: &str) -> std::result::Result<Vec<(String, String)>, String
     Ok(fields)
 }
 
-/// The RON text of `value` for the field at `path` (written `old` in the
-/// file): text fields quoted, path fields made absolute from `base` and
-/// quoted, anything else as written; put in `Some(...)` where the file
-/// writes an option (or leaves one of the optional fields out).
-fn ron_value(path: &[&str], value: &str, old: Option<&str>, external: bool, base: &Path) -> String {
-    let last = path.last().copied().unwrap_or_default();
-    let text = if value == "None" {
-        return value.to_string();
-    } else if PATH_FIELDS.contains(&last) {
-        let p = base.join(value);
-        let p = std::path::absolute(&p).unwrap_or(p);
-        format!("{:?}", p.display().to_string())
-    } else if TEXT_FIELDS.contains(&last) {
-        format!("{value:?}")
-    } else {
-        value.to_string()
-    };
-    let optional: &[&str] = if external {
-        &["working_dir", "limit"]
-    } else {
-        &["aspiration", "probcut"]
-    };
-    let option = match old {
-        Some(o) => o == "None" || o.starts_with("Some("),
-        None => path.len() == 1 && optional.contains(&last),
-    };
-    if option && !text.starts_with("Some(") {
-        format!("Some({text})")
-    } else {
-        text
+/// The engine file `full`, whose text is `original`, with `fields` set
+/// (values written relative to `base`; `time_control` standing in for a
+/// missing limit), checked.
+///
+/// # Errors
+/// What the file or the change makes wrong, in words, without a place.
+fn changed_spec(
+    original: &str,
+    full: &Path,
+    fields: &[(String, String)],
+    base: &Path,
+    time_control: Option<Limit>,
+) -> std::result::Result<EngineSpec, String> {
+    if first_word(original) == "External" {
+        let raw: RawExternal = parse_ron(original, full).map_err(|e| wording(&e))?;
+        let raw = set_all(raw, fields, base)?;
+        return EngineSpec::external(raw, Source::new(full, original), time_control)
+            .map_err(|e| wording(&e));
     }
+    let raw: RawEngine = parse_ron(original, full).map_err(|e| wording(&e))?;
+    let mut raw = set_all(raw, fields, base)?;
+    if let Some(limit) = time_control {
+        raw.set_default_limit(limit);
+    }
+    EngineConfig::check(raw, original, full)
+        .map(|c| EngineSpec::Engine(Box::new(c)))
+        .map_err(|e| wording(&e))
+}
+
+/// `raw` with `fields` (paths and written values, files relative to
+/// `base`) set, in order.
+///
+/// # Errors
+/// The first field that cannot be set so, in words.
+fn set_all<R: Fields>(
+    mut raw: R,
+    fields: &[(String, String)],
+    base: &Path,
+) -> std::result::Result<R, String> {
+    for (key, value) in fields {
+        let value = FieldValue::Written { text: value, base };
+        raw.set_field(key, value).map_err(|e| e.to_string())?;
+    }
+    Ok(raw)
 }
 
 /// `NAME+FIELD=VALUE...`: the name of an engine with `fields` changed,
@@ -397,7 +398,7 @@ fn changed_name(name: &str, fields: &[(String, String)]) -> String {
     let mut out = name.to_string();
     for (key, value) in fields {
         let last = key.rsplit('.').next().unwrap_or(key);
-        let shown: String = if PATH_FIELDS.contains(&last) {
+        let shown: String = if is_path_field(last) {
             Path::new(value)
                 .file_stem()
                 .map_or_else(|| value.clone(), |s| s.to_string_lossy().into())
@@ -507,26 +508,42 @@ mod tests {
     #[test]
     fn values_are_written_as_the_file_needs_them() {
         let base = Path::new("/b");
-        let v = |path: &str, value: &str, old: Option<&str>| {
-            let path: Vec<&str> = path.split('.').collect();
-            ron_value(&path, value, old, false, base)
+        let engine = |text: &str| -> RawEngine { parse_ron(text, Path::new("e.ron")).unwrap() };
+        let set = |raw: &mut RawEngine, path: &str, text: &str| {
+            raw.set_field(path, FieldValue::Written { text, base })
+                .unwrap_or_else(|e| panic!("{path}={text}: {e}"));
         };
-        assert_eq!(v("eval.weights", "w.bin", Some("\"x\"")), "\"/b/w.bin\"");
-        assert_eq!(
-            v("probcut", "p.ron", Some("Some(\"q\")")),
-            "Some(\"/b/p.ron\")"
+        let mut raw = engine(
+            "Engine(name: \"old\", search: Pvs, eval: Features(weights: \"x\"), probcut: Some(\"q\"))",
         );
-        assert_eq!(v("probcut", "p.ron", None), "Some(\"/b/p.ron\")");
-        assert_eq!(v("probcut", "None", Some("Some(\"q\")")), "None");
-        assert_eq!(v("name", "new one", Some("\"old\"")), "\"new one\"");
-        assert_eq!(v("tt_mib", "8", Some("64")), "8");
-        assert_eq!(v("aspiration", "25", Some("None")), "Some(25)");
-        assert_eq!(v("limit", "Depth(3)", None), "Depth(3)");
-        let path = ["limit"];
-        assert_eq!(
-            ron_value(&path, "Depth(3)", None, true, base),
-            "Some(Depth(3))"
-        );
+        set(&mut raw, "eval.weights", "w.bin");
+        assert_eq!(raw.eval.weights(), Some(Path::new("/b/w.bin")));
+        set(&mut raw, "probcut", "p.ron");
+        assert_eq!(raw.probcut, Some(PathBuf::from("/b/p.ron")));
+        set(&mut raw, "probcut", "None");
+        assert_eq!(raw.probcut, None);
+        set(&mut raw, "name", "new one");
+        assert_eq!(raw.name, "new one");
+        set(&mut raw, "tt_mib", "8");
+        assert_eq!(raw.tt_mib, 8);
+        set(&mut raw, "aspiration", "25");
+        assert_eq!(raw.aspiration, Some(25));
+        set(&mut raw, "limit", "Depth(3)");
+        assert_eq!((raw.limit, raw.stated.limit), (Limit::Depth(3), true));
+        // A file that leaves probcut out.
+        let mut raw = engine("Engine(name: \"n\", search: Pvs)");
+        set(&mut raw, "probcut", "p.ron");
+        assert_eq!(raw.probcut, Some(PathBuf::from("/b/p.ron")));
+        let mut x = RawExternal::new("x", "x", Protocol::Gtp);
+        x.set_field(
+            "limit",
+            FieldValue::Written {
+                text: "Depth(3)",
+                base,
+            },
+        )
+        .unwrap();
+        assert_eq!(x.limit, Some(Limit::Depth(3)));
         assert_eq!(
             changed_name("s", &[("eval.weights".into(), "a/new.bin".into())]),
             "s+weights=new"

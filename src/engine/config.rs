@@ -130,34 +130,6 @@ pub struct Stated {
 }
 
 impl RawEngine {
-    /// Every field as JSON, those left out of config hashes at their
-    /// defaults included (`threads`, `time`, the endgame's, and
-    /// `probcut_confidence` as null): where a tune sets a field by its
-    /// path.
-    pub fn every_field(&self) -> serde_json::Value {
-        let mut v = serde_json::to_value(self).unwrap_or_default();
-        if let serde_json::Value::Object(map) = &mut v {
-            let all = [
-                ("threads", serde_json::json!(self.threads)),
-                ("time", serde_json::to_value(self.time).unwrap_or_default()),
-                (
-                    "probcut_confidence",
-                    serde_json::json!(self.probcut_confidence),
-                ),
-                (
-                    "endgame_selective_at",
-                    serde_json::json!(self.endgame_selective_at),
-                ),
-                ("endcut", serde_json::json!(self.endcut)),
-                ("endgame_share", serde_json::json!(self.endgame_share)),
-            ];
-            for (name, value) in all {
-                map.entry(name).or_insert(value);
-            }
-        }
-        v
-    }
-
     /// Gives a searching engine that states no limit of its own `limit`
     /// (a tournament's time control); a stated limit wins.
     pub fn set_default_limit(&mut self, limit: Limit) {

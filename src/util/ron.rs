@@ -5,6 +5,8 @@
 use crate::error::{Error, Result};
 use std::path::Path;
 
+pub use super::ron_explain::unknown_field;
+
 /// Parses a RON data file (a tournament, an engine, weights, ProbCut) into
 /// `T`, with the file, line and column of a syntax or shape error, and a
 /// message in the user's words: the field, the value written and what is
@@ -14,9 +16,18 @@ use std::path::Path;
 /// # Errors
 /// [`Error::Config`] naming the place.
 pub fn parse_ron<T: serde::de::DeserializeOwned>(text: &str, path: &Path) -> Result<T> {
+    parse_ron_seed(text, path, std::marker::PhantomData)
+}
+
+/// [`parse_ron`] with a seed: what `seed` reads, with the same errors.
+fn parse_ron_seed<'de, S: serde::de::DeserializeSeed<'de>>(
+    text: &'de str,
+    path: &Path,
+    seed: S,
+) -> Result<S::Value> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     ron::Options::default()
-        .from_str(text)
+        .from_str_seed(text, seed)
         .map_err(|e: ron::error::SpannedError| {
             // Trailing text is reported from the end of the value before
             // it; the text itself starts at the span's end.
@@ -29,6 +40,97 @@ pub fn parse_ron<T: serde::de::DeserializeOwned>(text: &str, path: &Path) -> Res
             let message = super::ron_explain::explain(&e.code, text, line, column);
             Error::config_at(path, line, column, message)
         })
+}
+
+/// Reads `value`, the RON text of the field `field` of a struct written
+/// `top(...)` (`8` in an engine file's `Engine(tt_mib: 8)`), as a `T`:
+/// read in that place, as the field of a file is, so that what does not
+/// read is said in [`parse_ron`]'s words of a file, naming the field and
+/// the value (`tt_mib must be a whole number, got `lots``).
+///
+/// # Errors
+/// The message alone: the text read is the value's, not a file's.
+pub fn parse_ron_field<T: serde::de::DeserializeOwned>(
+    value: &str,
+    top: &'static str,
+    field: &str,
+) -> std::result::Result<T, String> {
+    let text = format!("{top}({field}: {value})");
+    parse_ron_seed(&text, Path::new(""), field_seed::OneField::<T>::new(top)).map_err(|e| {
+        if let Error::Config { message, .. } = e {
+            message
+        } else {
+            e.to_string()
+        }
+    })
+}
+
+/// Reading a struct of one field, whatever its name, as that field's value.
+mod field_seed {
+    use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    /// `TOP(NAME: VALUE)` read as the `T` of `VALUE`.
+    pub(super) struct OneField<T> {
+        top: &'static str,
+        value: PhantomData<T>,
+    }
+
+    impl<T> OneField<T> {
+        pub(super) fn new(top: &'static str) -> OneField<T> {
+            OneField {
+                top,
+                value: PhantomData,
+            }
+        }
+    }
+
+    impl<'de, T: DeserializeOwned> DeserializeSeed<'de> for OneField<T> {
+        type Value = T;
+
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+            d.deserialize_struct(self.top, &[], self)
+        }
+    }
+
+    impl<'de, T: DeserializeOwned> Visitor<'de> for OneField<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{}(FIELD: VALUE)", self.top)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+            if map.next_key::<Name>()?.is_none() {
+                return Err(de::Error::custom("no value is written"));
+            }
+            let value = map.next_value::<T>()?;
+            if map.next_key::<Name>()?.is_some() {
+                return Err(de::Error::custom("one value is written, not several"));
+            }
+            Ok(value)
+        }
+    }
+
+    /// A field's name, read as an identifier and not kept.
+    struct Name;
+
+    impl<'de> de::Deserialize<'de> for Name {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Name, D::Error> {
+            struct NameVisitor;
+            impl Visitor<'_> for NameVisitor {
+                type Value = Name;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a field name")
+                }
+                fn visit_str<E: de::Error>(self, _: &str) -> Result<Name, E> {
+                    Ok(Name)
+                }
+            }
+            d.deserialize_identifier(NameVisitor)
+        }
+    }
 }
 
 /// The stage (index into `stages`, sorted by `min_empties` descending) for a

@@ -59,6 +59,16 @@ fn one_of(names: &[&str]) -> String {
     }
 }
 
+/// The words for `found`, written as a field of `container` (`an
+/// engine`, `eval: Features`), which has the fields `expected` and not it.
+pub fn unknown_field(found: &str, container: &str, expected: &[&str]) -> String {
+    format!(
+        "`{}` is not a field of {container}; the fields are {}",
+        excerpt(found, VALUE_CHARS),
+        one_of(expected)
+    )
+}
+
 /// The accepted range of whole numbers at `place`, in words.
 fn accepted_range(place: &Place) -> (i64, Option<i64>) {
     let key = place.range_key().unwrap_or("");
@@ -198,12 +208,7 @@ fn shape_words(code: &RonError, place: &Place) -> Option<String> {
         ),
         RonError::NoSuchStructField {
             expected, found, ..
-        } => format!(
-            "`{}` is not a field of {}; the fields are {}",
-            excerpt(found, VALUE_CHARS),
-            place.container(),
-            one_of(expected)
-        ),
+        } => unknown_field(found, &place.container(), expected),
         RonError::MissingStructField { field, .. } => {
             format!(
                 "{} needs the field `{field}:`, which is missing",
