@@ -282,25 +282,7 @@ fn shallow_by<C: Cpu, L: Leaves>(
                 }
                 return best;
             }
-            // (key, square, child discs, its moves), fewest weighted
-            // replies first.
-            let mut list = arrayvec::ArrayVec::<(u32, usize, u64, u64, u64), 64>::new();
-            for sq in Bits(moves) {
-                let f = cpu.flips(sq, p, o);
-                let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
-                let replies = cpu.legal_moves(np, no);
-                let key = replies.count_ones() + (replies & CORNERS).count_ones();
-                let new = (key, sq, np, no, replies);
-                list.push(new);
-                let list = list.as_mut_slice();
-                let mut j = list.len() - 1;
-                while j > 0 && list[j - 1].0 > key {
-                    list[j] = list[j - 1];
-                    j -= 1;
-                }
-                list[j] = new;
-            }
-            for &(_, sq, np, no, replies) in &list {
+            for &(_, sq, np, no, replies) in &by_fewest_replies(cpu, p, o, moves) {
                 // The flips are what changed on the opponent's side.
                 let child = leaves.child(state, sq, np ^ o);
                 let at = (np, no, replies);
@@ -312,6 +294,35 @@ fn shallow_by<C: Cpu, L: Leaves>(
             best
         },
     )
+}
+
+/// The moves `moves` of `p` against `o`, each as (key, square, child discs,
+/// its moves), fewest weighted replies (corners counted twice) first, and
+/// in square order among equals.
+#[inline(always)]
+fn by_fewest_replies<C: Cpu>(
+    cpu: C,
+    p: u64,
+    o: u64,
+    moves: u64,
+) -> arrayvec::ArrayVec<(u32, usize, u64, u64, u64), 64> {
+    let mut list = arrayvec::ArrayVec::<(u32, usize, u64, u64, u64), 64>::new();
+    for sq in Bits(moves) {
+        let f = cpu.flips(sq, p, o);
+        let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+        let replies = cpu.legal_moves(np, no);
+        let key = replies.count_ones() + (replies & CORNERS).count_ones();
+        let new = (key, sq, np, no, replies);
+        list.push(new);
+        let list = list.as_mut_slice();
+        let mut j = list.len() - 1;
+        while j > 0 && list[j - 1].0 > key {
+            list[j] = list[j - 1];
+            j -= 1;
+        }
+        list[j] = new;
+    }
+    list
 }
 
 /// A child's value `v` in a fail-soft alpha-beta loop: raises the best

@@ -386,33 +386,41 @@ pub fn check_score_rules(rec: &GameRecord, a: &AdjudicateInfo) -> Result<(), Bad
         let Some(call) = judge.call(pos.empties()) else {
             continue;
         };
-        let said = format!(
-            "adjudicated: {}",
-            call.reason([rec.black.as_str(), rec.white.as_str()])
-        );
-        if t + 1 < plies {
-            return Err(bad(
-                "moves",
-                format!(
-                    "this run's rule ends the game after ply {} ({said:?}; tournament.json: adjudicate), but it goes on",
-                    t + 1
-                ),
-            ));
-        }
-        if said != rec.reason || call.black_score() != rec.disc_diff {
-            return Err(bad(
-                "reason",
-                format!(
-                    "{:?} ({:+}), but the reported scores end the game as {said:?} ({:+}) under this run's rule (tournament.json: adjudicate)",
-                    rec.reason,
-                    rec.disc_diff,
-                    call.black_score()
-                ),
-            ));
-        }
-        return Ok(());
+        return check_call(rec, call, t + 1, plies);
     }
     uncalled(rec, claim, pos.empties(), solve_at)
+}
+
+/// A game the score rules `call` after its ply `ply` of `plies`: it must end
+/// there, with the reason and disc difference the call gives.
+///
+/// # Errors
+/// A game that goes on, or ends otherwise.
+fn check_call(rec: &GameRecord, call: Call, ply: usize, plies: usize) -> Result<(), BadGame> {
+    let said = format!(
+        "adjudicated: {}",
+        call.reason([rec.black.as_str(), rec.white.as_str()])
+    );
+    if ply < plies {
+        return Err(bad(
+            "moves",
+            format!(
+                "this run's rule ends the game after ply {ply} ({said:?}; tournament.json: adjudicate), but it goes on"
+            ),
+        ));
+    }
+    if said != rec.reason || call.black_score() != rec.disc_diff {
+        return Err(bad(
+            "reason",
+            format!(
+                "{:?} ({:+}), but the reported scores end the game as {said:?} ({:+}) under this run's rule (tournament.json: adjudicate)",
+                rec.reason,
+                rec.disc_diff,
+                call.black_score()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A game the score rules never called: fine, unless it claims they did.

@@ -199,6 +199,33 @@ pub fn name_width<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
 /// stronger than the column engine). Lines joined by `\n`.
 pub fn ratings_table(r: &Ratings) -> String {
     let width = name_width(r.engines.iter().map(|e| e.name.as_str()));
+    let mut lines = ratings_heading(r);
+    lines.push(format!(
+        "{:>4} {:<width$} {:>8} {:>7} {:>7} {:>8} {:>7}",
+        "Rank", "Name", "Elo", "+/-", "Games", "Points", "Score"
+    ));
+    for (rank, e) in r.engines.iter().enumerate() {
+        lines.push(format!(
+            "{:>4} {:<width$} {:>8} {:>7} {:>7} {:>8} {:>6}%",
+            rank + 1,
+            e.name,
+            elo(e.elo, 1),
+            elo_error(e.elo, e.error, 1),
+            e.games,
+            fixed(e.points, 1),
+            fixed(e.score() * 100.0, 1)
+        ));
+    }
+    if r.engines.len() > 1 {
+        lines.push(String::new());
+        lines.extend(los_lines(r, width));
+    }
+    lines.join("\n")
+}
+
+/// The rating table's first lines: the method, anchor and games, and the
+/// note when the fallback prior was used.
+fn ratings_heading(r: &Ratings) -> Vec<String> {
     let anchor = match &r.anchor {
         Anchor::Average => "average = 0".to_string(),
         Anchor::Engine(name) => format!("{name} = 0"),
@@ -223,52 +250,39 @@ pub fn ratings_table(r: &Ratings) -> String {
              {virtual_draws} virtual draws were added between every two engines that met."
         ));
     }
-    lines.push(format!(
-        "{:>4} {:<width$} {:>8} {:>7} {:>7} {:>8} {:>7}",
-        "Rank", "Name", "Elo", "+/-", "Games", "Points", "Score"
-    ));
-    for (rank, e) in r.engines.iter().enumerate() {
-        lines.push(format!(
-            "{:>4} {:<width$} {:>8} {:>7} {:>7} {:>8} {:>6}%",
-            rank + 1,
-            e.name,
-            elo(e.elo, 1),
-            elo_error(e.elo, e.error, 1),
-            e.games,
-            fixed(e.points, 1),
-            fixed(e.score() * 100.0, 1)
-        ));
-    }
-    if r.engines.len() > 1 && r.los.is_empty() {
-        lines.push(String::new());
-        lines.push(format!(
+    lines
+}
+
+/// The rating table's LOS part (of more than one engine): its title and
+/// matrix, names in a column `width` wide, or why there is none.
+fn los_lines(r: &Ratings, width: usize) -> Vec<String> {
+    if r.los.is_empty() {
+        return vec![format!(
             "No LOS matrix: {} engines (it is given for at most {}).",
             r.engines.len(),
             super::ratings::LOS_MAX_ENGINES
-        ));
-    } else if r.engines.len() > 1 {
-        lines.push(String::new());
-        lines.push("LOS (%, row stronger than column):".to_string());
-        let cell = width.max(6);
-        let mut header = format!("{:<width$}", "");
-        for e in &r.engines {
-            header += &format!(" {:>cell$}", e.name);
-        }
-        lines.push(header);
-        for (e, row) in r.engines.iter().zip(&r.los) {
-            let mut line = format!("{:<width$}", e.name);
-            for v in row {
-                let text = if v.is_nan() {
-                    "-".to_string()
-                } else {
-                    fixed(v * 100.0, 1)
-                };
-                line += &format!(" {text:>cell$}");
-            }
-            lines.push(line);
-        }
+        )];
     }
-    lines.join("\n")
+    let mut lines = vec!["LOS (%, row stronger than column):".to_string()];
+    let cell = width.max(6);
+    let mut header = format!("{:<width$}", "");
+    for e in &r.engines {
+        header += &format!(" {:>cell$}", e.name);
+    }
+    lines.push(header);
+    for (e, row) in r.engines.iter().zip(&r.los) {
+        let mut line = format!("{:<width$}", e.name);
+        for v in row {
+            let text = if v.is_nan() {
+                "-".to_string()
+            } else {
+                fixed(v * 100.0, 1)
+            };
+            line += &format!(" {text:>cell$}");
+        }
+        lines.push(line);
+    }
+    lines
 }
 
 #[cfg(test)]

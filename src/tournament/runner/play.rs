@@ -183,15 +183,9 @@ pub fn play_into<G: Game>(
     // move played and the next one's moves generated, is charged to the
     // next mover: nanoseconds, where a read costs tens of them).
     let mut now = Instant::now();
-    for side in 0..2 {
-        let start = now;
-        let started = guarded(|| players[side].new_game(&setups[side]));
-        now = Instant::now();
-        if let Err(why) = started {
-            let why = timed(why, now - start, times[side].allowed());
-            played.ending = Ending::Forfeit { loser: side, why };
-            return;
-        }
+    if let Err((loser, why)) = start_game(&mut players, &setups, &times, &mut now) {
+        played.ending = Ending::Forfeit { loser, why };
+        return;
     }
     let mut pos = setups[0].start.clone();
     let mut moves = MoveList::new();
@@ -234,6 +228,26 @@ pub fn play_into<G: Game>(
         -score
     };
     played.ending = Ending::Over { first_score };
+}
+
+/// Tells both players, the first one first, that the game of its setup
+/// begins, each one's time counted from `now` (which becomes the instant
+/// the last one answered). The first to fail forfeits: its side and why.
+fn start_game<G: Game>(
+    players: &mut [&mut dyn Player<G>; 2],
+    setups: &[GameSetup<G>; 2],
+    times: &[SideTime; 2],
+    now: &mut Instant,
+) -> Result<(), (usize, Forfeit<G::Move>)> {
+    for side in 0..2 {
+        let start = *now;
+        let started = guarded(|| players[side].new_game(&setups[side]));
+        *now = Instant::now();
+        if let Err(why) = started {
+            return Err((side, timed(why, *now - start, times[side].allowed())));
+        }
+    }
+    Ok(())
 }
 
 /// A move as a player gave it, and the time it took.

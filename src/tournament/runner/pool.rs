@@ -83,6 +83,7 @@ impl Pool<'_> {
         self.play_with(scheduler, collector, &engines.0)
     }
 
+    /// [`Pool::play`] with the engine processes joining `engines`.
     fn play_with(
         &self,
         scheduler: &mut dyn Scheduler,
@@ -90,91 +91,107 @@ impl Pool<'_> {
         engines: &Engines,
     ) -> Result<Ended> {
         let resumed: HashSet<u64> = collector.games().iter().map(|g| g.game_id).collect();
-        // Games handed out at once: one playing on each game thread, and
-        // `queued` waiting for each.
-        let ahead = self.threads * (1 + self.queued);
-        let (job_tx, job_rx) = bounded::<Pairing>(ahead);
-        let (res_tx, res_rx) = unbounded::<Message>();
-        let (spare_tx, spare_rx) = unbounded::<Room>();
+        let channels = Channels::new(self.ahead());
+        let (jobs, messages) = (&channels.jobs.1, &channels.messages.1);
         // Dropped when this returns: the stop forwarder then ends.
         let (_running, done) = bounded::<()>(0);
         if let Some(stop) = &self.stop {
-            forward_stops(stop.requests.clone(), res_tx.clone(), done);
+            forward_stops(stop.requests.clone(), channels.messages.0.clone(), done);
         }
         let grace = self.stop.as_ref().map_or(Duration::ZERO, |s| s.grace);
-        let (mut spawned, mut in_flight) = (0usize, 0usize);
-        let (mut done, mut stopping) = (false, false);
-        // After a SIGTERM: when the games in flight are abandoned.
-        let mut abandon_at: Option<Instant> = None;
-        // When the scheduler asked to be asked again.
-        let mut ask_at: Option<Instant> = None;
+        let mut flight = Flight::default();
         // A message read while taking the answers that were waiting.
         let mut next: Option<Message> = None;
         loop {
-            while in_flight < ahead
-                && !done
-                && !stopping
-                && !collector.failed()
-                && !collector.decided()
-            {
-                match next_game(scheduler, collector, &resumed) {
-                    Next::Play(p) => {
-                        self.refuse_unfinished()?;
-                        if spawned < self.threads && spawned <= in_flight {
-                            self.start_thread(spawned, (&job_rx, &spare_rx), &res_tx, engines);
-                            spawned += 1;
-                        }
-                        job_tx.send(p).expect("game threads hold the job channel");
-                        in_flight += 1;
-                    }
-                    Next::Wait => break,
-                    Next::Later(wait) => {
-                        ask_at = Some(Instant::now() + wait);
-                        break;
-                    }
-                    Next::Done => done = true,
-                }
-            }
-            let waiting = ask_at.is_some() && !done && !stopping && !collector.failed();
-            if in_flight == 0 && !waiting {
+            self.hand_out(
+                &mut flight,
+                &channels,
+                scheduler,
+                collector,
+                &resumed,
+                engines,
+            )?;
+            if flight.over(collector) {
                 break;
             }
-            let message = next
-                .take()
-                .or_else(|| next_message(&res_rx, collector, abandon_at, ask_at.take()));
+            let message = next.take().or_else(|| {
+                next_message(messages, collector, flight.abandon_at, flight.ask_at.take())
+            });
             match message {
-                None => return Ok(abandon(&job_rx)),
+                None => return Ok(abandon(jobs)),
                 Some(Message::Ask) => collector.poll(),
                 Some(Message::Game(answer)) => {
                     let ended;
-                    (ended, next) = take_answers(answer, &res_rx, (&job_rx, &spare_tx), collector);
-                    in_flight -= ended;
+                    let spares = &channels.spares.0;
+                    (ended, next) = take_answers(answer, messages, (jobs, spares), collector);
+                    flight.in_flight -= ended;
                 }
-                Some(Message::Stop(_)) if stopping => return Ok(abandon(&job_rx)),
-                Some(Message::Stop(request)) => {
-                    stopping = true;
-                    in_flight -= withdraw(&job_rx);
-                    let terminate = request == StopRequest::Terminate;
-                    abandon_at = terminate.then(|| Instant::now() + grace);
-                    collector.stop_requested(in_flight, terminate.then_some(grace));
-                }
+                Some(Message::Stop(_)) if flight.stopping => return Ok(abandon(jobs)),
+                Some(Message::Stop(request)) => flight.stop(request, grace, jobs, collector),
             }
         }
-        how_ended(stopping, done, collector)
+        how_ended(flight.stopping, flight.done, collector)
+    }
+
+    /// Games handed out at once: one playing on each game thread, and
+    /// `queued` waiting for each.
+    fn ahead(&self) -> usize {
+        self.threads * (1 + self.queued)
+    }
+
+    /// Hands out the scheduler's games (past those `resumed` holds) until
+    /// [`Pool::ahead`] are in flight, starting a game thread for a game the
+    /// started ones cannot take (up to `threads`). Stops early when the
+    /// scheduler waits, asks to be asked again (noted in `flight.ask_at`) or
+    /// is done (noted in `flight.done`), and hands out nothing once the run
+    /// has failed, its SPRT has decided or a stop was requested.
+    ///
+    /// # Errors
+    /// A game left to play in a run that may not continue (no `--resume`).
+    fn hand_out(
+        &self,
+        flight: &mut Flight,
+        channels: &Channels,
+        scheduler: &mut dyn Scheduler,
+        collector: &Collector<'_>,
+        resumed: &HashSet<u64>,
+        engines: &Engines,
+    ) -> Result<()> {
+        while flight.in_flight < self.ahead()
+            && !flight.done
+            && !flight.stopping
+            && !collector.failed()
+            && !collector.decided()
+        {
+            match next_game(scheduler, collector, resumed) {
+                Next::Play(p) => {
+                    self.refuse_unfinished()?;
+                    if flight.spawned < self.threads && flight.spawned <= flight.in_flight {
+                        self.start_thread(flight.spawned, channels, engines);
+                        flight.spawned += 1;
+                    }
+                    let jobs = &channels.jobs.0;
+                    jobs.send(p).expect("game threads hold the job channel");
+                    flight.in_flight += 1;
+                }
+                Next::Wait => break,
+                Next::Later(wait) => {
+                    flight.ask_at = Some(Instant::now() + wait);
+                    break;
+                }
+                Next::Done => flight.done = true,
+            }
+        }
+        Ok(())
     }
 
     /// Starts game thread `index`, which takes its jobs and the rooms of
-    /// journalled records from `jobs` and answers on `answers`; its engine
+    /// journalled records from `channels` and answers on them; its engine
     /// processes join `engines`.
-    fn start_thread(
-        &self,
-        index: usize,
-        jobs: (&Receiver<Pairing>, &Receiver<Room>),
-        answers: &Sender<Message>,
-        engines: &Engines,
-    ) {
+    fn start_thread(&self, index: usize, channels: &Channels, engines: &Engines) {
         let (t, build) = (Arc::clone(&self.tournament), Arc::clone(&self.build));
-        let (jobs, spares, answers) = (jobs.0.clone(), jobs.1.clone(), answers.clone());
+        let jobs = channels.jobs.1.clone();
+        let (spares, answers) = (channels.spares.1.clone(), channels.messages.0.clone());
         let logs = (self.logs.clone(), index, engines.clone());
         std::thread::spawn(move || {
             let send = |answer| answers.send(Message::Game(answer)).is_ok();
@@ -216,6 +233,73 @@ enum Message {
     Stop(StopRequest),
     /// The time the scheduler asked to be asked again has come.
     Ask,
+}
+
+/// The channels between the main thread and the game threads, each as its
+/// sending and its receiving end.
+struct Channels {
+    /// Games handed out, taken by the game threads.
+    jobs: (Sender<Pairing>, Receiver<Pairing>),
+    /// The game threads' answers and the forwarded stop requests, read by
+    /// the main thread.
+    messages: (Sender<Message>, Receiver<Message>),
+    /// The rooms of journalled records, given back to the game threads.
+    spares: (Sender<Room>, Receiver<Room>),
+}
+
+impl Channels {
+    /// The channels of a pool that hands out at most `ahead` games at once.
+    fn new(ahead: usize) -> Channels {
+        Channels {
+            jobs: bounded(ahead),
+            messages: unbounded(),
+            spares: unbounded(),
+        }
+    }
+}
+
+/// Where play stands, as the main thread keeps it.
+#[derive(Default)]
+struct Flight {
+    /// Game threads started.
+    spawned: usize,
+    /// Games handed out and neither answered nor taken back.
+    in_flight: usize,
+    /// The scheduler is done.
+    done: bool,
+    /// A stop was requested: no game is handed out any more.
+    stopping: bool,
+    /// After a SIGTERM: when the games in flight are abandoned.
+    abandon_at: Option<Instant>,
+    /// When the scheduler asked to be asked again.
+    ask_at: Option<Instant>,
+}
+
+impl Flight {
+    /// Play is over: no game is in flight, and the scheduler is not to be
+    /// asked again (it is done, a stop was requested or the run failed).
+    fn over(&self, collector: &Collector<'_>) -> bool {
+        let waiting = self.ask_at.is_some() && !self.done && !self.stopping && !collector.failed();
+        self.in_flight == 0 && !waiting
+    }
+
+    /// A first stop request: no game is handed out any more, the games no
+    /// game thread has started are taken back from `jobs`, and after a
+    /// SIGTERM the games in flight are to be abandoned `grace` from now; the
+    /// collector is told.
+    fn stop(
+        &mut self,
+        request: StopRequest,
+        grace: Duration,
+        jobs: &Receiver<Pairing>,
+        collector: &mut Collector<'_>,
+    ) {
+        self.stopping = true;
+        self.in_flight -= withdraw(jobs);
+        let terminate = request == StopRequest::Terminate;
+        self.abandon_at = terminate.then(|| Instant::now() + grace);
+        collector.stop_requested(self.in_flight, terminate.then_some(grace));
+    }
 }
 
 /// Ends every engine process of the run when dropped: when the pool

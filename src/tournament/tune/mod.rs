@@ -61,6 +61,42 @@ pub enum Named {
     Inline,
 }
 
+/// The parameters and pairs per iteration of the tune `format` (in the
+/// config `src`), and the one engine of `engines` it tunes.
+///
+/// # Errors
+/// [`Error::Config`] naming the field: not exactly one engine, no pair per
+/// iteration; [`Error::Internal`]: a format that is not `Spsa`.
+fn spsa_parts<'a>(
+    src: &Source<'_>,
+    format: &'a Format,
+    engines: &'a [EngineSpec],
+) -> Result<(&'a [TuneParam], u64, &'a EngineSpec)> {
+    let Format::Spsa {
+        params,
+        pairs_per_iteration,
+        ..
+    } = format
+    else {
+        return Err(Error::Internal(
+            "a tune of a format that is not Spsa".into(),
+        ));
+    };
+    let [engine] = engines else {
+        return Err(src.field(
+            "engines",
+            format!(
+                "a tune plays one engine against itself: list exactly one, got {}",
+                engines.len()
+            ),
+        ));
+    };
+    if *pairs_per_iteration == 0 {
+        return Err(src.field("pairs_per_iteration", "must be at least 1"));
+    }
+    Ok((params, *pairs_per_iteration, engine))
+}
+
 /// Most corners of a tune's box that its check builds an engine for
 /// (ten parameters).
 const MAX_CORNERS: usize = 1 << 10;
@@ -82,28 +118,7 @@ impl Tune {
         (folder, named): (&Path, Named),
         seed: u64,
     ) -> Result<(Tune, Vec<EngineSpec>)> {
-        let Format::Spsa {
-            params,
-            pairs_per_iteration,
-            ..
-        } = format
-        else {
-            return Err(Error::Internal(
-                "a tune of a format that is not Spsa".into(),
-            ));
-        };
-        let [engine] = engines else {
-            return Err(src.field(
-                "engines",
-                format!(
-                    "a tune plays one engine against itself: list exactly one, got {}",
-                    engines.len()
-                ),
-            ));
-        };
-        if *pairs_per_iteration == 0 {
-            return Err(src.field("pairs_per_iteration", "must be at least 1"));
-        }
+        let (params, pairs_per_iteration, engine) = spsa_parts(src, format, engines)?;
         let param = |i: usize| src.entry("params", i);
         let base = TuneBase::new(engine, folder, params).map_err(|(i, m)| match i {
             Some(i) => param(i).field("field", m),
@@ -126,7 +141,7 @@ impl Tune {
         let tune = Tune {
             format: format.clone(),
             spsa: Arc::new(spsa),
-            pairs_per_iteration: *pairs_per_iteration,
+            pairs_per_iteration,
             base,
             names: [format!("{name}+"), format!("{name}-")],
             text: match &named {

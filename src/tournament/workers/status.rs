@@ -8,7 +8,7 @@ use super::heartbeat;
 use super::report::{combine, WorkerGames};
 use crate::error::Result;
 use crate::records::journal;
-use crate::records::TournamentInfo;
+use crate::records::{GameRecord, TournamentInfo};
 use crate::report::{analyse, Results};
 use crate::tournament::folder::read_info;
 use std::collections::{BTreeMap, BTreeSet};
@@ -65,47 +65,17 @@ pub fn status(dir: &Path) -> Result<Status> {
     let owners = claim_owners(dir)?;
     let mut workers = Vec::new();
     let mut rows = Vec::new();
-    let ids: BTreeSet<String> = std::fs::read_dir(dir.join("workers"))
-        .map(|e| {
-            e.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| super::check_id(n).is_ok())
-                .collect()
-        })
-        .unwrap_or_default();
-    for id in ids {
+    for id in worker_ids(dir) {
         let folder = dir.join("workers").join(&id);
-        let path = folder.join("journal.jsonl");
-        let (games, last_write) = match journal::read(&path) {
-            Ok(c) => {
-                let age = std::fs::metadata(&path)
-                    .and_then(|m| m.modified())
-                    .ok()
-                    .map(heartbeat::age);
-                (c.games, age)
-            }
-            Err(_) => (Vec::new(), None),
-        };
-        let beat = folder.join("heartbeat");
-        let heartbeat = match heartbeat::Beat::read(&beat) {
-            None => "none".to_string(),
-            Some((b, _)) if b.count.is_none() => "ended".to_string(),
-            Some(_) if heartbeat::is_live(&beat) => "live".to_string(),
-            Some((_, t)) => format!("silent {}s", heartbeat::age(t).as_secs()),
-        };
+        let (games, last_write) = journal_games(&folder.join("journal.jsonl"));
+        let heartbeat = heartbeat_word(&folder.join("heartbeat"));
         rows.push((id.clone(), games.len() as u64, last_write, heartbeat));
         workers.push(WorkerGames { id, games });
     }
     let (games, _) = combine(&workers);
     let done: BTreeSet<u64> = games.iter().map(|g| g.game_id).collect();
     let pair_done = |p: u64| done.contains(&(2 * p)) && done.contains(&(2 * p + 1));
-    let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
-    for (&p, o) in &owners {
-        let owner = o.last().and_then(Owner::worker);
-        let e = per.entry(owner.unwrap_or("")).or_default();
-        e.0 += 1;
-        e.1 += u64::from(pair_done(p));
-    }
+    let per = claims_per_worker(&owners, pair_done);
     let workers = rows
         .into_iter()
         .map(|(id, games, last_write, heartbeat)| {
@@ -131,6 +101,63 @@ pub fn status(dir: &Path) -> Result<Status> {
         workers,
         pairs_left,
     })
+}
+
+/// The IDs of the workers with a folder under `dir/workers` (names that are
+/// not a valid worker ID are passed over), in order; none if there is no
+/// such folder.
+fn worker_ids(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir.join("workers"))
+        .map(|e| {
+            e.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| super::check_id(n).is_ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The games in the worker journal at `path` and how long ago it was last
+/// written; no games and no age if it cannot be read.
+fn journal_games(path: &Path) -> (Vec<GameRecord>, Option<Duration>) {
+    match journal::read(path) {
+        Ok(c) => {
+            let age = std::fs::metadata(path)
+                .and_then(|m| m.modified())
+                .ok()
+                .map(heartbeat::age);
+            (c.games, age)
+        }
+        Err(_) => (Vec::new(), None),
+    }
+}
+
+/// The heartbeat file at `beat` in a word for the status: "none", "ended",
+/// "live" or "silent 42s".
+fn heartbeat_word(beat: &Path) -> String {
+    match heartbeat::Beat::read(beat) {
+        None => "none".to_string(),
+        Some((b, _)) if b.count.is_none() => "ended".to_string(),
+        Some(_) if heartbeat::is_live(beat) => "live".to_string(),
+        Some((_, t)) => format!("silent {}s", heartbeat::age(t).as_secs()),
+    }
+}
+
+/// Per worker ID (`""` for a pair whose newest claim names no worker): the
+/// pairs whose newest claim is its, and of them those `pair_done` says are
+/// finished.
+fn claims_per_worker(
+    owners: &BTreeMap<u64, Vec<Owner>>,
+    pair_done: impl Fn(u64) -> bool,
+) -> BTreeMap<&str, (u64, u64)> {
+    let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+    for (&p, o) in owners {
+        let owner = o.last().and_then(Owner::worker);
+        let e = per.entry(owner.unwrap_or("")).or_default();
+        e.0 += 1;
+        e.1 += u64::from(pair_done(p));
+    }
+    per
 }
 
 /// Pairs left: none once complete; for an SPRT, the pairs its LLR would
@@ -172,34 +199,12 @@ impl Status {
             self.info.total_pairs,
             self.claimed
         );
-        if let Some(h) = &r.head_to_head {
-            let _ = write!(
-                s,
-                "Counted: {} games, Elo {:.2} +/- {:.2}",
-                r.games, h.elo, h.elo_error
-            );
-            if let Some(t) = &h.sprt {
-                let _ = write!(
-                    s,
-                    ", LLR {:.2} ({:.2}, {:.2}) [{:+.1}, {:+.1}]: {}",
-                    t.llr,
-                    t.lower_bound,
-                    t.upper_bound,
-                    t.elo0,
-                    t.elo1,
-                    if t.llr >= 0.0 {
-                        format!("{:.0}% of the way to H1", 100.0 * t.llr / t.upper_bound)
-                    } else {
-                        format!("{:.0}% of the way to H0", 100.0 * t.llr / t.lower_bound)
-                    }
-                );
-            }
-            s.push('\n');
-        } else {
-            let _ = writeln!(s, "Counted: {} games", r.games);
-        }
+        write_counted(&mut s, r);
         if let Some(tune) = &r.tune {
             let _ = writeln!(s, "Tune: {}", tune.line());
+        }
+        if let Some(rounds) = r.rounds_text() {
+            let _ = writeln!(s, "{rounds}");
         }
         let _ = writeln!(
             s,
@@ -214,22 +219,7 @@ impl Status {
             "{:<16} {:>8} {:>9} {:>10} {:>7} {:>11}  heartbeat",
             "worker", "claimed", "finished", "unfinished", "games", "last write"
         );
-        for w in &self.workers {
-            let write = w
-                .last_write
-                .map_or("—".to_string(), |d| format!("{}s ago", d.as_secs()));
-            let _ = writeln!(
-                s,
-                "{:<16} {:>8} {:>9} {:>10} {:>7} {:>11}  {}",
-                w.id,
-                w.claimed,
-                w.finished,
-                w.claimed - w.finished,
-                w.games,
-                write,
-                w.heartbeat
-            );
-        }
+        write_worker_rows(&mut s, &self.workers);
         match self.pairs_left {
             Some(n) => {
                 let _ = writeln!(s, "Pairs left (estimate): {n}");
@@ -239,5 +229,56 @@ impl Status {
             }
         }
         s
+    }
+}
+
+/// Writes the "Counted:" line: the games counted and, for a head-to-head,
+/// the Elo with its error and any SPRT's LLR, bounds and progress.
+fn write_counted(s: &mut String, r: &Results) {
+    let Some(h) = &r.head_to_head else {
+        let _ = writeln!(s, "Counted: {} games", r.games);
+        return;
+    };
+    let _ = write!(
+        s,
+        "Counted: {} games, Elo {:.2} +/- {:.2}",
+        r.games, h.elo, h.elo_error
+    );
+    if let Some(t) = &h.sprt {
+        let _ = write!(
+            s,
+            ", LLR {:.2} ({:.2}, {:.2}) [{:+.1}, {:+.1}]: {}",
+            t.llr,
+            t.lower_bound,
+            t.upper_bound,
+            t.elo0,
+            t.elo1,
+            if t.llr >= 0.0 {
+                format!("{:.0}% of the way to H1", 100.0 * t.llr / t.upper_bound)
+            } else {
+                format!("{:.0}% of the way to H0", 100.0 * t.llr / t.lower_bound)
+            }
+        );
+    }
+    s.push('\n');
+}
+
+/// Writes one line per worker under the table header `text` writes.
+fn write_worker_rows(s: &mut String, workers: &[WorkerRow]) {
+    for w in workers {
+        let write = w
+            .last_write
+            .map_or("—".to_string(), |d| format!("{}s ago", d.as_secs()));
+        let _ = writeln!(
+            s,
+            "{:<16} {:>8} {:>9} {:>10} {:>7} {:>11}  {}",
+            w.id,
+            w.claimed,
+            w.finished,
+            w.claimed - w.finished,
+            w.games,
+            write,
+            w.heartbeat
+        );
     }
 }
