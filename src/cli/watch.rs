@@ -3,7 +3,7 @@
 //! half done), prints the address it listens on and serves the runs
 //! (crate::watch).
 
-use crate::watch::{watch, WatchOptions};
+use crate::watch::{watch, Notice, WatchOptions};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,10 +44,35 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
         listen: args.listen,
         on_decision,
     };
-    watch(&options, |addr| {
-        let _ = super::print(&format!("arena watch: http://{addr}/"));
-    })?;
+    let tell = |notice: Notice| crate::util::eprint_line(&notice_line(&notice));
+    watch(
+        &options,
+        |addr| {
+            let _ = super::print(&format!("arena watch: http://{addr}/"));
+        },
+        std::sync::Arc::new(tell),
+    )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A notice of the watcher as the one line it prints on stderr.
+fn notice_line(notice: &Notice) -> String {
+    match notice {
+        Notice::NotStarted {
+            run,
+            program,
+            error,
+        } => format!(
+            "arena watch: --on-decision for run {run:?}: cannot run {program:?}: {error}; watching goes on"
+        ),
+        Notice::Failed {
+            run,
+            program,
+            status,
+        } => format!(
+            "arena watch: --on-decision for run {run:?}: {program:?} failed ({status}); watching goes on"
+        ),
+    }
 }
 
 /// `text` split into words as a command line splits them: at spaces,

@@ -122,6 +122,13 @@ pub(super) fn decode_line(
 }
 
 impl Gathered {
+    /// Gives up the last game taken, with its line number (a follower of
+    /// a growing journal keeps none of its games).
+    pub(super) fn take_last(&mut self) -> Option<GameRecord> {
+        self.lines.pop();
+        self.games.pop()
+    }
+
     /// Takes line `n` as the journal's header.
     pub(super) fn take_header(&mut self, path: &Path, n: usize, line: &str) -> Result<()> {
         let bad = |msg: String| Error::config_at(path, n, 1, msg);

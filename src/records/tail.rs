@@ -1,7 +1,10 @@
 //! A journal read as it grows: another process appends to it (a worker of
 //! the same run), and each [`Tail::more`] returns the games written since
-//! the last call, checked like a resumed journal's. A line not yet ended
-//! (being written) is left for the next call.
+//! the last call, checked like a resumed journal's ([`Tail::more_upto`]:
+//! a bounded part of them, for a follower that catches up with a long
+//! journal in steps). A line not yet ended (being written) is left for
+//! the next call. Of the games read only their ids (and a hash of each
+//! line, to tell a repeated line from a changed one) are kept.
 
 use super::check::{check_in_run, Slot};
 use super::game::BadGame;
@@ -9,7 +12,7 @@ use super::game::GameRecord;
 use super::info::TournamentInfo;
 use super::journal::{Gathered, Taken};
 use crate::error::{Error, Result};
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{BufRead, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 /// A journal followed from where the last read stopped.
@@ -49,9 +52,23 @@ impl Tail {
         info: &TournamentInfo,
         slot: &dyn Fn(u64) -> Option<Slot>,
     ) -> Result<Vec<GameRecord>> {
-        let bytes = match self.read_new() {
+        self.more_upto(info, slot, u64::MAX).map(|(games, _)| games)
+    }
+
+    /// As [`Tail::more`], reading at most about `most` bytes (a line
+    /// longer than that whole); true when it read to the file's end.
+    ///
+    /// # Errors
+    /// I/O, or the file, line and field of a bad line.
+    pub fn more_upto(
+        &mut self,
+        info: &TournamentInfo,
+        slot: &dyn Fn(u64) -> Option<Slot>,
+        most: u64,
+    ) -> Result<(Vec<GameRecord>, bool)> {
+        let (bytes, at_end) = match self.read_new(most) {
             Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), true)),
             Err(e) => return Err(Error::io(&self.path, e)),
         };
         let mut games = Vec::new();
@@ -75,21 +92,29 @@ impl Tail {
             if self.got.take_game(&self.path, n, &line, true)? != Taken::Game {
                 continue;
             }
-            let rec = self.got.games.pop().expect("a game was taken");
+            let rec = self.got.take_last().expect("a game was taken");
             check_in_run(&rec, info, slot)
                 .map_err(|b: BadGame| super::journal::bad_field(&self.path, n, &line, &b))?;
             games.push(rec);
         }
-        Ok(games)
+        Ok((games, at_end))
     }
 
-    /// The bytes past what was read before.
-    fn read_new(&self) -> std::io::Result<Vec<u8>> {
+    /// The bytes past what was read before, at most `most` of them unless
+    /// they hold no whole line (then up to the end of the first); true
+    /// when they reach the file's end.
+    fn read_new(&self, most: u64) -> std::io::Result<(Vec<u8>, bool)> {
         let mut file = crate::util::text::open_file(&self.path)?;
         file.seek(SeekFrom::Start(self.offset))?;
         let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
-        Ok(bytes)
+        (&mut file).take(most).read_to_end(&mut bytes)?;
+        if (bytes.len() as u64) < most {
+            return Ok((bytes, true));
+        }
+        if !bytes.contains(&b'\n') {
+            std::io::BufReader::new(file).read_until(b'\n', &mut bytes)?;
+        }
+        Ok((bytes, false))
     }
 
     /// The header must be of the run's config.
@@ -207,6 +232,45 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("config_hash"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_long_journal_is_read_in_steps_of_a_bounded_size() {
+        let dir = std::env::temp_dir().join(format!("arena-tail-steps-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        let header = Header {
+            arena_journal: 1,
+            config_hash: "abc".into(),
+            name: "t".into(),
+            shard: "1/1".into(),
+            game: crate::game::GameKind::Othello,
+        };
+        let mut j = Journal::create(&path, &header).unwrap();
+        for id in 0..10 {
+            j.append(&game(id)).unwrap();
+        }
+        let line = serde_json::to_string(&game(0)).unwrap().len() as u64;
+        let none = |_: u64| None;
+        let mut tail = Tail::new(&path);
+        let mut ids = Vec::new();
+        let mut steps = 0;
+        loop {
+            // Less than one line a step: each step still reads one whole.
+            let (games, at_end) = tail.more_upto(&info(), &none, line / 2).unwrap();
+            assert!(games.len() <= 1, "{} games in a step", games.len());
+            ids.extend(games.iter().map(|g| g.game_id));
+            steps += 1;
+            if at_end {
+                break;
+            }
+            assert!(steps < 100);
+        }
+        assert_eq!(ids, (0..10).collect::<Vec<u64>>());
+        let (games, at_end) = tail.more_upto(&info(), &none, 3 * line).unwrap();
+        assert!(games.is_empty() && at_end);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

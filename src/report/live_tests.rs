@@ -59,6 +59,12 @@ fn game(id: u64, black: &str, white: &str, rng: &mut SplitMix64) -> GameRecord {
         } else {
             "game over".into()
         },
+        // Times of µs as the runner rounds them, whose sum in floating
+        // point would depend on the order the games come in.
+        moves: "f5d6c3d3c4".into(),
+        times_ms: (0..5)
+            .map(|_| (rng.next_u64() % 100_000) as f64 / 1000.0)
+            .collect(),
         ..GameRecord::example(id, black, white, result)
     }
 }
@@ -137,4 +143,87 @@ fn a_round_robin_of_three_rates_as_the_analysis_does() {
         })
         .collect();
     same_as_analysis(&run, &shuffled(&games, &mut rng));
+}
+
+/// `games` with openings (a pair's two games share one, and its moves).
+fn with_openings(games: Vec<GameRecord>) -> Vec<GameRecord> {
+    let moves = ["f5d6", "f5f6", "e6f4", "d3c3", "c4e3"];
+    games
+        .into_iter()
+        .map(|g| {
+            let o = (g.game_id / 2 % 5) as usize;
+            GameRecord {
+                opening_id: o,
+                opening_plies: 2,
+                moves: format!("{}c3", moves[o]),
+                ..g
+            }
+        })
+        .collect()
+}
+
+/// A live page's sections drawn from a [`Live::drawing`] fed `games` in
+/// order are report.html's sections of the same games.
+fn draws_as_the_report(info: &TournamentInfo, games: &[GameRecord]) {
+    let mut live = Live::drawing(info, info.decides());
+    for g in games {
+        live.add(g);
+    }
+    let full = super::super::analyse(info, games);
+    let want = crate::report::html::report_sections(
+        info,
+        &full,
+        &crate::report::html::drawn_of(info, &full, games),
+    );
+    let kept = live.results();
+    let got = crate::report::html::report_sections(info, &kept, live.drawn().unwrap());
+    assert_eq!(got, want);
+    assert!(
+        got.contains("Openings") && got.contains("Elo over pairs"),
+        "{got}"
+    );
+}
+
+#[test]
+fn a_live_page_draws_what_the_report_draws() {
+    let mut rng = SplitMix64::new(10);
+    let run = info(&["base", "new"], sprt(300), 300, "1/1");
+    let games = with_openings(head_to_head(300, &mut rng));
+    draws_as_the_report(&run, &games);
+    let rr = info(
+        &["base", "new"],
+        Format::RoundRobin { rounds: 40 },
+        40,
+        "1/1",
+    );
+    draws_as_the_report(&rr, &with_openings(head_to_head(40, &mut rng)));
+}
+
+#[test]
+fn a_long_head_to_head_s_pairs_are_thinned_to_a_bounded_trace() {
+    let mut rng = SplitMix64::new(11);
+    let pairs = 3 * crate::report::drawing::KEPT as u64 + 7;
+    let run = info(
+        &["base", "new"],
+        Format::RoundRobin { rounds: pairs },
+        pairs,
+        "1/1",
+    );
+    let mut live = Live::drawing(&run, run.decides());
+    for g in head_to_head(pairs, &mut rng) {
+        live.add(&g);
+    }
+    assert_eq!(live.complete_pairs(), pairs);
+    let trace = live.results().trace.unwrap();
+    let n = trace.tallies.len();
+    assert!(
+        n <= crate::report::drawing::KEPT + 1 && n > 100,
+        "{n} points"
+    );
+    assert_eq!(trace.counted(), pairs, "the last pair is always kept");
+    assert_eq!(trace.at.len(), n);
+    assert!(trace.at.windows(2).all(|w| w[0] < w[1]));
+    // The last point's tally is every pair's.
+    let all = live.results().engines[0].pairs;
+    assert_eq!(trace.tallies[n - 1], all);
 }

@@ -32,7 +32,9 @@ pub struct EngineMoves {
 /// moves that report them, each with its count (and, for nodes, the time
 /// of those moves): a move whose figure is unknown (`null` in the journal)
 /// is left out, never counted as 0. Journals written before unknown
-/// figures were `null` hold 0 there, and are read as they were.
+/// figures were `null` hold 0 there, and are read as they were. Times are
+/// summed in whole nanoseconds, so that the same games give the same sums
+/// in any order (a run's live tallies and a report's analysis agree).
 #[derive(Clone, Debug, Default)]
 struct Sums {
     moves: u64,
@@ -40,8 +42,8 @@ struct Sums {
     depth_moves: u64,
     nodes: u64,
     node_moves: u64,
-    node_ms: f64,
-    ms: f64,
+    node_ns: u64,
+    ns: u64,
     forfeits: BTreeMap<String, u64>,
 }
 
@@ -128,9 +130,9 @@ impl MoveSums {
                 moves: s.moves,
                 avg_depth: (s.depth_moves > 0).then(|| s.depth as f64 / s.depth_moves as f64),
                 nodes: (s.node_moves > 0).then_some(s.nodes),
-                avg_time_ms: (s.moves > 0).then(|| s.ms / s.moves as f64),
-                nps: (s.node_ms > 0.0 && s.nodes > 0)
-                    .then(|| s.nodes as f64 / (s.node_ms / 1000.0)),
+                avg_time_ms: (s.moves > 0).then(|| s.ns as f64 / 1e6 / s.moves as f64),
+                nps: (s.node_ns > 0 && s.nodes > 0)
+                    .then(|| s.nodes as f64 / (s.node_ns as f64 / 1e9)),
                 forfeits: s.forfeits.clone(),
             })
             .collect();
@@ -174,8 +176,10 @@ fn add_moves(g: &GameRecord, index: &dyn Fn(&str) -> Option<usize>, sums: &mut [
             continue;
         }
         let s = &mut sums[i];
+        // A journal's times are finite and not negative (checked when read).
+        let ns = (ms * 1e6).round() as u64;
         s.moves += 1;
-        s.ms += ms;
+        s.ns = s.ns.saturating_add(ns);
         if let Some(d) = depth {
             s.depth += u64::from(d);
             s.depth_moves += 1;
@@ -183,7 +187,7 @@ fn add_moves(g: &GameRecord, index: &dyn Fn(&str) -> Option<usize>, sums: &mut [
         if let Some(n) = nodes {
             s.nodes += n;
             s.node_moves += 1;
-            s.node_ms += ms;
+            s.node_ns = s.node_ns.saturating_add(ns);
         }
     }
 }

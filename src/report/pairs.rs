@@ -23,6 +23,17 @@ pub struct PairTrace {
     pub llrs: Vec<f64>,
     /// The SPRT of `llrs`.
     pub sprt: Option<Sprt>,
+    /// When thinned (a live page keeps a bounded number of points): the
+    /// pairs counted at each point. Empty: point `i` is after `i + 1`
+    /// pairs, every pair kept.
+    pub at: Vec<u64>,
+}
+
+impl PairTrace {
+    /// Pairs counted up to the last point.
+    pub fn counted(&self) -> u64 {
+        self.at.last().copied().unwrap_or(self.tallies.len() as u64)
+    }
 }
 
 /// Counts the pentanomial pairs of one engine (the SPRT's candidate) in

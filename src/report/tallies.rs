@@ -12,8 +12,9 @@ use crate::stats::{Crosstable, Outcome, PairTally, Wdl};
 use std::collections::BTreeMap;
 
 /// What the counts need of a game: its two engines (by index in the
-/// run's list), its result for black, its disc difference and whether it
-/// ended off the board (a forfeit).
+/// run's list), its result for black, its disc difference, whether it
+/// ended off the board (a forfeit) and its opening (what a live page
+/// draws of it).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Counted {
     pub(crate) black: usize,
@@ -21,6 +22,7 @@ pub(crate) struct Counted {
     pub(crate) result: f64,
     pub(crate) disc_diff: i32,
     pub(crate) forfeit: bool,
+    pub(crate) opening_id: usize,
 }
 
 impl Counted {
@@ -32,6 +34,7 @@ impl Counted {
             result: g.result,
             disc_diff: g.disc_diff,
             forfeit: g.reason != "game over" && !g.reason.starts_with("adjudicated"),
+            opening_id: g.opening_id,
         }
     }
 

@@ -4,20 +4,18 @@
 //! refresh as a [`Snapshot`]: the index's rows and each run's `live.json`
 //! and figures, ready to serve, so a request never waits on a journal.
 
-use super::follow::{Gains, Run, WorkerView, LAST_GAMES};
-use crate::report::html::{report_sections, verdict};
+use super::follow::{Gains, Run};
+use super::journal::LastGame;
+use super::workers::WorkerView;
+use crate::report::html::verdict;
 use crate::stats::format::elo;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Deepest folder under the root looked into for runs.
 pub const DEPTH: usize = 4;
-
-/// How often a playing run's report sections are redrawn at most (the
-/// counts, LLR and θ in `live.json` follow every refresh).
-pub const FIGURES_EVERY: Duration = Duration::from_secs(3);
 
 /// Most folders one walk looks at.
 pub const MOST_FOLDERS: usize = 4096;
@@ -69,8 +67,6 @@ pub struct Snapshot {
 struct Entry {
     run: Run,
     gone: bool,
-    /// The figures, the games they were drawn for, and when.
-    figures: Option<(u64, Instant, String)>,
 }
 
 /// The runs under a root.
@@ -105,11 +101,7 @@ impl Board {
                 continue;
             }
             if let Ok(run) = Run::open(dir) {
-                let entry = Entry {
-                    run,
-                    gone: false,
-                    figures: None,
-                };
+                let entry = Entry { run, gone: false };
                 self.runs.insert(name.clone(), entry);
             }
         }
@@ -121,7 +113,7 @@ impl Board {
             let was = e.run.state();
             e.run.refresh();
             let now = e.run.state();
-            if now == "playing" {
+            if now == "playing" && e.run.caught_up() {
                 e.run.seen_playing = true;
             } else if was == "playing" && e.run.seen_playing {
                 e.run.seen_playing = false;
@@ -138,24 +130,12 @@ impl Board {
     }
 
     /// What to serve now.
-    pub fn snapshot(&mut self) -> Snapshot {
+    pub fn snapshot(&self) -> Snapshot {
         let mut snap = Snapshot::default();
-        for (name, e) in &mut self.runs {
-            let games = e.run.results.games_played;
-            let due = e.figures.as_ref().is_none_or(|(g, at, _)| {
-                *g != games && (at.elapsed() >= FIGURES_EVERY || e.run.state() != "playing")
-            });
-            if due {
-                let html = report_sections(e.run.info(), &e.run.results, e.run.games());
-                e.figures = Some((games, Instant::now(), html));
-            }
+        for (name, e) in &self.runs {
             let row = row(name, e);
             let live_json = live_json(&row, e);
-            let figures = e
-                .figures
-                .as_ref()
-                .map(|(_, _, f)| f.clone())
-                .unwrap_or_default();
+            let figures = e.run.figures().to_string();
             snap.rows.push(row.clone());
             snap.runs.insert(
                 name.clone(),
@@ -224,18 +204,6 @@ fn figures(run: &Run) -> String {
 }
 
 #[derive(Serialize)]
-struct LastGame<'a> {
-    game_id: u64,
-    black: &'a str,
-    white: &'a str,
-    result: f64,
-    disc_diff: i32,
-    reason: &'a str,
-    /// A forfeit (crash, illegal move, time) rather than a game played out.
-    forfeit: bool,
-}
-
-#[derive(Serialize)]
 struct Live<'a> {
     #[serde(flatten)]
     row: &'a Row,
@@ -243,30 +211,13 @@ struct Live<'a> {
     problem: Option<&'a str>,
     workers: Vec<WorkerView>,
     gains: Vec<Gains>,
-    last_games: Vec<LastGame<'a>>,
+    last_games: Vec<&'a LastGame>,
     results: &'a crate::report::Results,
 }
 
 fn live_json(row: &Row, e: &Entry) -> String {
     let run = &e.run;
-    // The last games journalled (a run's journal is close to game order,
-    // a workers' run's games are in it), newest id first.
-    let mut last: Vec<&crate::records::GameRecord> =
-        run.games().iter().rev().take(8 * LAST_GAMES).collect();
-    last.sort_by_key(|g| std::cmp::Reverse(g.game_id));
-    let last_games = last
-        .into_iter()
-        .take(LAST_GAMES)
-        .map(|g| LastGame {
-            game_id: g.game_id,
-            black: &g.black,
-            white: &g.white,
-            result: g.result,
-            disc_diff: g.disc_diff,
-            reason: &g.reason,
-            forfeit: is_forfeit(&g.reason),
-        })
-        .collect();
+    let last_games = run.last_games();
     let live = Live {
         row,
         pairs_left: run.pairs_left(),
@@ -277,13 +228,6 @@ fn live_json(row: &Row, e: &Entry) -> String {
         results: &run.results,
     };
     serde_json::to_string(&live).unwrap_or_else(|_| "{}".into())
-}
-
-/// A game that ended by a forfeit rather than on the board.
-fn is_forfeit(reason: &str) -> bool {
-    ["crash", "illegal", "time", "forfeit", "error", "panic"]
-        .iter()
-        .any(|w| reason.starts_with(w))
 }
 
 /// The run folders under `root` (a folder holding `tournament.json`) by

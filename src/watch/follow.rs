@@ -1,92 +1,50 @@
 //! One run folder followed as it grows, read-only and without its lock:
 //! its journal (or each worker's) read from where the last read stopped
-//! ([`Tail`]), started over when the file is replaced (`--overwrite`, a
-//! `--resume` that extends the run), and the run's figures computed by the
-//! one analysis `arena report` and `arena status` use ([`analyse`]).
+//! ([`Tail`]; a long one caught up with in steps of [`STEP`] bytes, so
+//! what is held at once stays bounded), started over when the file is
+//! replaced (`--overwrite`, a `--resume` that extends the run). Each game
+//! read goes into the run's [`Live`] (the running tallies the runner keeps,
+//! here with what the report draws) and is dropped, but for the last
+//! [`LAST_GAMES`] the page lists. The counts, the LLR and a tune's θ are
+//! current after every refresh; the full figures (the ratings solved, the
+//! notes, the report's sections) are redone at most every [`FULL_EVERY`]
+//! (or ten times as long as they last took) while games come, and as soon
+//! as they stop: a run that has ended shows what `arena report` computes.
 
-use crate::error::Result;
+use super::journal::{Followed, LastGame, Read};
+use super::workers::{self, FirstReaders, WorkerView};
+use crate::error::{Error, Result};
 use crate::records::check::Slot;
-use crate::records::tail::Tail;
 use crate::records::{Format, GameRecord, TournamentInfo};
-use crate::report::{analyse, Results};
+use crate::report::html::report_sections;
+use crate::report::{analyse, Live, Results};
 use crate::stats::Verdict;
 use crate::tournament::folder::{note_capped_transcripts, plan, read_info};
 use crate::tournament::schedule::Schedule;
-use crate::tournament::workers::heartbeat::{self, Beat};
-use crate::tournament::workers::report::{combine, workers_notes, WorkerGames};
+use crate::tournament::workers::heartbeat;
+use crate::tournament::workers::report::{twice_note, workers_notes};
 use crate::tournament::workers::status::estimate_left;
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-/// A run with no game and no heartbeat for this long is stale (the
-/// workers' own default, `--stale-after`).
+/// A run with no game and no heartbeat for this long is stale, unless its
+/// workers recorded another `--stale-after` ([`workers::stale_after`]).
 pub const STALE: Duration = crate::tournament::workers::STALE_AFTER;
 
 /// How many of the last games a run's page lists.
 pub const LAST_GAMES: usize = 12;
 
-/// One journal followed: where it was read to, and which file it was.
-struct Followed {
-    tail: Tail,
-    /// The file's identity and length when last read: another file, or a
-    /// shorter one, means the journal was replaced.
-    file: Option<((u64, u64), u64)>,
-    games: Vec<GameRecord>,
-}
+/// Least time between two full computations of a run's figures while its
+/// games come (the ratings lag the counts by at most this, or by ten times
+/// as long as the last full computation took).
+pub const FULL_EVERY: Duration = Duration::from_secs(3);
 
-impl Followed {
-    fn new(path: &Path) -> Followed {
-        Followed {
-            tail: Tail::new(path),
-            file: None,
-            games: Vec::new(),
-        }
-    }
+/// Most bytes of journal read in one step (shared by a run's journals).
+pub const STEP: u64 = 8 << 20;
 
-    /// Reads what was appended. True when the file was replaced (nothing
-    /// read then: the caller starts over).
-    fn more(&mut self, info: &TournamentInfo, slot: &dyn Fn(u64) -> Option<Slot>) -> Result<bool> {
-        let path = self.tail.path().to_path_buf();
-        let now =
-            crate::util::sys::file_id(&path).zip(std::fs::metadata(&path).ok().map(|m| m.len()));
-        if let (Some((old_id, old_len)), Some((id, len))) = (self.file, now) {
-            if old_id != id || len < old_len {
-                return Ok(true);
-            }
-        }
-        if self.file.is_some() && now.is_none() {
-            return Ok(true);
-        }
-        self.file = now;
-        let more = self.tail.more(info, slot)?;
-        self.games.extend(more);
-        Ok(false)
-    }
-
-    fn modified(&self) -> Option<SystemTime> {
-        std::fs::metadata(self.tail.path())
-            .and_then(|m| m.modified())
-            .ok()
-    }
-}
-
-/// One worker of a shared run, as a run's page shows it.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct WorkerView {
-    /// Its ID.
-    pub id: String,
-    /// Its host and process id, from its heartbeat (empty without one).
-    pub host: String,
-    /// Its process id (0 without a heartbeat).
-    pub pid: u32,
-    /// Games in its journal.
-    pub games: u64,
-    /// Seconds since its last heartbeat (`None`: none).
-    pub heartbeat_age_s: Option<u64>,
-    /// "live", "ended", "stale" or "none".
-    pub state: &'static str,
-}
+/// Most time one refresh spends catching up with a run's long journals.
+pub const CATCH_UP: Duration = Duration::from_secs(1);
 
 /// A tune's gains at an iteration, for one parameter.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -112,10 +70,32 @@ pub struct Run {
     journals: BTreeMap<String, Followed>,
     /// Games counted at each refresh of the last few minutes.
     samples: VecDeque<(Instant, u64)>,
-    /// The figures, recomputed when games came.
+    /// Every game read, counted.
+    live: Live,
+    /// The figures: counts as of the last refresh, ratings and notes as of
+    /// the last full computation.
     pub results: Results,
-    /// A workers' run's games, each id once, in game order.
-    combined: Vec<GameRecord>,
+    /// The notes the watcher adds to the analysis' (a workers' run's,
+    /// capped transcripts), as of the last full computation.
+    notes: Vec<String>,
+    /// A workers' run: which worker gave each game first.
+    first: FirstReaders,
+    /// The last games by id.
+    last: BTreeMap<u64, LastGame>,
+    /// The report's sections (escaped HTML), as of the last full
+    /// computation.
+    figures: String,
+    /// Whether `results` and `figures` are full for every game read.
+    exact: bool,
+    /// When the figures were last computed in full, and what it took.
+    last_full: Option<Instant>,
+    full_cost: Duration,
+    /// Whether the last refresh read every journal to its end.
+    caught_up: bool,
+    /// The run's stale time.
+    stale_after: Duration,
+    /// Where the run stood at the last refresh ([`Run::state`]).
+    state: &'static str,
     /// The last read's problem, if any (a bad line: shown, not fatal).
     pub problem: Option<String>,
     /// Whether the run was playing when first seen (for `--on-decision`).
@@ -136,8 +116,43 @@ impl Run {
     pub fn open(dir: &Path) -> Result<Run> {
         let mut run = Run::open_quiet(dir)?;
         run.refresh();
-        run.seen_playing = run.state() == "playing";
+        run.seen_playing = run.caught_up && run.state == "playing";
         Ok(run)
+    }
+
+    fn open_quiet(dir: &Path) -> Result<Run> {
+        let info_stamp = stamp(&dir.join("tournament.json"));
+        let info = read_info(dir)?;
+        let plan = (!info.custom_schedule && !info.format.by_results())
+            .then(|| plan(&info, &dir.join("tournament.json")).ok())
+            .flatten();
+        let stale_after = if info.workers {
+            workers::stale_after(dir)
+        } else {
+            STALE
+        };
+        Ok(Run {
+            dir: dir.to_path_buf(),
+            results: analyse(&info, &[]),
+            live: Live::drawing(&info, info.decides()),
+            first: FirstReaders::new(&info),
+            info,
+            info_stamp,
+            plan,
+            journals: BTreeMap::new(),
+            samples: VecDeque::new(),
+            notes: Vec::new(),
+            last: BTreeMap::new(),
+            figures: String::new(),
+            exact: false,
+            last_full: None,
+            full_cost: Duration::ZERO,
+            caught_up: false,
+            stale_after,
+            state: "stale",
+            problem: None,
+            seen_playing: false,
+        })
     }
 
     /// The run's record.
@@ -150,8 +165,25 @@ impl Run {
         self.dir.join("tournament.json").is_file()
     }
 
-    /// Reads what was written since the last refresh; starts over when a
-    /// journal or `tournament.json` was replaced.
+    /// Whether the last refresh read every journal to its end (a long
+    /// journal takes a few refreshes).
+    pub fn caught_up(&self) -> bool {
+        self.caught_up
+    }
+
+    /// The report's sections (escaped HTML) as last computed in full.
+    pub fn figures(&self) -> &str {
+        &self.figures
+    }
+
+    /// The last games, newest id first.
+    pub fn last_games(&self) -> Vec<&LastGame> {
+        self.last.values().rev().collect()
+    }
+
+    /// Reads what was written since the last refresh (starting over when
+    /// a journal or `tournament.json` was replaced), counts it, and redoes
+    /// the full figures when they are due.
     pub fn refresh(&mut self) {
         let now = stamp(&self.dir.join("tournament.json"));
         if now.is_some() && now != self.info_stamp {
@@ -162,23 +194,21 @@ impl Run {
                 };
             }
         }
-        let before = self.games_read();
-        match self.read_journals() {
-            Ok(true) => {
-                self.journals.clear();
-                self.combined.clear();
-                self.samples.clear();
-                let _ = self.read_journals();
-            }
-            Ok(false) => self.problem = None,
-            Err(e) => self.problem = Some(e.to_string()),
+        let came = self.read();
+        if came {
+            self.results = self.live.results_keeping_ratings(&self.results);
+            self.results.notes.extend(self.notes.iter().cloned());
+            self.exact = false;
         }
-        let after = self.games_read();
-        if after != before || self.samples.is_empty() {
-            self.recompute();
+        let since = self.last_full.map(|t| t.elapsed());
+        let quiet = since.is_none_or(|s| s >= self.full_cost * 10);
+        let due = since.is_none_or(|s| s >= FULL_EVERY.max(self.full_cost * 10));
+        if !self.exact && (due || (!came && quiet)) {
+            self.full();
         }
+        self.state = self.current_state();
         let t = Instant::now();
-        self.samples.push_back((t, self.results.games_played));
+        self.samples.push_back((t, self.live.played()));
         while self
             .samples
             .front()
@@ -188,34 +218,59 @@ impl Run {
         }
     }
 
-    fn open_quiet(dir: &Path) -> Result<Run> {
-        let info_stamp = stamp(&dir.join("tournament.json"));
-        let info = read_info(dir)?;
-        let plan = (!info.custom_schedule)
-            .then(|| plan(&info, &dir.join("tournament.json")).ok())
-            .flatten();
-        Ok(Run {
-            dir: dir.to_path_buf(),
-            results: analyse(&info, &[]),
-            info,
-            info_stamp,
-            plan,
-            journals: BTreeMap::new(),
-            samples: VecDeque::new(),
-            combined: Vec::new(),
-            problem: None,
-            seen_playing: false,
-        })
+    /// Reads the journals in steps until each is read to its end or
+    /// [`CATCH_UP`] has passed; true when games came.
+    fn read(&mut self) -> bool {
+        let began = Instant::now();
+        let mut came = false;
+        let mut restarted = false;
+        loop {
+            match self.read_step() {
+                Ok(None) if !restarted => {
+                    restarted = true;
+                    self.start_over();
+                    came = true;
+                }
+                Ok(None) => return came,
+                Ok(Some((n, at_end))) => {
+                    self.problem = None;
+                    came |= n > 0;
+                    self.caught_up = at_end;
+                    if at_end {
+                        return came;
+                    }
+                }
+                Err((n, e)) => {
+                    self.problem = Some(e.to_string());
+                    return came || n > 0;
+                }
+            }
+            if began.elapsed() > CATCH_UP {
+                return came;
+            }
+        }
     }
 
-    fn games_read(&self) -> usize {
-        self.journals.values().map(|j| j.games.len()).sum()
+    /// Forgets what was read: the journals were replaced.
+    fn start_over(&mut self) {
+        self.journals.clear();
+        self.samples.clear();
+        self.live = Live::drawing(&self.info, self.info.decides());
+        self.results = analyse(&self.info, &[]);
+        self.first = FirstReaders::new(&self.info);
+        self.last.clear();
+        self.notes.clear();
+        self.exact = false;
+        self.caught_up = false;
     }
 
-    /// True when a journal was replaced.
-    fn read_journals(&mut self) -> Result<bool> {
+    /// Reads at most [`STEP`] bytes of the journals and counts their
+    /// games: how many came and whether every journal was read to its end
+    /// (`None`: a journal was replaced). A journal's bad line is the
+    /// error, with the games the others gave counted.
+    fn read_step(&mut self) -> std::result::Result<Option<(usize, bool)>, (usize, Error)> {
         if self.info.workers {
-            for id in worker_ids(&self.dir) {
+            for id in workers::worker_ids(&self.dir) {
                 let path = self.dir.join("workers").join(&id).join("journal.jsonl");
                 self.journals
                     .entry(id)
@@ -237,49 +292,82 @@ impl Run {
                 }
             })
         };
-        let mut replaced = false;
-        for j in self.journals.values_mut() {
-            replaced |= j.more(&self.info, &slot)?;
+        let most = (STEP / self.journals.len().max(1) as u64).max(64 << 10);
+        let mut read = Vec::new();
+        let mut all = true;
+        let mut problem = None;
+        for (id, j) in &mut self.journals {
+            match j.more(&self.info, &slot, most) {
+                Ok(Read::Replaced) => return Ok(None),
+                Ok(Read::Games(games, at_end)) => {
+                    all &= at_end;
+                    read.push((id.clone(), games));
+                }
+                Err(e) => problem = problem.or(Some(e)),
+            }
         }
-        Ok(replaced)
+        let mut n = 0;
+        for (id, games) in read {
+            n += games.len();
+            for g in &games {
+                self.take(&id, g);
+            }
+        }
+        match problem {
+            Some(e) => Err((n, e)),
+            None => Ok(Some((n, all))),
+        }
     }
 
-    /// The games of every journal (each id once), analysed.
-    fn recompute(&mut self) {
-        let mut results = if self.info.workers {
-            let workers: Vec<WorkerGames> = self
+    /// Counts game `g`, read from worker `id`'s journal (the run's: "").
+    fn take(&mut self, id: &str, g: &GameRecord) {
+        let again = self.live.has(g.game_id);
+        if self.info.workers {
+            self.first.read(id, g, again);
+        }
+        self.live.add(g);
+        let newer = self.last.len() < LAST_GAMES
+            || self
+                .last
+                .first_key_value()
+                .is_some_and(|(&k, _)| g.game_id > k);
+        if !again && newer {
+            self.last.insert(g.game_id, LastGame::of(g));
+            if self.last.len() > LAST_GAMES {
+                self.last.pop_first();
+            }
+        }
+    }
+
+    /// The figures in full: the ratings solved, the notes a workers' run
+    /// and capped transcripts add, the report's sections.
+    fn full(&mut self) {
+        let began = Instant::now();
+        let mut results = self.live.results();
+        let before = results.notes.len();
+        if self.info.workers {
+            let journalled: Vec<(&str, usize)> = self
                 .journals
-                .iter_mut()
-                .map(|(id, j)| WorkerGames {
-                    id: id.clone(),
-                    games: std::mem::take(&mut j.games),
-                })
+                .iter()
+                .filter(|(_, j)| j.found())
+                .map(|(id, j)| (id.as_str(), usize::try_from(j.games).unwrap_or(usize::MAX)))
                 .collect();
-            let (games, twice) = combine(&workers);
-            let mut results = analyse(&self.info, &games);
-            match workers_notes(&self.dir, &self.info, &workers, twice) {
+            let twice = twice_note(&self.first.twice()).into_iter().collect();
+            match workers_notes(&self.dir, &self.info, &journalled, twice) {
                 Ok(notes) => results.notes.extend(notes),
                 Err(e) => self.problem = Some(e.to_string()),
             }
-            for (w, j) in workers.into_iter().zip(self.journals.values_mut()) {
-                j.games = w.games;
-            }
-            self.combined = games;
-            results
-        } else {
-            analyse(&self.info, self.games())
-        };
-        note_capped_transcripts(&self.dir, &self.info, &mut results);
-        self.results = results;
-    }
-
-    /// The games of every journal, each id once (a run on one machine:
-    /// its journal's, in journal order).
-    pub fn games(&self) -> &[GameRecord] {
-        if self.info.workers {
-            return &self.combined;
+            self.stale_after = workers::stale_after(&self.dir);
         }
-        self.journals.values().next().map_or(&[], |j| &j.games)
+        note_capped_transcripts(&self.dir, &self.info, &mut results);
+        self.notes = results.notes[before..].to_vec();
+        if let Some(drawn) = self.live.drawn() {
+            self.figures = report_sections(&self.info, &results, drawn);
+        }
+        self.results = results;
+        self.exact = true;
+        self.full_cost = began.elapsed();
+        self.last_full = Some(Instant::now());
     }
 
     /// Games a minute over the last two minutes of refreshes (`None`
@@ -298,7 +386,9 @@ impl Run {
             .values()
             .filter_map(Followed::modified)
             .collect();
-        times.extend(self.worker_beats().into_iter().map(|(_, _, t)| t));
+        if self.info.workers {
+            times.extend(workers::beats(&self.dir).into_iter().map(|(_, _, t)| t));
+        }
         times.extend(
             std::fs::metadata(self.dir.join("results.json"))
                 .and_then(|m| m.modified())
@@ -312,22 +402,14 @@ impl Run {
         self.journals.values().filter_map(Followed::modified).max()
     }
 
-    fn worker_beats(&self) -> Vec<(String, Beat, SystemTime)> {
-        if !self.info.workers {
-            return Vec::new();
-        }
-        worker_ids(&self.dir)
-            .into_iter()
-            .filter_map(|id| {
-                let path = self.dir.join("workers").join(&id).join("heartbeat");
-                Beat::read(&path).map(|(b, t)| (id, b, t))
-            })
-            .collect()
+    /// Where the run stood at the last refresh: "playing", "decided H0",
+    /// "decided H1", "complete", "stopped" or "stale" (no game, heartbeat
+    /// or results written for longer than the run's stale time).
+    pub fn state(&self) -> &'static str {
+        self.state
     }
 
-    /// Where the run stands: "playing", "decided H0", "decided H1",
-    /// "complete", "stopped" or "stale".
-    pub fn state(&self) -> &'static str {
+    fn current_state(&self) -> &'static str {
         let verdict = self
             .results
             .head_to_head
@@ -347,7 +429,7 @@ impl Run {
         }
         let age = self.last_activity().map(heartbeat::age);
         match age {
-            Some(a) if a <= STALE => "playing",
+            Some(a) if a <= self.stale_after => "playing",
             _ => "stale",
         }
     }
@@ -356,7 +438,7 @@ impl Run {
     /// results a one-machine run last wrote say so.
     fn stopped(&self) -> bool {
         if self.info.workers {
-            let beats = self.worker_beats();
+            let beats = workers::beats(&self.dir);
             return !beats.is_empty() && beats.iter().all(|(_, b, _)| b.count.is_none());
         }
         let Ok(text) = std::fs::read_to_string(self.dir.join("results.json")) else {
@@ -374,32 +456,16 @@ impl Run {
 
     /// Each worker of a shared run (none for a run on one machine).
     pub fn workers(&self) -> Vec<WorkerView> {
-        let beats: BTreeMap<String, (Beat, SystemTime)> = self
-            .worker_beats()
+        if !self.info.workers {
+            return Vec::new();
+        }
+        let beats: BTreeMap<String, _> = workers::beats(&self.dir)
             .into_iter()
             .map(|(id, b, t)| (id, (b, t)))
             .collect();
         self.journals
             .iter()
-            .filter(|_| self.info.workers)
-            .map(|(id, j)| {
-                let beat = beats.get(id);
-                let age = beat.map(|(_, t)| heartbeat::age(*t));
-                let state = match (beat, age) {
-                    (None, _) => "none",
-                    (Some((b, _)), _) if b.count.is_none() => "ended",
-                    (Some(_), Some(a)) if a <= heartbeat::LIVE => "live",
-                    _ => "stale",
-                };
-                WorkerView {
-                    id: id.clone(),
-                    host: beat.map(|(b, _)| b.host.clone()).unwrap_or_default(),
-                    pid: beat.map(|(b, _)| b.pid).unwrap_or(0),
-                    games: j.games.len() as u64,
-                    heartbeat_age_s: age.map(|a| a.as_secs()),
-                    state,
-                }
-            })
+            .map(|(id, j)| WorkerView::new(id, j.games, beats.get(id)))
             .collect()
     }
 
@@ -408,12 +474,7 @@ impl Run {
     /// so far (`None` before it moves), capped by the pairs left; else the
     /// unfinished pairs (`arena status`'s estimate).
     pub fn pairs_left(&self) -> Option<u64> {
-        let ids: std::collections::HashSet<u64> = self.games().iter().map(|g| g.game_id).collect();
-        let finished = ids
-            .iter()
-            .filter(|&&id| id.is_multiple_of(2) && ids.contains(&(id + 1)))
-            .count() as u64;
-        estimate_left(&self.info, &self.results, finished)
+        estimate_left(&self.info, &self.results, self.live.complete_pairs())
     }
 
     /// A tune's gains for its next iteration, each parameter's field with
@@ -452,21 +513,8 @@ impl Run {
             Format::Gauntlet { .. } => "gauntlet",
             Format::Sprt { .. } => "SPRT",
             Format::Spsa { .. } => "tune",
+            Format::Knockout { .. } => "knockout",
+            Format::Swiss { .. } => "Swiss",
         }
     }
-}
-
-/// The worker IDs that have a folder under `dir/workers`.
-fn worker_ids(dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir.join("workers")) else {
-        return Vec::new();
-    };
-    let mut ids: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| crate::tournament::workers::check_id(n).is_ok())
-        .collect();
-    ids.sort();
-    ids
 }

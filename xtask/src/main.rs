@@ -14,11 +14,15 @@
 //! - `cargo xtask tune-cost [--rounds N] [--iterations N]`: a tune of a
 //!   depth-1 engine over `arena match` of it against itself with as many
 //!   pairs, wall and user CPU, in alternating rounds.
+//! - `cargo xtask watch-cost [--games N] [--tail N] [--batch N] [--arena PATH]`:
+//!   what `arena watch` costs following a run of `--games` games: catching
+//!   up, CPU per refresh with and without new games, memory.
 
 mod compare;
 mod scale;
 mod tune_cost;
 mod verify;
+mod watch_cost;
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
@@ -39,7 +43,11 @@ const USAGE: &str = "usage:
       workers, 100,000 games
   cargo xtask tune-cost [--rounds N] [--iterations N]
       wall and user CPU of a tune of a depth-1 engine over `arena match` of it against
-      itself with as many pairs, in alternating rounds";
+      itself with as many pairs, in alternating rounds
+  cargo xtask watch-cost [--games N] [--tail N] [--batch N] [--arena PATH]
+      CPU and memory of `arena watch` following a run of N games (1,000,000): catching up,
+      a refresh with no new game, refreshes as the last --tail games (20,000) come
+      --batch (200) a half second; and whether live.json then equals results.json";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -48,6 +56,7 @@ fn main() -> ExitCode {
         Some("compare") => compare::run(&args[1..]),
         Some("scale") => scale::run(&args[1..]),
         Some("tune-cost") => tune_cost::run(&args[1..]),
+        Some("watch-cost") => watch_cost::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -188,7 +188,7 @@ fn print_row(games: u64, kind: Kind, c: &Cost, traced: Option<f64>) {
 
 /// The games a finished run in `out` played (its results.json's
 /// `games_played`).
-fn games_played(out: &Path) -> Result<u64> {
+pub(crate) fn games_played(out: &Path) -> Result<u64> {
     let path = out.join("results.json");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let json: serde_json::Value =
@@ -205,7 +205,7 @@ fn games_played(out: &Path) -> Result<u64> {
 /// hypotheses on both sides of equal engines the LLR has no drift; 0
 /// against 2 Elo drifts to the lower bound before 500,000 pairs) and every
 /// game is played; the bookkeeping is the same.
-fn write_config(dir: &Path, games: u64) -> Result<PathBuf> {
+pub(crate) fn write_config(dir: &Path, games: u64) -> Result<PathBuf> {
     let source = root().join("configs/report-10k.ron");
     let text =
         std::fs::read_to_string(&source).map_err(|e| format!("{}: {e}", source.display()))?;

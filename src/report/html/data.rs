@@ -33,7 +33,7 @@ pub fn pair_points(trace: &PairTrace) -> Vec<PairPoint> {
         let e = EloEstimate::from_frequencies(Basis::Pentanomial, &trace.tallies[i].ptnml().0);
         let finite = e.elo.is_finite() && e.elo_lower.is_finite() && e.elo_upper.is_finite();
         PairPoint {
-            pairs: i as u64 + 1,
+            pairs: trace.at.get(i).copied().unwrap_or(i as u64 + 1),
             llr: trace.llrs.get(i).copied().filter(|l| l.is_finite()),
             elo: finite.then_some((e.elo, e.elo_lower, e.elo_upper)),
         }
@@ -62,25 +62,32 @@ pub struct Histogram {
 /// `side` (its disc difference, as black or white) or, with `None`, of
 /// black.
 pub fn histogram(game: GameKind, games: &[&GameRecord], side: Option<&str>) -> Histogram {
-    // Othello's differences are even: bins of 4 centred on -64, -60, .., 64.
-    let (first, width, bins) = match game {
-        GameKind::Othello => (-64, 4, 33),
-        GameKind::TicTacToe => (-10, 1, 21),
-    };
-    let mut counts = vec![0u64; bins];
-    for g in games {
-        let d = match side {
-            Some(name) if g.white == name => -g.disc_diff,
-            Some(_) | None => g.disc_diff,
+    Drawn::of(game, games, side).histogram
+}
+
+impl Histogram {
+    /// No games yet.
+    pub fn new(game: GameKind) -> Histogram {
+        // Othello's differences are even: bins of 4 centred on -64, -60, .., 64.
+        let (first, width, bins) = match game {
+            GameKind::Othello => (-64, 4, 33),
+            GameKind::TicTacToe => (-10, 1, 21),
         };
-        let bin = usize::try_from((d - first + width / 2).div_euclid(width)).unwrap_or(0);
-        counts[bin.min(bins - 1)] += 1;
+        Histogram {
+            first,
+            width,
+            counts: vec![0; bins],
+            games: 0,
+        }
     }
-    Histogram {
-        first,
-        width,
-        counts,
-        games: games.len() as u64,
+
+    /// Counts one game whose difference is `d` from the histogram's view.
+    fn add(&mut self, d: i32) {
+        let last = self.counts.len() - 1;
+        let bin =
+            usize::try_from((d - self.first + self.width / 2).div_euclid(self.width)).unwrap_or(0);
+        self.counts[bin.min(last)] += 1;
+        self.games += 1;
     }
 }
 
@@ -152,26 +159,146 @@ impl OpeningRow {
 /// The openings of `games`, in book order; `side` is a head-to-head's
 /// first side.
 pub fn openings(games: &[&GameRecord], side: Option<&str>) -> Vec<OpeningRow> {
-    let mut rows: BTreeMap<usize, OpeningRow> = BTreeMap::new();
-    for g in games {
-        let row = rows.entry(g.opening_id).or_insert_with(|| OpeningRow {
+    Drawn::of(GameKind::Othello, games, side).openings()
+}
+
+/// Where a head-to-head's first side sat in a game (`Neither` when the
+/// report takes black's view, or the side did not play it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// The side played black.
+    Black,
+    /// The side played white.
+    White,
+    /// No side, or not its game.
+    Neither,
+}
+
+/// One counted game as the report draws it: its opening, black's result
+/// and disc difference, and where the first side sat.
+#[derive(Clone, Copy, Debug)]
+pub struct DrawnGame {
+    /// Its opening's index in the book.
+    pub opening_id: usize,
+    /// Black's points.
+    pub result: f64,
+    /// Black's discs minus white's.
+    pub disc_diff: i32,
+    /// Where the first side sat.
+    pub seat: Seat,
+}
+
+impl DrawnGame {
+    /// Game `g` seen from engine `side` (black's view: `None`).
+    pub fn of(g: &GameRecord, side: Option<&str>) -> DrawnGame {
+        let seat = match side {
+            Some(name) if g.black == name => Seat::Black,
+            Some(name) if g.white == name => Seat::White,
+            Some(_) | None => Seat::Neither,
+        };
+        DrawnGame {
+            opening_id: g.opening_id,
+            result: g.result,
+            disc_diff: g.disc_diff,
+            seat,
+        }
+    }
+}
+
+/// What the report draws of the counted games, kept game by game: the
+/// histogram of their results and their openings. `report.html` builds it
+/// from a journal's games at once; `arena watch` as they count, keeping
+/// no game (its memory grows with the openings played, not the games).
+#[derive(Clone, Debug)]
+pub struct Drawn {
+    histogram: Histogram,
+    /// Each opening seen, by index (named before any of its games
+    /// counts; those with no game counted are not listed).
+    rows: BTreeMap<usize, OpeningRow>,
+    /// Whether there is a first side (a head-to-head).
+    side: bool,
+}
+
+impl Drawn {
+    /// No games yet; `side`: a head-to-head's, whose view the figures take.
+    pub fn new(game: GameKind, side: bool) -> Drawn {
+        Drawn {
+            histogram: Histogram::new(game),
+            rows: BTreeMap::new(),
+            side,
+        }
+    }
+
+    /// The counted `games` seen from engine `side` (black's: `None`).
+    pub fn of(game: GameKind, games: &[&GameRecord], side: Option<&str>) -> Drawn {
+        let mut drawn = Drawn::new(game, side.is_some());
+        for g in games {
+            drawn.name_opening(g);
+            drawn.add(DrawnGame::of(g, side));
+        }
+        drawn
+    }
+
+    /// Notes the opening of game `g` (its text is in the record only),
+    /// whether or not the game comes to count.
+    pub fn name_opening(&mut self, g: &GameRecord) {
+        let side = self.side;
+        self.rows.entry(g.opening_id).or_insert_with(|| OpeningRow {
             id: g.opening_id,
             opening: opening_text(g),
             games: 0,
             black_points: 0.0,
             disc_sum: 0,
-            side: side.map(|_| (0.0, 0)),
+            side: side.then_some((0.0, 0)),
+        });
+    }
+
+    /// Counts one game (its opening named before, or it shows without
+    /// its moves).
+    pub fn add(&mut self, g: DrawnGame) {
+        let d = g.disc_diff;
+        self.histogram
+            .add(if g.seat == Seat::White { -d } else { d });
+        let side = self.side;
+        let row = self.rows.entry(g.opening_id).or_insert_with(|| OpeningRow {
+            id: g.opening_id,
+            opening: String::new(),
+            games: 0,
+            black_points: 0.0,
+            disc_sum: 0,
+            side: side.then_some((0.0, 0)),
         });
         row.games += 1;
         row.black_points += g.result;
-        row.disc_sum += i64::from(g.disc_diff);
-        if let (Some((points, discs)), Some(name)) = (row.side.as_mut(), side) {
-            *points += g.points_of(name).unwrap_or(0.5);
-            let sign = if g.white == name { -1 } else { 1 };
-            *discs += sign * i64::from(g.disc_diff);
+        row.disc_sum += i64::from(d);
+        if let Some((points, discs)) = row.side.as_mut() {
+            *points += match g.seat {
+                Seat::Black => g.result,
+                Seat::White => 1.0 - g.result,
+                Seat::Neither => 0.5,
+            };
+            *discs += if g.seat == Seat::White { -1 } else { 1 } * i64::from(d);
         }
     }
-    rows.into_values().collect()
+
+    /// The histogram of the counted games.
+    pub fn histogram(&self) -> &Histogram {
+        &self.histogram
+    }
+
+    /// The openings of the counted games, in book order.
+    pub fn openings(&self) -> Vec<OpeningRow> {
+        self.rows
+            .values()
+            .filter(|r| r.games > 0)
+            .cloned()
+            .collect()
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.histogram.games
+    }
 }
 
 /// Sorts `rows` most one-sided by colour first: by how far black's score

@@ -1,16 +1,14 @@
 //! The sections of `report.html` below its header, each a figure or a
 //! table with a caption that gives the units and the games behind it.
 
-use super::data::{
-    by_colour, by_side, histogram, openings as opening_rows, pair_points, OpeningRow,
-};
+use super::data::{by_colour, by_side, pair_points, Drawn, OpeningRow};
 use super::figures::{
     elo_figure, histogram_figure, llr_figure, ratings_figure, tune_figure, Rating,
 };
 use super::grids::{heatmap_figure, ptnml_figure, Cell, PtnmlRow};
 use super::{figure, share, significance};
 use crate::game::GameKind;
-use crate::records::{GameRecord, TournamentInfo};
+use crate::records::TournamentInfo;
 use crate::report::plot::signed;
 use crate::report::results::{MeetingResult, Results};
 use crate::stats::format::{elo, elo_error, fixed, NO_VALUE};
@@ -36,7 +34,7 @@ pub fn over_pairs(results: &Results) -> Markup {
         return html! {};
     };
     let points = pair_points(trace);
-    let pairs = trace.tallies.len();
+    let pairs = trace.counted();
     let sides = results
         .sides()
         .map_or(String::new(), |(a, b)| format!("{a} against {b}"));
@@ -219,7 +217,7 @@ impl<'a> Pairing<'a> {
 
 /// Each pairing: pentanomial distribution, draws and score (figure and
 /// table), and the histogram of final disc differences.
-pub fn pairings(info: &TournamentInfo, results: &Results, counted: &[&GameRecord]) -> Markup {
+pub fn pairings(info: &TournamentInfo, results: &Results, drawn: &Drawn) -> Markup {
     let side = results.sides().map(|(a, _)| a);
     let all: Vec<Pairing<'_>> = results
         .meetings
@@ -231,7 +229,7 @@ pub fn pairings(info: &TournamentInfo, results: &Results, counted: &[&GameRecord
         .map(|p| (format!("{} vs {}: {} pairs", p.a, p.b, p.pairs()), p.ptnml))
         .collect();
     let pairs: u64 = all.iter().map(Pairing::pairs).sum();
-    let hist = histogram(info.game, counted, side);
+    let hist = drawn.histogram();
     let (unit, whose) = match (info.game, results.sides()) {
         (GameKind::Othello, Some((a, b))) => {
             ("final disc difference (discs)", format!("{a} minus {b}"))
@@ -250,7 +248,7 @@ pub fn pairings(info: &TournamentInfo, results: &Results, counted: &[&GameRecord
             }))
             (meetings_table(&all, info.game))
             h2 { "Disc differences" }
-            (figure(|f| histogram_figure(f, &hist, unit), html! {
+            (figure(|f| histogram_figure(f, hist, unit), html! {
                 "Games by " (unit) ", " (whose) ", over the " (hist.games) " games counted"
                 @if info.game == GameKind::Othello { " (forfeits count as ±64)" } "."
             }))
@@ -286,12 +284,12 @@ fn meetings_table(all: &[Pairing<'_>], game: GameKind) -> Markup {
 /// The openings: for a head-to-head, those one engine won both ways round
 /// (they decided the match); for every run, those most one-sided by colour
 /// (one colour winning both ways round points at a book problem).
-pub fn openings(info: &TournamentInfo, results: &Results, counted: &[&GameRecord]) -> Markup {
+pub fn openings(info: &TournamentInfo, results: &Results, drawn: &Drawn) -> Markup {
     if info.book.file.is_empty() {
         return html! {};
     }
     let side = results.sides().map(|(a, _)| a);
-    let mut rows = opening_rows(counted, side);
+    let mut rows = drawn.openings();
     let total = rows.len();
     let colour_flagged = rows
         .iter()
@@ -313,7 +311,7 @@ pub fn openings(info: &TournamentInfo, results: &Results, counted: &[&GameRecord
         section #openings {
             h2 { "Openings" }
             p.note {
-                (total) " openings of " code { (info.book.file) } " over " (counted.len())
+                (total) " openings of " code { (info.book.file) } " over " (drawn.games())
                 " games counted. Each table lists the " (OPENING_ROWS.min(total)) " most one-sided."
             }
             @if let Some(a) = side {

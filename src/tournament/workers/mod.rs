@@ -18,6 +18,7 @@
 
 pub mod claims;
 pub mod heartbeat;
+pub mod owners;
 pub mod peers;
 pub mod report;
 pub mod run;
@@ -62,6 +63,11 @@ pub struct WorkerRecord {
     /// (`--allow-mixed-builds`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_mixed_builds: bool,
+    /// Its `stale_after` in milliseconds (absent in the records of older
+    /// builds): how long its peers' heartbeats may be silent, which
+    /// `arena watch` takes as the run's stale time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stale_after_ms: Option<u64>,
 }
 
 impl WorkerRecord {
@@ -106,6 +112,7 @@ fn check_build(out: &Path, info: &TournamentInfo, w: &WorkerOptions) -> Result<(
         host: heartbeat::host_name(),
         build: info.build.clone(),
         allow_mixed_builds: w.allow_mixed_builds,
+        stale_after_ms: Some(u64::try_from(w.stale_after.as_millis()).unwrap_or(u64::MAX)),
     };
     let json = serde_json::to_string_pretty(&record).expect("records serialize") + "\n";
     crate::util::write_durable(&out.join("workers").join(&w.id).join("worker.json"), &json)

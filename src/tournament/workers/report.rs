@@ -105,9 +105,7 @@ pub fn combine(workers: &[WorkerGames]) -> (Vec<GameRecord>, Vec<String>) {
     for w in workers {
         for g in &w.games {
             match by_id.get(&g.game_id) {
-                Some((first, _)) => {
-                    twice.push(format!("game {} ({} and {})", g.game_id, first, w.id))
-                }
+                Some((first, _)) => twice.push(twice_entry(g.game_id, first, &w.id)),
                 None => {
                     by_id.insert(g.game_id, (&w.id, g));
                 }
@@ -115,15 +113,25 @@ pub fn combine(workers: &[WorkerGames]) -> (Vec<GameRecord>, Vec<String>) {
         }
     }
     let games = by_id.into_values().map(|(_, g)| g.clone()).collect();
-    let mut notes = Vec::new();
-    if !twice.is_empty() {
-        notes.push(format!(
+    (games, twice_note(&twice).into_iter().collect())
+}
+
+/// One game of [`twice_note`]: game `game_id`, played by workers `first`
+/// and `second`.
+pub fn twice_entry(game_id: u64, first: &str, second: &str) -> String {
+    format!("game {game_id} ({first} and {second})")
+}
+
+/// The note on games two workers played (`twice`: each a
+/// [`twice_entry`]), when any.
+pub fn twice_note(twice: &[String]) -> Option<String> {
+    (!twice.is_empty()).then(|| {
+        format!(
             "{} games were played by two workers (a claim taken over from a worker thought gone); each counts once, as its first worker by ID played it: {}",
             twice.len(),
             twice.join(", ")
-        ));
-    }
-    (games, notes)
+        )
+    })
 }
 
 /// The note on workers of another build than the one that started the
@@ -136,11 +144,11 @@ pub fn combine(workers: &[WorkerGames]) -> (Vec<GameRecord>, Vec<String>) {
 fn mixed_builds(
     dir: &Path,
     info: &TournamentInfo,
-    workers: &[WorkerGames],
+    workers: &[(&str, usize)],
 ) -> Result<Option<String>> {
     let mut differ = Vec::new();
-    for w in workers {
-        let folder = dir.join("workers").join(&w.id);
+    for &(id, _) in workers {
+        let folder = dir.join("workers").join(id);
         let Some(record) = super::WorkerRecord::read(&folder)? else {
             continue;
         };
@@ -157,10 +165,10 @@ fn mixed_builds(
                 &path,
                 line,
                 column,
-                format!("build: worker {:?} played with another build than the run's ({d}), and its record does not allow mixed builds (allow_mixed_builds)", w.id),
+                format!("build: worker {id:?} played with another build than the run's ({d}), and its record does not allow mixed builds (allow_mixed_builds)"),
             ));
         }
-        differ.push(format!("worker {}: {d}", w.id));
+        differ.push(format!("worker {id}: {d}"));
     }
     Ok((!differ.is_empty()).then(|| {
         format!(
@@ -207,10 +215,10 @@ pub fn unreadable_note(owners: &BTreeMap<u64, Vec<Owner>>) -> Option<String> {
 }
 
 /// Games per worker, for the notes.
-fn per_worker(workers: &[WorkerGames]) -> String {
+fn per_worker(workers: &[(&str, usize)]) -> String {
     let parts: Vec<String> = workers
         .iter()
-        .map(|w| format!("{} {}", w.id, w.games.len()))
+        .map(|(id, games)| format!("{id} {games}"))
         .collect();
     format!("games journalled per worker: {}", parts.join(", "))
 }
@@ -270,15 +278,16 @@ pub fn missing(dir: &Path, info: &TournamentInfo, games: &[GameRecord]) -> Resul
 
 /// The notes a worker run's results carry on how its workers played it:
 /// claims that named no worker, games two workers played (`twice`, from
-/// [`combine`]), games per worker, mixed builds. `arena report` and
-/// `arena watch` add the same.
+/// [`combine`]), games per worker (`workers`: each ID, by ID order, with
+/// the games of its journal), mixed builds. `arena report` and `arena
+/// watch` add the same.
 ///
 /// # Errors
 /// Unreadable claims; a worker of another build not allowed to be.
 pub fn workers_notes(
     dir: &Path,
     info: &TournamentInfo,
-    workers: &[WorkerGames],
+    workers: &[(&str, usize)],
     twice: Vec<String>,
 ) -> Result<Vec<String>> {
     let mut notes = Vec::new();
@@ -312,9 +321,13 @@ pub fn report(dir: &Path) -> Result<WorkerReport> {
         lacking = Some(what);
     }
     results.notes.extend(read_notes);
+    let journalled: Vec<(&str, usize)> = workers
+        .iter()
+        .map(|w| (w.id.as_str(), w.games.len()))
+        .collect();
     results
         .notes
-        .extend(workers_notes(dir, &info, &workers, twice)?);
+        .extend(workers_notes(dir, &info, &journalled, twice)?);
     crate::tournament::folder::note_capped_transcripts(dir, &info, &mut results);
     write_outputs(dir, &info, &results, &games)?;
     Ok(WorkerReport {
