@@ -79,7 +79,7 @@ fn tournament_config_errors_name_the_field_and_value() {
         ("name: \"quick\"", "name: \"qu\nick\"", "7:5: name: \"qu\\nick\" holds a line break, tab or other control character; a name is one line of text"),
         ("fail_on_h0: false,", "fail_on_h0: false, colour: 1,", "36:24: `colour` is not a field of a tournament config; the fields are name, engines, format, book, concurrency, seed, out, fail_on_h0, time_control, adjudicate or limit"),
         ("order: Random, ", "", "28:{close}: book needs the field `order:`, which is missing"),
-        ("RoundRobin(rounds: 30)", "Swiss(rounds: 30)", "25:13: format: unknown value `Swiss`; expected RoundRobin, Gauntlet, Sprt or Spsa"),
+        ("RoundRobin(rounds: 30)", "Ladder(rounds: 30)", "25:13: format: unknown value `Ladder`; expected RoundRobin, Gauntlet, Sprt, Spsa, Knockout or Swiss"),
         ("tt_mib: 4,", "tt_mib: -4,", "18:22: engines entry 3, tt_mib must be at least 0, got -4"),
         ("limit: Depth(6)", "limit: Depth(-6)", "16:27: engines entry 3, limit: Depth must be at least 1, got -6"),
         ("FastestFirst]", "Fastest]", "17:43: engines entry 3, ordering entry 3: unknown value `Fastest`; expected SquareWeights, HashMove, Killers, History, FastestFirst, ShallowSearch or EdaxFast"),

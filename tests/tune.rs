@@ -50,15 +50,7 @@ const PARAMS: &str = r#"(field: "endgame_exact_at", start: 4, min: 0, max: 14, c
             (field: "time.increment_share", start: 0.75, min: 0.2, max: 1.0, c_end: 0.05, r_end: 0.02)"#;
 
 fn run(config: &Path, out: &Path, more: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "run",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ];
-    args.extend(more);
-    arena(&args)
+    crate::util::run_quiet(config, out, more)
 }
 
 /// What must be equal between two runs of one tune: its games (by id),

@@ -25,6 +25,20 @@ pub fn arena(args: &[&str]) -> Output {
         .expect("the arena binary runs")
 }
 
+/// `arena run CONFIG --out OUT --quiet MORE...` from the repository,
+/// bounded at 5 minutes.
+pub fn run_quiet(config: &Path, out: &Path, more: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend(more);
+    arena_in_within(&repo("."), &args, Duration::from_secs(300))
+}
+
 /// Stdout of a run as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

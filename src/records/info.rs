@@ -70,6 +70,33 @@ pub enum Format {
         #[serde(default)]
         delay: u64,
     },
+    /// A knockout bracket (see [`super::knockout`]): seeded from the
+    /// engines' order or `seeds`, byes to the top seeds, each match
+    /// `pairs` game pairs, then up to `extra_pairs` more while tied.
+    Knockout {
+        /// Game pairs of each match.
+        #[serde(default = "one_pair")]
+        pairs: u64,
+        /// Most pairs a match tied on points adds, one at a time.
+        #[serde(default)]
+        extra_pairs: u64,
+        /// The engines by seed, best first (the rest follow in order).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seeds: Option<Vec<String>>,
+    },
+    /// A Swiss system (see [`super::swiss`]) of `rounds` rounds, each
+    /// pairing `pairs` game pairs.
+    Swiss {
+        /// Rounds (at most the engines less one, the engines for an odd
+        /// count).
+        rounds: u64,
+        /// Game pairs of each pairing.
+        #[serde(default = "one_pair")]
+        pairs: u64,
+        /// The rules that order engines level on score.
+        #[serde(default = "super::swiss::default_tiebreaks")]
+        tiebreaks: Vec<super::swiss::TieBreak>,
+    },
 }
 
 impl Format {
@@ -81,9 +108,17 @@ impl Format {
         match &mut self {
             Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => *rounds = length,
             Format::Sprt { max_pairs, .. } => *max_pairs = length,
-            Format::Spsa { .. } => {}
+            // A knockout's and a Swiss's games depend on what came before:
+            // their length is not a setting `--resume` may extend.
+            Format::Spsa { .. } | Format::Knockout { .. } | Format::Swiss { .. } => {}
         }
         self
+    }
+
+    /// True for the formats whose games depend on results (a knockout, a
+    /// Swiss): no fixed schedule says in advance who plays a pair.
+    pub fn by_results(&self) -> bool {
+        matches!(self, Format::Knockout { .. } | Format::Swiss { .. })
     }
 
     /// A tune's schedule (`None` for the other formats).
@@ -103,7 +138,11 @@ impl Format {
                 a_ratio,
                 delay,
             }),
-            Format::RoundRobin { .. } | Format::Gauntlet { .. } | Format::Sprt { .. } => None,
+            Format::RoundRobin { .. }
+            | Format::Gauntlet { .. }
+            | Format::Sprt { .. }
+            | Format::Knockout { .. }
+            | Format::Swiss { .. } => None,
         }
     }
 
@@ -117,7 +156,11 @@ impl Format {
                 seed,
                 integer,
             )),
-            Format::RoundRobin { .. } | Format::Gauntlet { .. } | Format::Sprt { .. } => None,
+            Format::RoundRobin { .. }
+            | Format::Gauntlet { .. }
+            | Format::Sprt { .. }
+            | Format::Knockout { .. }
+            | Format::Swiss { .. } => None,
         }
     }
 }
@@ -324,7 +367,11 @@ impl TournamentInfo {
                 model,
                 ..
             } => Sprt::new(elo0, elo1, alpha, beta, model).ok(),
-            Format::RoundRobin { .. } | Format::Gauntlet { .. } | Format::Spsa { .. } => None,
+            Format::RoundRobin { .. }
+            | Format::Gauntlet { .. }
+            | Format::Spsa { .. }
+            | Format::Knockout { .. }
+            | Format::Swiss { .. } => None,
         }
     }
 

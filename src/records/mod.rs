@@ -18,6 +18,10 @@ pub mod game;
 pub mod ggf;
 pub mod info;
 pub mod journal;
+pub mod knockout;
+mod played;
+pub mod rounds;
+pub mod swiss;
 pub mod tail;
 pub mod tune;
 

@@ -92,6 +92,10 @@ impl Results {
             s.push('\n');
             s.push_str(&tune.block());
         }
+        if let Some(rounds) = self.rounds_text() {
+            s.push('\n');
+            s.push_str(&rounds);
+        }
         if let Some(note) = &self.status_note {
             s.push('\n');
             s.push_str(note);

@@ -11,6 +11,7 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 pub mod colour;
+mod drawing;
 pub mod history;
 pub mod html;
 pub mod live;
@@ -19,6 +20,7 @@ pub mod pairs;
 pub mod plot;
 pub(crate) mod prefix;
 pub mod results;
+mod rounds;
 mod tallies;
 mod text;
 pub mod tune;

@@ -139,6 +139,13 @@ pub struct Results {
     /// other formats).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tune: Option<super::tune::TuneSummary>,
+    /// A knockout's bracket and places (absent for the other formats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bracket: Option<crate::records::knockout::Bracket>,
+    /// A Swiss's standings with their tie-breaks (absent for the other
+    /// formats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standings: Option<crate::records::swiss::Standings>,
     #[serde(skip)]
     pub(super) head_to_head_wdl: Option<(Wdl, PairTally, Option<SprtState>)>,
     /// A two-engine run's pairs over time (`None` for more engines).
@@ -147,6 +154,10 @@ pub struct Results {
     /// The pairs an SPRT counted, in order (`None`: every game counts).
     #[serde(skip)]
     pub(super) counted_pairs: Option<Vec<u64>>,
+    /// The notes solving the ratings gave (among `notes`), kept with them
+    /// when later results keep these ratings.
+    #[serde(skip)]
+    pub(super) rating_notes: Vec<String>,
 }
 
 /// The games of a run that can count, by game id: each once (the first
@@ -262,6 +273,8 @@ pub fn analyse_counted(
             counted: counted.len() as u64,
             played: by_id.len() as u64,
             counter,
+            ratings: None,
+            rounds: rounds_view(info, by_id.values().copied()),
         },
         (engine_moves, terminations),
         super::tune::tune_summary(info, by_id.values().copied()),
@@ -272,13 +285,30 @@ pub fn analyse_counted(
 }
 
 /// What [`Results::assemble`] makes results of: the counted games'
-/// tallies, how many games count and how many were played, and the SPRT's
-/// counter (`None`: every game counts).
+/// tallies, how many games count and how many were played, the SPRT's
+/// counter (`None`: every game counts), and earlier results whose ratings
+/// to keep rather than solve them again (`None`: solved).
 pub(crate) struct Counts<'a> {
     pub(crate) tallies: &'a Tallies,
     pub(crate) counted: u64,
     pub(crate) played: u64,
     pub(crate) counter: Option<&'a PairCounter>,
+    pub(crate) ratings: Option<&'a Results>,
+    /// A knockout's or a Swiss's state (`None` for the other formats).
+    pub(crate) rounds: Option<crate::records::rounds::RoundsView>,
+}
+
+/// A knockout's or a Swiss's state after `games` (`None` for the other
+/// formats).
+pub(crate) fn rounds_view<'a>(
+    info: &TournamentInfo,
+    games: impl Iterator<Item = &'a GameRecord>,
+) -> Option<crate::records::rounds::RoundsView> {
+    let mut rounds = crate::records::rounds::Rounds::of(&info.format, &info.engines)?;
+    for g in games {
+        rounds.absorb(std::slice::from_ref(g));
+    }
+    Some(rounds.view())
 }
 
 /// The pairs a shard (or the whole run) schedules.
@@ -291,7 +321,8 @@ impl Results {
     /// The results of the run `info` from its `counts`, its engines' move
     /// costs and ways of ending, and a tune's summary; the ratings are
     /// solved here (the one costly step: it does not depend on the games'
-    /// number). No trace and no counted pairs: the caller adds them.
+    /// number), or kept from earlier results with the notes their solving
+    /// gave. No trace and no counted pairs: the caller adds them.
     pub(crate) fn assemble(
         info: &TournamentInfo,
         counts: Counts<'_>,
@@ -303,13 +334,27 @@ impl Results {
             counted,
             played,
             counter,
+            ratings: kept,
+            rounds,
         } = counts;
         let scheduled_pairs = scheduled_pairs(info);
         let mut notes = run_notes(info);
-        let ratings = rating_summary(&tallies.table, counted > 0, &mut notes);
+        let mut rating_notes = Vec::new();
+        let ratings = match kept {
+            Some(earlier) => {
+                rating_notes.clone_from(&earlier.rating_notes);
+                earlier.ratings.clone()
+            }
+            None => rating_summary(&tallies.table, counted > 0, &mut rating_notes),
+        };
+        notes.extend(rating_notes.iter().cloned());
         let head = head_to_head(info, tallies, counter);
         let verdict = counter.map(|c| c.state().map_or(Verdict::Continue, |s| s.verdict).name());
-        let complete = counter.is_some_and(PairCounter::decided) || played >= 2 * scheduled_pairs;
+        let complete = match &rounds {
+            Some(r) => r.complete,
+            None => counter.is_some_and(PairCounter::decided) || played >= 2 * scheduled_pairs,
+        };
+        let (bracket, standings) = rounds.map_or((None, None), |r| (r.bracket, r.standings));
         let (status, status_note) = status_of(info, complete);
         Results {
             name: info.name.clone(),
@@ -339,9 +384,12 @@ impl Results {
             engine_moves,
             notes,
             tune,
+            bracket,
+            standings,
             head_to_head_wdl: head,
             counted_pairs: None,
             trace: None,
+            rating_notes,
         }
     }
 }

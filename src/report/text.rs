@@ -153,6 +153,9 @@ impl Results {
         if let Some(block) = self.block() {
             let _ = writeln!(md, "```\n{}\n{block}\n```\n", self.header());
         }
+        if let Some(rounds) = self.rounds_text() {
+            let _ = writeln!(md, "## Standings\n\n```\n{rounds}\n```\n");
+        }
         let _ = writeln!(md, "## Ratings\n\n```\n{}\n```\n", self.rating_table());
         md.push_str(&self.crosstable_markdown());
         md.push_str(&self.engines_markdown());

@@ -536,8 +536,10 @@ pub fn note_capped_transcripts(dir: &Path, info: &TournamentInfo, results: &mut 
 /// The first problem, naming the journal's line and field; a book in
 /// `tournament.json` no schedule can be made of.
 pub fn check_journal(c: &journal::Contents, info: &TournamentInfo) -> Result<()> {
-    if info.custom_schedule {
-        // A scheduler of the caller's: no fixed slots to check against.
+    if info.custom_schedule || info.format.by_results() {
+        // A scheduler of the caller's, or a knockout's or Swiss's, whose
+        // pairs depend on results: no fixed slots to check against (a
+        // resumed run's scheduler checks its games as it replays them).
         return c.check_run(info, &|_| None);
     }
     let plan = plan(info, &c.path.with_file_name("tournament.json"))?;
@@ -562,7 +564,13 @@ pub fn plan(info: &TournamentInfo, path: &Path) -> Result<Schedule> {
     let book = &info.book;
     let order = crate::book::OpeningOrder::new(book.openings, book.order, info.seed, book.start)
         .map_err(|e| bad_info(format!("book: {e}")))?;
-    let meetings = schedule::meetings(&info.format, info.engines.len());
+    // A knockout's or Swiss's engines come from its replay of the results
+    // (records::rounds); the schedule gives its pairs' numbers and openings.
+    let meetings = if info.format.by_results() {
+        vec![(0, 1)]
+    } else {
+        schedule::meetings(&info.format, info.engines.len())
+    };
     if meetings.is_empty() && info.total_pairs > 0 {
         return Err(bad_info(format!(
             "format: {:?} has no meeting of its {} engines",

@@ -126,7 +126,10 @@ fn per_thread(engines: &[EngineSpec]) -> u64 {
 /// head-to-head.
 fn hubs(format: &Format, engines: usize) -> usize {
     match *format {
-        Format::RoundRobin { .. } => engines.saturating_sub(1),
+        // A Swiss or a knockout may pair any two.
+        Format::RoundRobin { .. } | Format::Swiss { .. } | Format::Knockout { .. } => {
+            engines.saturating_sub(1)
+        }
         Format::Gauntlet { challengers, .. } => challengers.min(engines),
         Format::Sprt { .. } | Format::Spsa { .. } => 1,
     }
@@ -148,6 +151,8 @@ pub(crate) fn results_words(format: &Format, engines: usize, bytes: u64) -> Stri
         Format::Gauntlet { .. } => "a gauntlet",
         Format::Sprt { .. } => "an SPRT",
         Format::Spsa { .. } => "a tune",
+        Format::Knockout { .. } => "a knockout",
+        Format::Swiss { .. } => "a Swiss",
     };
     format!(
         "{engines} engines in {kind} meet in {} pairs, whose results and ratings take about {} while it plays",

@@ -28,6 +28,8 @@ const QUICK_GAME_HASH: &str = "63b6d988401aaf03002e67fd938a600c6c10f46f435aa6bbe
 /// Each shipped config's hash.
 const CONFIG_HASHES: &[(&str, &str)] = &[
     ("gauntlet.ron", "48fb66c70a119ff6"),
+    // Eight matrix engines in a seeded bracket (new, 2026-12-06).
+    ("knockout.ron", "5712deab42638935"),
     ("quick.ron", "c8a20ad57bd7d277"),
     ("report-10k.ron", "ace5f3073ea091b7"),
     ("sprt-eval.ron", "922bf03e938214eb"),
@@ -38,6 +40,8 @@ const CONFIG_HASHES: &[(&str, &str)] = &[
     ("strength-vs-baseline-2s.ron", "16b4166771ee85f0"),
     ("strength-vs-baseline.ron", "8215f23929c39137"),
     ("strong-gauntlet.ron", "954f8e5cb348c782"),
+    // Nine matrix engines in five Swiss rounds (new, 2026-12-06).
+    ("swiss.ron", "0f9d012cb0776e66"),
     ("tictactoe.ron", "62fba1a592d51a91"),
     // A tune of pvs-tt-d8's endgame_exact_at and aspiration (new, 2026-11-29).
     ("tune-quick.ron", "5665e21ce0d44faa"),

@@ -16,11 +16,13 @@
 mod data;
 mod figures;
 mod grids;
+mod rounds;
 mod sections;
 mod style;
 
 pub use data::{
-    by_colour, by_side, histogram, openings, pair_points, Histogram, OpeningRow, PairPoint,
+    by_colour, by_side, histogram, openings, pair_points, Drawn, DrawnGame, Histogram, OpeningRow,
+    PairPoint, Seat,
 };
 
 use super::colour::Tone;
@@ -39,7 +41,7 @@ pub fn report_html(
     games: &[GameRecord],
     date: &str,
 ) -> String {
-    let counted = results.counted_games(games);
+    let drawn = drawn_of(info, results, games);
     let page = html! {
         (DOCTYPE)
         html lang="en" {
@@ -51,7 +53,7 @@ pub fn report_html(
             }
             body {
                 (header(info, results, date))
-                main { (main_sections(info, results, &counted)) }
+                main { (main_sections(info, results, &drawn)) }
                 footer {
                     "Written by arena from " code { "journal.jsonl" }
                     " (" (results.games_played) " games played). This page is self-contained: \
@@ -67,23 +69,32 @@ pub fn report_html(
 /// pages allow no inline style).
 pub const CSS: &str = style::CSS;
 
+/// What the report draws of the games `results` counts (of `games`),
+/// from the view of its head-to-head's first side.
+pub fn drawn_of(info: &TournamentInfo, results: &Results, games: &[GameRecord]) -> Drawn {
+    let counted = results.counted_games(games);
+    let side = results.sides().map(|(a, _)| a);
+    Drawn::of(info.game, &counted, side)
+}
+
 /// The sections of [`report_html`]'s `main` alone (figures and tables,
 /// every text escaped), for a page that frames them itself: `arena watch`
-/// shows them on a run's live page.
-pub fn report_sections(info: &TournamentInfo, results: &Results, games: &[GameRecord]) -> String {
-    let counted = results.counted_games(games);
-    main_sections(info, results, &counted).into_string()
+/// shows them on a run's live page, from the games it has `drawn` as
+/// they counted (it keeps no game).
+pub fn report_sections(info: &TournamentInfo, results: &Results, drawn: &Drawn) -> String {
+    main_sections(info, results, drawn).into_string()
 }
 
 /// The report's sections, in order: a tune's trajectories, the figures
 /// over pairs, ratings, pairings, openings, engines and notes.
-fn main_sections(info: &TournamentInfo, results: &Results, counted: &[&GameRecord]) -> Markup {
+fn main_sections(info: &TournamentInfo, results: &Results, drawn: &Drawn) -> Markup {
     html! {
         (sections::tune(results))
+        (rounds::rounds(results))
         (sections::over_pairs(results))
         (sections::ratings(results, info.game))
-        (sections::pairings(info, results, counted))
-        (sections::openings(info, results, counted))
+        (sections::pairings(info, results, drawn))
+        (sections::openings(info, results, drawn))
         (sections::engines(results))
         (sections::notes(results))
     }

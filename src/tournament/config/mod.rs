@@ -29,11 +29,11 @@ pub use crate::util::fnv1a;
 use crate::util::text::read_text;
 use crate::util::{Source, Sourced};
 pub use engines::EngineRef;
-pub use plan::Plan;
 use engines::{load_engines, Loaded};
 use normal::normal_form;
 use options::check_forced_limit;
 pub use options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
+pub use plan::Plan;
 use serde::{Deserialize, Serialize};
 use size::{check_before_loading, check_rounds_flag, check_size};
 use std::path::{Path, PathBuf};
@@ -244,17 +244,15 @@ impl Overrides {
         if let Some(r) = self.rounds {
             match &mut raw.format {
                 Format::RoundRobin { rounds } | Format::Gauntlet { rounds, .. } => *rounds = r,
-                Format::Sprt { .. } => {
-                    return Err(Error::usage(
-                        "rounds",
-                        "an SPRT plays pairs until it decides (max_pairs), not rounds",
-                    ))
-                }
-                Format::Spsa { .. } => {
-                    return Err(Error::usage(
-                        "rounds",
-                        "a tune plays its iterations (iterations, pairs_per_iteration), not rounds",
-                    ))
+                other => {
+                    let why = match other {
+                        Format::Sprt { .. } => "an SPRT plays pairs until it decides (max_pairs), not rounds",
+                        Format::Spsa { .. } => "a tune plays its iterations (iterations, pairs_per_iteration), not rounds",
+                        Format::Knockout { .. } => "a knockout plays its bracket's rounds (pairs a match in the config), not --rounds",
+                        Format::Swiss { .. } => "a Swiss's rounds are its config's (format: Swiss(rounds: N)): each pairs by the results before it, so --rounds does not apply",
+                        Format::RoundRobin { .. } | Format::Gauntlet { .. } => "",
+                    };
+                    return Err(Error::usage("rounds", why));
                 }
             }
         }
@@ -281,7 +279,8 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             mut inputs,
             ..
         } = loaded;
-        let plan = Plan::check(&src, &raw.format, engines.len(), tune)?;
+        let names: Vec<String> = engines.iter().map(|e| e.name().to_string()).collect();
+        let plan = Plan::check(&src, &raw.format, &names, tune)?;
         check_size(&src, &raw.format, engines.len())?;
         check_policy(&src, &raw, plan.sprt().is_some())?;
         check_forced_limit(&src, raw.limit, &engines)?;

@@ -4,6 +4,7 @@
 //! record's form, its length, its SPRT or tune).
 
 use crate::error::Result;
+use crate::records::swiss::TieBreak;
 use crate::records::Format;
 use crate::stats::{Sprt, SprtError};
 use crate::tournament::tune::Tune;
@@ -35,20 +36,42 @@ pub enum Plan {
     },
     /// A tune of one engine (the run's engines are its θ+ and θ−).
     Tune(Arc<Tune>),
+    /// A knockout bracket (records::knockout).
+    Knockout {
+        /// Game pairs of a match (at least 1).
+        pairs: u64,
+        /// Most pairs a tied match adds.
+        extra_pairs: u64,
+        /// The engines by seed, as the config names them (each an
+        /// engine's, none twice).
+        seeds: Option<Vec<String>>,
+    },
+    /// A Swiss system (records::swiss).
+    Swiss {
+        /// Rounds: 1 to the engines less one (the engines, for an odd
+        /// count).
+        rounds: u64,
+        /// Game pairs of a pairing (at least 1).
+        pairs: u64,
+        /// Its tie-breaks (none twice).
+        tiebreaks: Vec<TieBreak>,
+    },
 }
 
 impl Plan {
-    /// The plan of `format` for `n` engines, each setting checked; a tune
-    /// is checked with its engine ([`Tune::check`]) and comes in as `tune`.
+    /// The plan of `format` for the engines named `names`, each setting
+    /// checked; a tune is checked with its engine ([`Tune::check`]) and
+    /// comes in as `tune`.
     ///
     /// # Errors
     /// [`crate::error::Error::Config`] naming the field.
     pub(super) fn check(
         src: &Source<'_>,
         format: &Format,
-        n: usize,
+        names: &[String],
         tune: Option<Arc<Tune>>,
     ) -> Result<Plan> {
+        let n = names.len();
         let rounds_at_least_one = |rounds: u64| {
             if rounds == 0 {
                 Err(src.field("rounds", "must be at least 1"))
@@ -80,6 +103,8 @@ impl Plan {
                 }
             }
             (f @ Format::Sprt { .. }, None) => check_sprt(src, f, n)?,
+            (f @ Format::Knockout { .. }, None) => check_knockout(src, f, names)?,
+            (f @ Format::Swiss { .. }, None) => check_swiss(src, f, n)?,
             (Format::Spsa { .. }, None) => {
                 return Err(crate::error::Error::Internal(
                     "a Spsa format without its tune".into(),
@@ -108,6 +133,24 @@ impl Plan {
                 max_pairs: *max_pairs,
             },
             Plan::Tune(tune) => tune.format.clone(),
+            Plan::Knockout {
+                pairs,
+                extra_pairs,
+                seeds,
+            } => Format::Knockout {
+                pairs: *pairs,
+                extra_pairs: *extra_pairs,
+                seeds: seeds.clone(),
+            },
+            Plan::Swiss {
+                rounds,
+                pairs,
+                tiebreaks,
+            } => Format::Swiss {
+                rounds: *rounds,
+                pairs: *pairs,
+                tiebreaks: tiebreaks.clone(),
+            },
         }
     }
 
@@ -115,7 +158,11 @@ impl Plan {
     pub fn sprt(&self) -> Option<&Sprt> {
         match self {
             Plan::Sprt { sprt, .. } => Some(sprt),
-            Plan::RoundRobin { .. } | Plan::Gauntlet { .. } | Plan::Tune(_) => None,
+            Plan::RoundRobin { .. }
+            | Plan::Gauntlet { .. }
+            | Plan::Tune(_)
+            | Plan::Knockout { .. }
+            | Plan::Swiss { .. } => None,
         }
     }
 
@@ -123,7 +170,11 @@ impl Plan {
     pub fn tune(&self) -> Option<&Arc<Tune>> {
         match self {
             Plan::Tune(tune) => Some(tune),
-            Plan::RoundRobin { .. } | Plan::Gauntlet { .. } | Plan::Sprt { .. } => None,
+            Plan::RoundRobin { .. }
+            | Plan::Gauntlet { .. }
+            | Plan::Sprt { .. }
+            | Plan::Knockout { .. }
+            | Plan::Swiss { .. } => None,
         }
     }
 }
@@ -158,6 +209,81 @@ fn check_sprt(src: &Source<'_>, format: &Format, n: usize) -> Result<Plan> {
     let sprt = Sprt::new(elo0, elo1, alpha, beta, model)
         .map_err(|e| src.field(sprt_field(&e), e.to_string()))?;
     Ok(Plan::Sprt { sprt, max_pairs })
+}
+
+/// A knockout's settings against the engines `names`.
+fn check_knockout(src: &Source<'_>, format: &Format, names: &[String]) -> Result<Plan> {
+    let Format::Knockout {
+        pairs,
+        extra_pairs,
+        seeds,
+    } = format
+    else {
+        return Err(crate::error::Error::Internal(
+            "a knockout's check of another format".into(),
+        ));
+    };
+    if *pairs == 0 {
+        return Err(src.field("pairs", "must be at least 1"));
+    }
+    for (i, s) in seeds.iter().flatten().enumerate() {
+        if !names.contains(s) {
+            return Err(src.field(
+                "seeds",
+                format!("{s:?} is not one of the engines ({})", names.join(", ")),
+            ));
+        }
+        if seeds.iter().flatten().take(i).any(|x| x == s) {
+            return Err(src.field("seeds", format!("{s:?} is seeded twice")));
+        }
+    }
+    Ok(Plan::Knockout {
+        pairs: *pairs,
+        extra_pairs: *extra_pairs,
+        seeds: seeds.clone(),
+    })
+}
+
+/// A Swiss's settings against `n` engines.
+fn check_swiss(src: &Source<'_>, format: &Format, n: usize) -> Result<Plan> {
+    let Format::Swiss {
+        rounds,
+        pairs,
+        tiebreaks,
+    } = format
+    else {
+        return Err(crate::error::Error::Internal(
+            "a Swiss's check of another format".into(),
+        ));
+    };
+    // Every engine meets every other at most once: n - 1 rounds, and one
+    // more with a bye each for an odd count.
+    let most = if n.is_multiple_of(2) {
+        n.saturating_sub(1)
+    } else {
+        n
+    } as u64;
+    if *rounds == 0 || *rounds > most {
+        return Err(src.field(
+            "rounds",
+            format!(
+                "{rounds} rounds of {n} engines: must be 1 to {most} (no two engines meet twice)"
+            ),
+        ));
+    }
+    if *pairs == 0 {
+        return Err(src.field("pairs", "must be at least 1"));
+    }
+    for (i, t) in tiebreaks.iter().enumerate() {
+        if tiebreaks[..i].contains(t) {
+            return Err(src.field("tiebreaks", format!("{t:?} is listed twice")));
+        }
+    }
+    Ok(Plan::Swiss {
+        rounds: *rounds,
+        pairs: *pairs,
+        tiebreaks: tiebreaks.clone(),
+    })
 }
 
 /// The config field an SPRT error is about.

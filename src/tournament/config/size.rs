@@ -18,7 +18,10 @@ pub(super) fn check_rounds_flag(rounds: u64, format: &Format, n: usize) -> Resul
     let counted = match *format {
         Format::RoundRobin { .. } => n >= 2,
         Format::Gauntlet { challengers, .. } => challengers > 0 && challengers < n,
-        Format::Sprt { .. } | Format::Spsa { .. } => false,
+        Format::Sprt { .. }
+        | Format::Spsa { .. }
+        | Format::Knockout { .. }
+        | Format::Swiss { .. } => false,
     };
     let pairs = crate::tournament::schedule::total_pairs(format, n);
     // One round too many is the engines' fault: the config's check says so.
@@ -93,6 +96,11 @@ pub(super) fn check_size(src: &Source<'_>, format: &Format, n: usize) -> Result<
     let per_round = meetings_per_round(format, n);
     let (field, what) = match format {
         Format::Sprt { .. } => ("max_pairs", format!("{pairs} pairs")),
+        Format::Knockout { .. } => ("pairs", format!("{n} engines' matches make {pairs} pairs")),
+        Format::Swiss { rounds, .. } => (
+            "pairs",
+            format!("{rounds} rounds of {n} engines make {pairs} pairs"),
+        ),
         Format::Spsa {
             pairs_per_iteration,
             ..

@@ -8,13 +8,14 @@
 use super::game_thread::PlayerFactory;
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
+use crate::records::rounds::Rounds;
 use crate::records::{BookInfo, Shard, TournamentInfo};
 use crate::report::Results;
 use crate::search::Limit;
 use crate::stats::Verdict;
 use crate::tournament::config::options::MAX_CONCURRENCY;
 use crate::tournament::config::{Plan, Tournament};
-use crate::tournament::schedule::{Gauntlet, RoundRobin, SprtSchedule};
+use crate::tournament::schedule::{ByResults, Gauntlet, RoundRobin, SprtSchedule};
 use crate::tournament::{memory, schedule};
 use std::path::PathBuf;
 
@@ -73,6 +74,17 @@ pub(crate) fn scheduler(t: &Tournament, shard: Shard) -> Result<Box<dyn schedule
                 "shard",
                 "a tune is one run: each iteration plays values that earlier ones' results decide, so its pairs cannot be split into shards",
             ))
+        }
+        Plan::Knockout { .. } | Plan::Swiss { .. } if shard != Shard::ALL => {
+            return Err(Error::usage(
+                "shard",
+                "a knockout or a Swiss is one run: each round pairs by the results before it, so its pairs cannot be split into shards (workers on one folder can share it)",
+            ))
+        }
+        Plan::Knockout { .. } | Plan::Swiss { .. } => {
+            let rounds = Rounds::of(&t.plan.format(), &t.engine_names())
+                .ok_or_else(|| Error::Internal("a knockout or Swiss without its rounds".into()))?;
+            Box::new(ByResults::new(rounds, order))
         }
         Plan::Tune(ref tune) => Box::new(tune.scheduler(order)),
         Plan::RoundRobin { rounds } => Box::new(RoundRobin::new(n, rounds, order, shard)),

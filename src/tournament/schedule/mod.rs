@@ -15,11 +15,13 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 mod pairs;
+mod rounds;
 
 pub use pairs::{
     gauntlet_meetings, meetings, meetings_per_round, round_robin_meetings, total_pairs, Schedule,
     MAX_PAIRS,
 };
+pub use rounds::ByResults;
 
 use crate::book::OpeningOrder;
 use crate::records::{GameRecord, Shard};
@@ -43,6 +45,31 @@ pub struct Pairing {
     pub white: usize,
     /// In a tune, the values each side plays with (`None` otherwise).
     pub tune: Option<std::sync::Arc<TuneSides>>,
+}
+
+impl Pairing {
+    /// Game `game_id` of the meeting `(a, b)` in round `round`: `a` has
+    /// black in the pair's even game, `b` in its odd one; the opening is
+    /// the pair's in `order`.
+    pub fn of(game_id: u64, (a, b): (usize, usize), round: u64, order: &OpeningOrder) -> Pairing {
+        let pair_id = game_id / 2;
+        let pick = order.pick(pair_id);
+        let (black, white) = if game_id.is_multiple_of(2) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        Pairing {
+            pair_id,
+            game_id,
+            round,
+            opening_id: pick.index,
+            opening_repeated: pick.wrapped,
+            black,
+            white,
+            tune: None,
+        }
+    }
 }
 
 /// The values the two engines of a tune's game play with.
@@ -225,7 +252,11 @@ mod tests {
                 4,
                 Box::new(RoundRobin::new(4, 3, order(10), shard)),
             ),
-            (gauntlet, 5, Box::new(Gauntlet::new(2, 5, 2, order(10), shard))),
+            (
+                gauntlet,
+                5,
+                Box::new(Gauntlet::new(2, 5, 2, order(10), shard)),
+            ),
             (sprt, 2, Box::new(SprtSchedule::new(7, order(10), shard))),
         ];
         for (format, engines, mut s) in cases {

@@ -19,6 +19,8 @@ pub fn meetings(format: &Format, engines: usize) -> Vec<(usize, usize)> {
         Format::Gauntlet { challengers, .. } => gauntlet_meetings(challengers, engines),
         // A tune's θ+ (engine 0) against its θ− (engine 1).
         Format::Sprt { .. } | Format::Spsa { .. } => vec![(0, 1)],
+        // Who meets whom depends on results (records::rounds).
+        Format::Knockout { .. } | Format::Swiss { .. } => Vec::new(),
     }
 }
 
@@ -64,6 +66,10 @@ pub fn meetings_per_round(format: &Format, engines: usize) -> u64 {
             k.saturating_mul(n.saturating_sub(1)).saturating_sub(after)
         }
         Format::Sprt { .. } | Format::Spsa { .. } => 1,
+        // The most pairs of engines that can meet: a Swiss's boards each
+        // round, a knockout's matches.
+        Format::Swiss { .. } => n / 2,
+        Format::Knockout { .. } => n.saturating_sub(1),
     }
 }
 
@@ -81,6 +87,15 @@ pub fn total_pairs(format: &Format, engines: usize) -> u64 {
             pairs_per_iteration,
             ..
         } => iterations.saturating_mul(pairs_per_iteration),
+        Format::Swiss { rounds, pairs, .. } => rounds
+            .saturating_mul(engines as u64 / 2)
+            .saturating_mul(pairs),
+        // Every match owns a block of numbers for its pairs and its
+        // tie-break pairs, played or not (records::knockout).
+        Format::Knockout {
+            pairs, extra_pairs, ..
+        } => ((engines.max(2).next_power_of_two() - 1) as u64)
+            .saturating_mul(pairs.saturating_add(extra_pairs)),
     }
 }
 
@@ -143,25 +158,10 @@ impl Schedule {
 
     /// The pairing of game `game_id` (whatever the shard).
     pub fn pairing(&self, game_id: u64) -> Pairing {
-        let pair_id = game_id / 2;
         let m = self.meetings.len() as u64;
-        let (a, b) = self.meetings[(pair_id % m) as usize];
-        let pick = self.order.pick(pair_id);
-        let (black, white) = if game_id.is_multiple_of(2) {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        Pairing {
-            pair_id,
-            game_id,
-            round: pair_id / m,
-            opening_id: pick.index,
-            opening_repeated: pick.wrapped,
-            black,
-            white,
-            tune: None,
-        }
+        let pair_id = game_id / 2;
+        let meeting = self.meetings[(pair_id % m) as usize];
+        Pairing::of(game_id, meeting, pair_id / m, &self.order)
     }
 
     /// The next game of this shard, in game_id order.

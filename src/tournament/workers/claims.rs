@@ -18,103 +18,14 @@
 //! gone, lowest pair first.
 
 use super::heartbeat;
+pub use super::owners::{claim_owners, parse_claim_name, read_claim, Owner};
 use crate::error::{Error, Result};
+use crate::records::rounds::{Rounds, Slot};
 use crate::tournament::schedule::{Finished, Next, Schedule, Scheduler};
 use crate::tournament::tune::Trajectory;
-use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// Who a claim file names.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Owner {
-    /// A worker, by ID.
-    Worker(String),
-    /// No worker: the file and why, in words. Taken over as a gone
-    /// worker's claim is.
-    Unreadable(String),
-}
-
-impl Owner {
-    /// The worker's ID (`None` for a claim that names no worker).
-    pub fn worker(&self) -> Option<&str> {
-        match self {
-            Owner::Worker(id) => Some(id),
-            Owner::Unreadable(_) => None,
-        }
-    }
-
-    /// True when this is worker `id`.
-    pub fn is(&self, id: &str) -> bool {
-        matches!(self, Owner::Worker(w) if w == id)
-    }
-}
-
-impl std::fmt::Display for Owner {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Owner::Worker(id) => f.write_str(id),
-            Owner::Unreadable(why) => write!(f, "nobody ({why})"),
-        }
-    }
-}
-
-/// Reads the claim file `name` in the claims folder `dir`: `None` when
-/// there is no such name.
-pub fn read_claim(dir: &Path, name: &str) -> Option<Owner> {
-    let path = dir.join(name);
-    let unreadable = |why: String| Some(Owner::Unreadable(format!("claims/{name} {why}")));
-    match std::fs::symlink_metadata(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-        Err(e) => return unreadable(format!("cannot be read: {e}")),
-        Ok(m) if m.is_dir() => return unreadable("is a folder".into()),
-        Ok(_) => {}
-    }
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return unreadable("is a link to nothing".into())
-        }
-        Err(e) => return unreadable(format!("cannot be read: {e}")),
-    };
-    let Ok(text) = String::from_utf8(bytes) else {
-        return unreadable("is not UTF-8 text".into());
-    };
-    let id = text.trim();
-    match super::check_id(id) {
-        Ok(()) => Some(Owner::Worker(id.to_string())),
-        Err(why) => unreadable(format!("names no worker: {why}")),
-    }
-}
-
-/// Every generation's owner of every claim in the run folder `dir`: pair
-/// to owners, oldest first.
-///
-/// # Errors
-/// The claims folder cannot be read.
-pub fn claim_owners(dir: &Path) -> Result<BTreeMap<u64, Vec<Owner>>> {
-    let claims = dir.join("claims");
-    let mut by_pair: BTreeMap<u64, BTreeMap<u32, Owner>> = BTreeMap::new();
-    let entries = match std::fs::read_dir(&claims) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(Error::io(&claims, e)),
-    };
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(&claims, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some((pair, gen)) = parse_claim_name(&name) else {
-            continue;
-        };
-        if let Some(owner) = read_claim(&claims, &name) {
-            by_pair.entry(pair).or_default().insert(gen, owner);
-        }
-    }
-    Ok(by_pair
-        .into_iter()
-        .map(|(p, gens)| (p, gens.into_values().collect()))
-        .collect())
-}
 
 /// How often a worker with nothing to claim looks again.
 pub const POLL: Duration = Duration::from_secs(1);
@@ -144,21 +55,6 @@ fn claim_name(pair: u64, gen: u32) -> String {
     } else {
         format!("{pair}.{gen}")
     }
-}
-
-/// The pair and generation a claim's file name stands for.
-pub fn parse_claim_name(name: &str) -> Option<(u64, u32)> {
-    let (pair, gen) = match name.split_once('.') {
-        Some((p, g)) => (p, g.parse().ok().filter(|&g| g > 0)?),
-        None => (name, 0),
-    };
-    if pair.is_empty()
-        || !pair.bytes().all(|b| b.is_ascii_digit())
-        || (pair.len() > 1 && pair.starts_with('0'))
-    {
-        return None;
-    }
-    Some((pair.parse().ok()?, gen))
 }
 
 impl Claims {
@@ -296,6 +192,10 @@ pub struct ClaimScheduler {
     /// the iterations its θ needs are in the journals, and its games carry
     /// the values they play.
     tune: Option<Trajectory>,
+    /// For a knockout or a Swiss, the replay of the run's games: a pair is
+    /// claimed once the results that pair it are in the journals, and one
+    /// not needed (a bye, a tie-break pair) is passed over.
+    rounds: Option<Rounds>,
 }
 
 impl ClaimScheduler {
@@ -337,7 +237,27 @@ impl ClaimScheduler {
             failure: None,
             unreadable: Vec::new(),
             tune,
+            rounds: None,
         }
+    }
+
+    /// The same scheduler for a knockout or a Swiss (`rounds`: its
+    /// replay), whose pairs' engines depend on results.
+    #[must_use]
+    pub fn with_rounds(mut self, rounds: Option<Rounds>) -> Self {
+        self.rounds = rounds;
+        self
+    }
+
+    /// What a knockout's or Swiss's pair is now (`None` for other formats).
+    fn slot(&mut self, pair: u64) -> Option<Slot> {
+        self.rounds.as_mut().map(|r| r.slot(pair))
+    }
+
+    /// Takes a pair no game of which is played (not needed) as finished.
+    fn pass_over(&mut self, pair: u64) {
+        self.done.insert(2 * pair);
+        self.done.insert(2 * pair + 1);
     }
 
     /// True while pair `pair` of a tune waits for the results its θ needs.
@@ -345,6 +265,7 @@ impl ClaimScheduler {
         self.tune
             .as_mut()
             .is_some_and(|t| t.sides_of(pair).is_none())
+            || self.slot(pair) == Some(Slot::Wait)
     }
 
     /// Queues the games of `pair` not finished yet.
@@ -446,6 +367,10 @@ impl ClaimScheduler {
                 return Ok(false);
             }
             self.cursor += 1;
+            if self.slot(pair) == Some(Slot::Skip) {
+                self.pass_over(pair);
+                continue;
+            }
             if self.claims.claim(pair, 0)? {
                 self.claimed += 1;
                 self.blocked_since = None;
@@ -459,27 +384,61 @@ impl ClaimScheduler {
         Ok(false)
     }
 
+    /// The queued game `g` as it is played now: with its engines (a
+    /// knockout's or Swiss's) and values (a tune's); `Later` while what it
+    /// needs is not read yet; `None` when it is not to be played (finished,
+    /// or its pair not needed), taken off the queue.
+    fn queued(&mut self, g: u64) -> Option<Next> {
+        if self.done.contains(&g) {
+            self.queue.pop_front();
+            return None;
+        }
+        let mut p = self.plan.pairing(g);
+        match self.slot(g / 2) {
+            None => {}
+            Some(Slot::Play {
+                first,
+                second,
+                round,
+            }) => {
+                (p.black, p.white) = if g.is_multiple_of(2) {
+                    (first, second)
+                } else {
+                    (second, first)
+                };
+                p.round = round;
+            }
+            Some(Slot::Skip) => {
+                self.queue.pop_front();
+                self.pass_over(g / 2);
+                return None;
+            }
+            // A pair of its own from before a restart, or taken
+            // over, whose engines this worker has not read yet.
+            Some(Slot::Wait) => return Some(Next::Later(POLL)),
+        }
+        if let Some(t) = &mut self.tune {
+            match t.sides_of(g / 2) {
+                Some(sides) => p.tune = Some(sides),
+                // Its own claim from before a restart, or a pair
+                // taken over, whose θ this worker has not read yet.
+                None => return Some(Next::Later(POLL)),
+            }
+        }
+        self.queue.pop_front();
+        Some(Next::Play(p))
+    }
+
     /// The next game: queued, then own old claims, then stale claims (when
     /// due), then a new claim; `Later` while other workers still play; or
     /// `Done`.
     fn pick(&mut self) -> Result<Next> {
         loop {
             if let Some(&g) = self.queue.front() {
-                if self.done.contains(&g) {
-                    self.queue.pop_front();
-                    continue;
+                match self.queued(g) {
+                    Some(next) => return Ok(next),
+                    None => continue,
                 }
-                let mut p = self.plan.pairing(g);
-                if let Some(t) = &mut self.tune {
-                    match t.sides_of(g / 2) {
-                        Some(sides) => p.tune = Some(sides),
-                        // Its own claim from before a restart, or a pair
-                        // taken over, whose θ this worker has not read yet.
-                        None => return Ok(Next::Later(POLL)),
-                    }
-                }
-                self.queue.pop_front();
-                return Ok(Next::Play(p));
             }
             if let Some(pair) = self.mine.pop_first() {
                 self.queue_pair(pair);
@@ -528,6 +487,9 @@ impl Scheduler for ClaimScheduler {
     fn next(&mut self, finished: &Finished<'_>) -> Next {
         for g in &finished.games[self.seen.min(finished.games.len())..] {
             self.done.insert(g.game_id);
+        }
+        if let Some(r) = &mut self.rounds {
+            r.absorb(&finished.games[self.seen.min(finished.games.len())..]);
         }
         if let Some(t) = &mut self.tune {
             t.absorb(finished.games, finished.writers);

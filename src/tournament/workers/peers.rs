@@ -60,9 +60,11 @@ impl Peers {
     fn read(&mut self) -> Result<Vec<(Arc<str>, GameRecord)>> {
         self.find_workers()?;
         let plan = &self.plan;
+        // A knockout's or Swiss's pairs depend on results: no fixed slot.
+        let fixed = !self.info.format.by_results();
         let slot = |id: u64| {
             let p = plan.pairing(id);
-            Some(Slot {
+            fixed.then_some(Slot {
                 black: p.black,
                 white: p.white,
                 round: p.round,

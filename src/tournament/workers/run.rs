@@ -97,14 +97,20 @@ impl Venue for Seat<'_> {
         let w = self.w;
         let folder = super::open(out, info, w, self.resume)?;
         let plan = crate::tournament::folder::plan(info, &out.join("tournament.json"))?;
-        self.scheduler = Some(ClaimScheduler::new(
-            plan.clone(),
-            Claims::new(out, &w.id),
-            folder.mine.clone(),
-            w.stale_after,
-            info.sprt().is_some().then_some(threads),
-            self.tune.take(),
-        ));
+        self.scheduler = Some(
+            ClaimScheduler::new(
+                plan.clone(),
+                Claims::new(out, &w.id),
+                folder.mine.clone(),
+                w.stale_after,
+                info.sprt().is_some().then_some(threads),
+                self.tune.take(),
+            )
+            .with_rounds(crate::records::rounds::Rounds::of(
+                &info.format,
+                &info.engines,
+            )),
+        );
         self.heartbeat = Some(folder.heartbeat);
         self.own = folder.games.len() as u64;
         let mut peers = Peers::new(out, &w.id, info, plan);
