@@ -7,19 +7,13 @@
 use crate::util::{arena_in_within, repo, stderr, stdout};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long one run of a shipped config may take on a loaded 2-core machine.
 const LIMIT: Duration = Duration::from_secs(120);
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("formats")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::util::fresh("formats", name)
 }
 
 /// Runs `config` into `out` with `extra` arguments; its output.
@@ -146,23 +140,6 @@ fn swiss_and_knockout_games_are_the_same_at_concurrency_1_and_2_and_after_a_resu
     }
 }
 
-fn spawn_worker(config: &Path, out: &Path, id: &str, log: &Path) -> Child {
-    let log = std::fs::File::create(log).unwrap();
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args([
-            "run",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .args(["--worker", id, "--concurrency", "1", "--quiet"])
-        .stdin(Stdio::null())
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .expect("the arena binary runs")
-}
-
 #[test]
 fn two_workers_on_one_folder_play_the_one_machine_swiss_and_knockout() {
     for config in ["configs/swiss.ron", "configs/knockout.ron"] {
@@ -171,10 +148,10 @@ fn two_workers_on_one_folder_play_the_one_machine_swiss_and_knockout() {
         let o = run(config, &alone, &["--concurrency", "1"]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let out = dir.join("shared");
-        let logs = [dir.join("w1.log"), dir.join("w2.log")];
+        let one = ["--concurrency", "1"];
         let mut children = [
-            spawn_worker(&repo(config), &out, "w1", &logs[0]),
-            spawn_worker(&repo(config), &out, "w2", &logs[1]),
+            crate::workers::worker(&repo(config), &out, "w1", &one),
+            crate::workers::worker(&repo(config), &out, "w2", &one),
         ];
         let start = Instant::now();
         for c in &mut children {
@@ -186,9 +163,11 @@ fn two_workers_on_one_folder_play_the_one_machine_swiss_and_knockout() {
                 std::thread::sleep(Duration::from_millis(50));
             }
         }
-        let text = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
-        for (c, log) in children.iter_mut().zip(&logs) {
-            assert_eq!(c.wait().unwrap().code(), Some(0), "{}", text(log));
+        let mut logs = Vec::new();
+        for c in children {
+            let o = c.wait_with_output().unwrap();
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            logs.push(stderr(&o));
         }
         let journals = [
             out.join("workers/w1/journal.jsonl"),
@@ -197,9 +176,7 @@ fn two_workers_on_one_folder_play_the_one_machine_swiss_and_knockout() {
         assert_eq!(
             games(&[alone.join("journal.jsonl")]),
             games(&journals),
-            "{config}: {} {}",
-            text(&logs[0]),
-            text(&logs[1])
+            "{config}: {logs:?}"
         );
         let o = arena_in_within(&repo("."), &["report", out.to_str().unwrap()], LIMIT);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -290,5 +267,37 @@ fn bad_knockout_and_swiss_settings_are_one_line_naming_the_field() {
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{flag}: {err}{}", stdout(&o));
         assert!(err.contains(words), "{flag}: {err}");
+    }
+}
+
+#[test]
+fn arena_watch_shows_the_standings_and_the_bracket_results_json_holds() {
+    use crate::watch::Watcher;
+    let dir = tmp("watch");
+    let root = dir.join("root");
+    for config in ["configs/swiss.ron", "configs/knockout.ron"] {
+        let out = root.join(&config[8..config.len() - 4]);
+        let o = run(config, &out, &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let w = Watcher::start(&root, &[]);
+    let rows = w.json("/runs.json");
+    let kinds: Vec<(&str, &str)> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap(), r["kind"].as_str().unwrap()))
+        .collect();
+    assert!(kinds.contains(&("swiss", "Swiss")), "{kinds:?}");
+    assert!(kinds.contains(&("knockout", "knockout")), "{kinds:?}");
+    for (name, field, section) in [
+        ("swiss", "standings", "Swiss standings"),
+        ("knockout", "bracket", "Knockout"),
+    ] {
+        let live = w.json(&format!("/run/{name}/live.json"));
+        let disk = results(&root.join(name));
+        assert_eq!(live["results"][field], disk[field], "{name}");
+        let figures = w.get(&format!("/run/{name}/figures.html")).body;
+        assert!(figures.contains(section), "{name}: {figures}");
     }
 }

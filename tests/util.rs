@@ -12,6 +12,17 @@ pub fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A fresh, empty folder `name` under the tests' temporary folder
+/// `group`, for one test.
+pub fn fresh(group: &str, name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(group)
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Path of a file in the repository.
 pub fn repo(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(name)

@@ -14,12 +14,7 @@ use std::time::{Duration, Instant};
 
 /// A fresh folder for one test.
 pub fn tmp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("watch")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::util::fresh("watch", name)
 }
 
 /// Plays a round robin of two random movers (`rounds` pairs) into `out`.

@@ -11,7 +11,7 @@ use crate::watch::{played, tmp, Watcher};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 /// A folder `root/NAME` holding the first half of the run `done`'s
@@ -161,18 +161,7 @@ impl Drop for Killed {
 /// Worker `id` of the run `config` into `out`, its peers' heartbeats
 /// stale after `stale`.
 fn worker(config: &Path, out: &Path, id: &str, stale: &str) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args([
-            "run",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .args(["--worker", id, "--stale-after", stale, "--quiet"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
+    crate::workers::worker(config, out, id, &["--stale-after", stale])
 }
 
 #[test]

@@ -11,12 +11,7 @@ use std::time::{Duration, Instant};
 
 /// A fresh folder for one test.
 fn tmp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("workers")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::util::fresh("workers", name)
 }
 
 /// An SPRT of the two feature evaluations at depth `depth` that decides

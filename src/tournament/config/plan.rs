@@ -11,20 +11,20 @@ use crate::tournament::tune::Tune;
 use crate::util::Source;
 use std::sync::Arc;
 
-/// What a checked run plays.
+/// What a checked run plays (the records' [`Format`] says what each
+/// format means; here every setting has passed its check).
 #[derive(Clone, Debug)]
 pub enum Plan {
-    /// Every two engines meet `rounds` times.
+    /// A round robin.
     RoundRobin {
-        /// Meetings of each two engines (at least 1).
+        /// Its rounds, 1 or more.
         rounds: u64,
     },
-    /// The first `challengers` engines meet every other engine `rounds`
-    /// times.
+    /// A gauntlet.
     Gauntlet {
-        /// Challengers: at least 1, fewer than the engines.
+        /// Its challengers, 1 to the engines less one.
         challengers: usize,
-        /// Meetings of each challenger with each opponent (at least 1).
+        /// Its rounds, 1 or more.
         rounds: u64,
     },
     /// Engines 0 and 1, pair after pair until the SPRT decides.
