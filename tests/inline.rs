@@ -117,6 +117,7 @@ fn a_change_changes_the_fingerprint_and_name_sets_the_name() {
         event: None,
         sprt: None,
         adjudicate: Default::default(),
+        reference_nps: None,
     };
     let v2_weights = repo("engines/weights/features-v2.ron");
     let load =

@@ -77,7 +77,7 @@ fn tournament_config_errors_name_the_field_and_value() {
         ("rounds: 30", "rounds: 1e3", "25:32: rounds must be a whole number, got 1e3"),
         ("limit: Depth(6)", "limit: Clock(base_ms: 10, inc_ms: 1)", "16:26: engines entry 3, limit: Clock takes numbers in order, without field names; got `base_ms`"),
         ("name: \"quick\"", "name: \"qu\nick\"", "7:5: name: \"qu\\nick\" holds a line break, tab or other control character; a name is one line of text"),
-        ("fail_on_h0: false,", "fail_on_h0: false, colour: 1,", "36:24: `colour` is not a field of a tournament config; the fields are name, engines, format, book, concurrency, seed, out, fail_on_h0, time_control, adjudicate or limit"),
+        ("fail_on_h0: false,", "fail_on_h0: false, colour: 1,", "36:24: `colour` is not a field of a tournament config; the fields are name, engines, format, book, concurrency, seed, out, fail_on_h0, time_control, adjudicate, limit or speed"),
         ("order: Random, ", "", "28:{close}: book needs the field `order:`, which is missing"),
         ("RoundRobin(rounds: 30)", "Ladder(rounds: 30)", "25:13: format: unknown value `Ladder`; expected RoundRobin, Gauntlet, Sprt, Spsa, Knockout or Swiss"),
         ("tt_mib: 4,", "tt_mib: -4,", "18:22: engines entry 3, tt_mib must be at least 0, got -4"),

@@ -40,6 +40,7 @@ mod search;
 mod simd;
 mod slurm;
 mod solve;
+mod speed;
 mod stats;
 mod tictactoe;
 mod tournament;

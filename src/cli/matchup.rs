@@ -89,6 +89,14 @@ pub struct MatchArgs {
     /// With --sprt: exit 3 when H0 is accepted (a CI step goes red)
     #[arg(long, requires = "sprt")]
     pub fail_on_h0: bool,
+    /// Scale --tc and --movetime by this machine's speed: N nodes a second
+    /// (arena bench's positions) is the machine they are meant for
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub reference_nps: Option<u64>,
+    /// With --reference-nps: multiply clocks and move times by F (0.01 to
+    /// 100) instead of measuring this machine (also ARENA_SPEED_FACTOR)
+    #[arg(long, value_name = "F", requires = "reference_nps", value_parser = super::run::parse_speed_factor)]
+    pub speed_factor: Option<f64>,
     /// Resume, overwrite, quiet, events.
     #[command(flatten)]
     pub folder: FolderArgs,
@@ -224,6 +232,7 @@ fn options(args: &MatchArgs) -> crate::Result<(MatchOptions, Option<String>)> {
         event: args.event.clone(),
         sprt,
         adjudicate: args.adjudication.settings()?,
+        reference_nps: args.reference_nps,
     };
     Ok((options, note))
 }
@@ -240,7 +249,13 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{note}");
     }
     let mut observer = args.folder.observer(&t, &t.out)?;
-    let options = args.folder.run_options(None)?;
+    let options = tournament::RunOptions {
+        speed_factor: match args.speed_factor {
+            Some(f) => Some(f),
+            None => super::run::speed_factor_from_env()?,
+        },
+        ..args.folder.run_options(None)?
+    };
     let outcome = reaping(|| tournament::run(&t, &options, &mut observer))?;
     Ok(code(outcome.exit_code))
 }

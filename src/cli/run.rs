@@ -37,6 +37,10 @@ pub struct RunArgs {
     /// Seed, instead of the config's
     #[arg(long)]
     pub seed: Option<u64>,
+    /// With a config's `speed`: multiply clocks and move times by F (0.01
+    /// to 100) instead of measuring this machine (also ARENA_SPEED_FACTOR)
+    #[arg(long, value_name = "F", value_parser = parse_speed_factor)]
+    pub speed_factor: Option<f64>,
     /// Play as one worker of a run that workers share in the output folder
     /// (any number, on any machine that sees it): ID names this worker and
     /// stays the same when a scheduler requeues it; `auto` takes it from
@@ -223,6 +227,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         concurrency: args.concurrency,
         out: args.out.clone(),
         shard,
+        speed_factor: match args.speed_factor {
+            Some(f) => Some(f),
+            None => speed_factor_from_env()?,
+        },
         ..args.folder.run_options(Some(args.worker.is_some()))?
     };
     let outcome = match &worker {
@@ -415,6 +423,26 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     ))?;
     print(&super::observe::report_line(&args.out))?;
     Ok(code(tournament::exit_code(&info, &results)))
+}
+
+/// `--speed-factor F`: a number from 0.01 to 100.
+pub(super) fn parse_speed_factor(text: &str) -> std::result::Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if (0.01..=100.0).contains(&f) => Ok(f),
+        _ => Err(format!(
+            "{text:?}: give a factor from 0.01 to 100, like 1.25"
+        )),
+    }
+}
+
+/// ARENA_SPEED_FACTOR, when set: as `--speed-factor`.
+pub(super) fn speed_factor_from_env() -> std::result::Result<Option<f64>, Error> {
+    match std::env::var("ARENA_SPEED_FACTOR") {
+        Ok(text) => parse_speed_factor(&text)
+            .map(Some)
+            .map_err(|why| Error::usage("speed_factor", format!("ARENA_SPEED_FACTOR {why}"))),
+        Err(_) => Ok(None),
+    }
 }
 
 #[cfg(test)]

@@ -220,6 +220,38 @@ impl std::fmt::Display for Shard {
     }
 }
 
+/// How a run scaled its clocks and move times to the machine's speed
+/// (a config's `speed`): the factor, the nodes a second `arena bench`'s
+/// positions measured here (`None` when the factor was forced), and the
+/// config's reference figure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpeedInfo {
+    /// Times are multiplied by this: reference / measured.
+    pub factor: f64,
+    /// Nodes a second measured here (median of 3 runs, one thread).
+    pub nps: Option<f64>,
+    /// The config's reference nodes a second.
+    pub reference_nps: u64,
+}
+
+impl SpeedInfo {
+    /// The note a report gives of it, `who` being "this machine" or a
+    /// worker.
+    pub fn note(&self, who: &str) -> String {
+        let how = match self.nps {
+            Some(nps) => format!(
+                "{:.0} nodes a second measured against the config's reference {}",
+                nps, self.reference_nps
+            ),
+            None => "forced by --speed-factor or ARENA_SPEED_FACTOR".to_string(),
+        };
+        format!(
+            "clocks and move times scaled by {:.3} on {who} ({how}): a timed run, not reproducible game for game",
+            self.factor
+        )
+    }
+}
+
 /// What a results folder says about its tournament (`tournament.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentInfo {
@@ -299,6 +331,10 @@ pub struct TournamentInfo {
     /// before it was recorded, whose refusals name the two hashes only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<serde_json::Value>,
+    /// How a run on one machine scaled its times to the machine's speed
+    /// (a worker records its own in its worker.json).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<SpeedInfo>,
 }
 
 /// The game a record names when it names none: Othello.

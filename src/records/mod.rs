@@ -29,5 +29,5 @@ pub use adjudge::AdjudicateInfo;
 pub use build::BuildInfo;
 pub use game::{ggf, ggs_clock, GameRecord, GgfRun};
 pub use ggf::{ggf_of, parse_ggf, GgfError};
-pub use info::{BookInfo, Format, Shard, TournamentInfo};
+pub use info::{BookInfo, Format, Shard, SpeedInfo, TournamentInfo};
 pub use journal::{Header, Journal};

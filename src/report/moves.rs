@@ -224,6 +224,7 @@ mod tests {
             family: None,
             time_control: None,
             config: None,
+            speed: None,
         }
     }
 

@@ -179,6 +179,7 @@ mod tests {
             family: None,
             time_control: None,
             config: None,
+            speed: None,
         }
     }
 

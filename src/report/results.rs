@@ -469,6 +469,9 @@ fn run_notes(info: &TournamentInfo) -> Vec<String> {
             "shards of mixed builds were merged (mixed builds allowed): {differ}"
         ));
     }
+    if let Some(speed) = &info.speed {
+        notes.push(speed.note("this machine"));
+    }
     if let Some(differ) = &info.resumed_builds {
         notes.push(format!(
             "resumed by another build (mixed builds allowed): {differ}"

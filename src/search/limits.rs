@@ -39,6 +39,25 @@ pub const MAX_NODES: u64 = 1_000_000_000_000;
 pub const MAX_TIME_MS: u64 = 24 * 60 * 60 * 1000;
 
 impl Limit {
+    /// This limit with its times (a move time, a clock's base and
+    /// increment) multiplied by `factor` and rounded, at least 1 ms; a
+    /// depth or node limit as it is.
+    #[must_use]
+    pub fn scaled(self, factor: f64) -> Limit {
+        let ms = |t: u64| ((t as f64 * factor).round() as u64).max(1);
+        match self {
+            Limit::Depth(_) | Limit::Nodes(_) => self,
+            Limit::MoveTime(t) => Limit::MoveTime(ms(t)),
+            Limit::Clock(base, inc) => Limit::Clock(ms(base), if inc == 0 { 0 } else { ms(inc) }),
+        }
+    }
+
+    /// True for a move time or a clock: a limit of time, which a
+    /// machine's speed changes.
+    pub fn is_timed(self) -> bool {
+        matches!(self, Limit::MoveTime(_) | Limit::Clock(..))
+    }
+
     /// What is wrong with this limit, if anything: nothing to search (a
     /// zero), or more than the caps ([`MAX_DEPTH`], [`MAX_NODES`],
     /// [`MAX_TIME_MS`]).

@@ -35,6 +35,7 @@ fn info(engines: &[&str], format: Format, pairs: u64) -> TournamentInfo {
         family: None,
         time_control: None,
         config: None,
+        speed: None,
     }
 }
 

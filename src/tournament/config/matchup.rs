@@ -32,6 +32,9 @@ pub struct MatchOptions {
     pub sprt: Option<SprtOptions>,
     /// How games may end early (`--resign`, `--draw`, `--adjudicate-solve`).
     pub adjudicate: Adjudicate,
+    /// Clocks and move times scaled by this machine's speed against this
+    /// reference (`--reference-nps`; the config's `speed`).
+    pub reference_nps: Option<u64>,
 }
 
 /// `arena match --sprt`: the hypotheses and error rates, as fastchess and
@@ -114,7 +117,10 @@ pub fn match_config(a: &str, b: &str, o: &MatchOptions) -> Result<String> {
             },
         ),
     };
-    let adjudicate = adjudicate_line(&o.adjudicate);
+    let mut adjudicate = adjudicate_line(&o.adjudicate);
+    if let Some(n) = o.reference_nps {
+        adjudicate.push_str(&format!("    speed: (reference_nps: {n}),\n"));
+    }
     Ok(format!(
         "// arena match {} {}\nTournament(\n    name: {:?},\n    engines: [{}, {}],\n    format: {format},\n    book: (file: {:?}, order: Random, start: 0),\n    concurrency: {},\n    seed: {},\n    out: {:?},\n    limit: {limit},\n{fail_on_h0}{adjudicate})\n",
         a.escape_debug(),
@@ -241,6 +247,7 @@ mod tests {
             event: Some("ev".into()),
             sprt: None,
             adjudicate: Adjudicate::default(),
+            reference_nps: None,
         };
         let text = match_config("/e/a.ron", "/e/b.ron", &o).unwrap();
         for part in [
@@ -267,6 +274,7 @@ mod tests {
             event: None,
             sprt: None,
             adjudicate: Adjudicate::default(),
+            reference_nps: None,
         };
         let text = match_config("/e/a.ron", "/e/b.ron", &options).unwrap();
         assert!(text.contains("limit: Some(Nodes(3000))"), "{text}");
@@ -296,6 +304,7 @@ mod tests {
             event: None,
             sprt: None,
             adjudicate: Adjudicate::default(),
+            reference_nps: None,
         };
         let given = PathBuf::from("openings/all-4ply.txt");
         let t = |book: PathBuf| {

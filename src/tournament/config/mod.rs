@@ -32,7 +32,7 @@ pub use engines::EngineRef;
 use engines::{load_engines, Loaded};
 use normal::normal_form;
 use options::check_forced_limit;
-pub use options::{Adjudicate, Overrides, TimeControl, MAX_ADJUDICATE_EMPTIES};
+pub use options::{Adjudicate, Overrides, Speed, TimeControl, MAX_ADJUDICATE_EMPTIES};
 pub use plan::Plan;
 use serde::{Deserialize, Serialize};
 use size::{check_before_loading, check_rounds_flag, check_size};
@@ -91,6 +91,10 @@ pub struct RawTournament {
     /// `Some(Clock(10000, 100))`.
     #[serde(default)]
     pub limit: Option<Limit>,
+    /// Clocks and move times scaled by each machine's speed (off when
+    /// absent): `speed: (reference_nps: 1500000)`.
+    #[serde(default, deserialize_with = "present")]
+    pub speed: Option<Speed>,
 }
 
 /// A checked tournament, ready to run.
@@ -123,6 +127,8 @@ pub struct Tournament {
     pub out: PathBuf,
     /// Exit code 3 on H0.
     pub fail_on_h0: bool,
+    /// Clocks and move times scaled by each machine's speed.
+    pub speed: Option<Speed>,
     /// The files the run reads: the config, the engine files and what they
     /// read (weights, ProbCut models, programs), the book.
     pub inputs: Vec<PathBuf>,
@@ -140,6 +146,19 @@ pub struct Tournament {
 }
 
 impl Tournament {
+    /// The same tournament with every engine's clock and move time
+    /// multiplied by `factor` (depths and nodes as they are).
+    #[must_use]
+    pub fn scaled(&self, factor: f64) -> Tournament {
+        let mut t = self.clone();
+        for e in &mut t.engines {
+            if let Some(l) = e.limit().filter(|l| l.is_timed()) {
+                e.set_limit(l.scaled(factor));
+            }
+        }
+        t
+    }
+
     /// Reads and checks a config file.
     ///
     /// # Errors
@@ -284,6 +303,7 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
         check_size(&src, &raw.format, engines.len())?;
         check_policy(&src, &raw, plan.sprt().is_some())?;
         check_forced_limit(&src, raw.limit, &engines)?;
+        check_speed(&src, raw.speed, &plan, &engines)?;
         if let Some((field, msg)) = raw.adjudicate.problem() {
             return Err(src.field(field, msg));
         }
@@ -327,6 +347,7 @@ impl TryFrom<Sourced<'_, RawTournament>> for Tournament {
             seed: raw.seed,
             out: raw.out,
             fail_on_h0: raw.fail_on_h0,
+            speed: raw.speed,
             inputs,
             hash,
             family,
@@ -381,6 +402,37 @@ fn tune_of(
     let (tune, sides) = Tune::check(src, &raw.format, &loaded.engines, at, raw.seed)?;
     loaded.engines = sides;
     Ok(Some(std::sync::Arc::new(tune)))
+}
+
+/// A `speed` setting: a reference above 0, engines that play by time, and
+/// not a tune (whose sides are built anew each iteration).
+fn check_speed(
+    src: &Source<'_>,
+    speed: Option<Speed>,
+    plan: &Plan,
+    engines: &[EngineSpec],
+) -> Result<()> {
+    let Some(s) = speed else { return Ok(()) };
+    if s.reference_nps == 0 {
+        return Err(src.field("reference_nps", "must be at least 1"));
+    }
+    if plan.tune().is_some() {
+        return Err(src.field(
+            "speed",
+            "a tune's clocks are not scaled by the machine's speed yet; leave speed out",
+        ));
+    }
+    if !engines
+        .iter()
+        .filter_map(EngineSpec::limit)
+        .any(Limit::is_timed)
+    {
+        return Err(src.field(
+            "speed",
+            "scales clocks and move times, and no engine plays by one (depths and nodes do not depend on the machine); leave speed out",
+        ));
+    }
+    Ok(())
 }
 
 /// The exit policy and the game-thread count.

@@ -34,6 +34,9 @@ pub(super) fn normal_form(
     if raw.adjudicate != Adjudicate::default() {
         normalized["adjudicate"] = serde_json::json!(raw.adjudicate);
     }
+    if let Some(speed) = raw.speed {
+        normalized["speed"] = serde_json::json!(speed);
+    }
     if game != GameKind::Othello {
         normalized["game"] = serde_json::json!(game);
     }

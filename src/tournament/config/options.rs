@@ -13,6 +13,17 @@ use serde::{Deserialize, Serialize};
 /// the command line's `--concurrency` alike).
 pub const MAX_CONCURRENCY: usize = 256;
 
+/// A config's `speed: (reference_nps: N)`: clocks and move times are
+/// scaled on each machine by N over the nodes a second `arena bench`'s
+/// positions run at there (one thread, median of 3), as fishtest's and
+/// OpenBench's workers scale their time controls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Speed {
+    /// The nodes a second of the machine the clocks are meant for.
+    pub reference_nps: u64,
+}
+
 /// How games may end early.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

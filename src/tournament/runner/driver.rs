@@ -131,6 +131,7 @@ fn prepare(
     check_programs(t)?;
     let info = venue.info(TournamentInfo {
         build: Some(crate::tournament::folder::build_info(t)?),
+        speed: super::prepare::speed(t, opts.speed_factor),
         ..info(t, opts.shard)
     });
     Ok((concurrency, info))
@@ -157,6 +158,12 @@ pub(crate) fn drive(
 ) -> Result<RunOutcome> {
     let out = opts.out.clone().unwrap_or_else(|| t.out.clone());
     let (concurrency, info) = prepare(t, opts, venue)?;
+    // The games play the clocks scaled to this machine; the record keeps
+    // the config's.
+    let scaled = match &info.speed {
+        Some(s) => t.scaled(s.factor),
+        None => t.clone(),
+    };
     let opened = venue.open(&out, &info, concurrency, &mut || observer.open())?;
     let info = opened.info.clone();
     let outputs = opened.outputs;
@@ -180,7 +187,7 @@ pub(crate) fn drive(
     );
     collector.engines(&t.engines);
     let pool = Pool {
-        tournament: Arc::new(t.clone()),
+        tournament: Arc::new(scaled),
         threads: opened.threads,
         queued: opened.queued,
         stop: opts.stop.clone(),

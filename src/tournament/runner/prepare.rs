@@ -9,7 +9,7 @@ use super::game_thread::PlayerFactory;
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::rounds::Rounds;
-use crate::records::{BookInfo, Shard, TournamentInfo};
+use crate::records::{BookInfo, Shard, SpeedInfo, TournamentInfo};
 use crate::report::Results;
 use crate::search::Limit;
 use crate::stats::Verdict;
@@ -40,6 +40,10 @@ pub struct RunOptions {
     /// the second abandons them. Either way the outputs are written, marked
     /// stopped, and `--resume` continues.
     pub stop: Option<super::stops::Stops>,
+    /// The factor of a config's `speed` given rather than measured
+    /// (`--speed-factor`, ARENA_SPEED_FACTOR), as a test or a user who
+    /// knows the machine sets it.
+    pub speed_factor: Option<f64>,
     /// How players are built (the engine files' players by default; tests
     /// plug in their own).
     pub players: PlayerFactory,
@@ -132,6 +136,8 @@ pub fn info(t: &Tournament, shard: Shard) -> TournamentInfo {
         family: Some(t.family.clone()),
         time_control: one_clock(t),
         config: Some(t.normal_form.clone()),
+        // The driver measures it (or takes the forced factor).
+        speed: None,
     }
 }
 
@@ -147,6 +153,33 @@ fn one_clock(t: &Tournament) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// How the run of `t` scales its clocks and move times here, when its
+/// config asks (`speed`): by `forced`, or by the config's reference over
+/// the nodes a second `arena bench`'s positions run at on this machine
+/// (one thread, the median of 3 runs).
+pub(crate) fn speed(t: &Tournament, forced: Option<f64>) -> Option<SpeedInfo> {
+    let s = t.speed?;
+    Some(match forced {
+        Some(factor) => SpeedInfo {
+            factor,
+            nps: None,
+            reference_nps: s.reference_nps,
+        },
+        None => {
+            let mut runs: Vec<f64> = (0..3)
+                .map(|_| crate::engine::bench::bench(crate::engine::bench::DEFAULT_DEPTH).nps)
+                .collect();
+            runs.sort_by(f64::total_cmp);
+            let nps = runs[1].max(1.0);
+            SpeedInfo {
+                factor: s.reference_nps as f64 / nps,
+                nps: Some(nps),
+                reference_nps: s.reference_nps,
+            }
+        }
+    })
 }
 
 /// The exit code results call for.

@@ -68,6 +68,10 @@ pub struct WorkerRecord {
     /// `arena watch` takes as the run's stale time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stale_after_ms: Option<u64>,
+    /// How it scaled its clocks and move times to its machine's speed
+    /// (a config's `speed`; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<crate::records::SpeedInfo>,
 }
 
 impl WorkerRecord {
@@ -113,6 +117,7 @@ fn check_build(out: &Path, info: &TournamentInfo, w: &WorkerOptions) -> Result<(
         build: info.build.clone(),
         allow_mixed_builds: w.allow_mixed_builds,
         stale_after_ms: Some(u64::try_from(w.stale_after.as_millis()).unwrap_or(u64::MAX)),
+        speed: info.speed.clone(),
     };
     let json = serde_json::to_string_pretty(&record).expect("records serialize") + "\n";
     crate::util::write_durable(&out.join("workers").join(&w.id).join("worker.json"), &json)
@@ -174,7 +179,12 @@ fn share_info(out: &Path, info: &TournamentInfo) -> Result<()> {
             ));
         }
         let tmp = out.join(format!(".tournament.json.{}.tmp", std::process::id()));
-        crate::util::write_durable(&tmp, &crate::tournament::folder::info_json(info))?;
+        // Each worker's speed is its own (its worker.json), not the run's.
+        let shared = TournamentInfo {
+            speed: None,
+            ..info.clone()
+        };
+        crate::util::write_durable(&tmp, &crate::tournament::folder::info_json(&shared))?;
         let linked = std::fs::hard_link(&tmp, &path);
         let _ = std::fs::remove_file(&tmp);
         match linked {

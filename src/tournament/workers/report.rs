@@ -295,6 +295,12 @@ pub fn workers_notes(
     notes.extend(twice);
     notes.push(per_worker(workers));
     notes.extend(mixed_builds(dir, info, workers)?);
+    for &(id, _) in workers {
+        let record = super::WorkerRecord::read(&dir.join("workers").join(id))?;
+        if let Some(speed) = record.and_then(|r| r.speed) {
+            notes.push(speed.note(&format!("worker {id}")));
+        }
+    }
     Ok(notes)
 }
 
