@@ -301,3 +301,40 @@ fn arena_watch_shows_the_standings_and_the_bracket_results_json_holds() {
         assert!(figures.contains(section), "{name}: {figures}");
     }
 }
+
+#[test]
+fn a_swiss_journal_edited_to_other_engines_is_refused_by_the_report() {
+    let dir = tmp("edited");
+    let out = dir.join("run");
+    let o = run("configs/swiss.ron", &out, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Game 0 given to another engine of the run (its pair is the first board).
+    let path = out.join("journal.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("\"game_id\":0,"))
+        .expect("game 0 is journalled");
+    let mut g: serde_json::Value = serde_json::from_str(&lines[at]).unwrap();
+    let engines = results(&out)["engines"].clone();
+    let other = engines
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap().to_string())
+        .find(|n| *n != g["black"] && *n != g["white"])
+        .unwrap();
+    g["white"] = serde_json::Value::String(other);
+    lines[at] = serde_json::to_string(&g).unwrap();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let o = arena_in_within(&repo("."), &["report", out.to_str().unwrap()], LIMIT);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("journal.jsonl:{}:", at + 1))
+            && err.contains("game 0 is not one of this run's"),
+        "{err}"
+    );
+}

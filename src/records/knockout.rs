@@ -123,6 +123,11 @@ impl Knockout {
         self.positions.len() as u64 - 1
     }
 
+    /// The engines' names, in the run's order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
     /// Pair numbers reserved in all.
     pub fn reserved(&self) -> u64 {
         self.matches().saturating_mul(self.block())

@@ -138,6 +138,20 @@ impl Rounds {
     /// The first game taken in whose engines are not those its pair
     /// number plays (once the format knows them).
     fn misplaced(&mut self) -> Option<String> {
+        self.misplaced_game().map(|(_, why)| why)
+    }
+
+    /// Engine `i`'s name.
+    fn name(&self, i: usize) -> &str {
+        let names = match self {
+            Rounds::Knockout(k) => k.names(),
+            Rounds::Swiss(s) => s.names(),
+        };
+        names.get(i).map_or("?", String::as_str)
+    }
+
+    /// As [`Rounds::failure`]'s check of the games' engines, with the game.
+    pub fn misplaced_game(&mut self) -> Option<(u64, String)> {
         let played = match self {
             Rounds::Knockout(k) => &k.played,
             Rounds::Swiss(s) => &s.played,
@@ -159,12 +173,19 @@ impl Rounds {
                 }),
             };
             if expected != Some((black, white)) {
-                return Some(format!(
-                    "game {g} is not one of this run's: its pair is {}",
-                    match expected {
-                        None => "not played".to_string(),
-                        Some((b, w)) => format!("engines {b} (black) and {w} (white)"),
-                    }
+                return Some((
+                    g,
+                    format!(
+                        "game {g} is not one of this run's: its pair is {}",
+                        match expected {
+                            None => "not played".to_string(),
+                            Some((b, w)) => format!(
+                                "{:?} (black) against {:?} (white)",
+                                self.name(b),
+                                self.name(w)
+                            ),
+                        }
+                    ),
                 ));
             }
         }

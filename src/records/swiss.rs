@@ -138,6 +138,11 @@ impl Swiss {
         self.names.len() as u64 / 2
     }
 
+    /// The engines' names, in the run's order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
     /// Pair numbers reserved in all.
     pub fn reserved(&self) -> u64 {
         self.rounds

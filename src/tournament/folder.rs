@@ -536,11 +536,24 @@ pub fn note_capped_transcripts(dir: &Path, info: &TournamentInfo, results: &mut 
 /// The first problem, naming the journal's line and field; a book in
 /// `tournament.json` no schedule can be made of.
 pub fn check_journal(c: &journal::Contents, info: &TournamentInfo) -> Result<()> {
-    if info.custom_schedule || info.format.by_results() {
-        // A scheduler of the caller's, or a knockout's or Swiss's, whose
-        // pairs depend on results: no fixed slots to check against (a
-        // resumed run's scheduler checks its games as it replays them).
+    if info.custom_schedule {
+        // A scheduler of the caller's: no fixed slots to check against.
         return c.check_run(info, &|_| None);
+    }
+    if let Some(mut rounds) = crate::records::rounds::Rounds::of(&info.format, &info.engines) {
+        // A knockout's or Swiss's pairs depend on results: its replay of
+        // the journal says who plays each pair.
+        c.check_run(info, &|_| None)?;
+        rounds.absorb(&c.games);
+        if let Some((game, why)) = rounds.misplaced_game() {
+            let line = c
+                .games
+                .iter()
+                .position(|g| g.game_id == game)
+                .map_or(0, |i| c.lines[i]);
+            return Err(Error::config_at(&c.path, line, 0, why));
+        }
+        return Ok(());
     }
     let plan = plan(info, &c.path.with_file_name("tournament.json"))?;
     c.check_run(info, &|game_id| {
