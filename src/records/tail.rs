@@ -140,6 +140,17 @@ mod tests {
     use super::*;
     use crate::records::journal::{Header, Journal};
 
+    /// The header of the journals these tests write (of [`info`]'s run).
+    fn header() -> Header {
+        Header {
+            arena_journal: 1,
+            config_hash: "abc".into(),
+            name: "t".into(),
+            shard: "1/1".into(),
+            game: crate::game::GameKind::Othello,
+        }
+    }
+
     fn info() -> TournamentInfo {
         serde_json::from_str(
             r#"{"config_hash":"abc","name":"t","engines":["a","b"],"format":{"RoundRobin":{"rounds":5}},"total_pairs":5,"book":{"file":"","openings":1,"order":"Sequential","start":0},"seed":1,"fail_on_h0":false,"shard":"1/1"}"#,
@@ -183,13 +194,7 @@ mod tests {
         let none = |_: u64| None;
         // Not created yet: nothing.
         assert!(tail.more(&info(), &none).unwrap().is_empty());
-        let header = Header {
-            arena_journal: 1,
-            config_hash: "abc".into(),
-            name: "t".into(),
-            shard: "1/1".into(),
-            game: crate::game::GameKind::Othello,
-        };
+        let header = header();
         let mut j = Journal::create(&path, &header).unwrap();
         assert!(tail.more(&info(), &none).unwrap().is_empty());
         let mut line = serde_json::to_string(&game(0)).unwrap();
@@ -241,13 +246,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("journal.jsonl");
-        let header = Header {
-            arena_journal: 1,
-            config_hash: "abc".into(),
-            name: "t".into(),
-            shard: "1/1".into(),
-            game: crate::game::GameKind::Othello,
-        };
+        let header = header();
         let mut j = Journal::create(&path, &header).unwrap();
         for id in 0..10 {
             j.append(&game(id)).unwrap();

@@ -117,19 +117,7 @@ fn options(args: &[String]) -> Result<Options> {
 /// Runs the measurement; true when every run succeeded.
 pub fn run(args: &[String]) -> Result<bool> {
     let o = options(args)?;
-    // The build goes where cargo was told to put it (CARGO_TARGET_DIR).
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
-    let binary = match o.arena {
-        Some(path) => path,
-        None => build_arena(&root(), &target)?,
-    };
-    let shm = Path::new("/dev/shm");
-    let base = if shm.is_dir() {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
-    };
+    let (binary, base) = binary_and_scratch(o.arena.clone())?;
     let dir = base.join(format!("arena-xtask-scale-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     println!("| games | run | wall | CPU per game | read+write calls per game (all processes) | calls per second of one worker | fs calls per game per worker (strace) |");
@@ -393,4 +381,23 @@ fn strace_total(path: &Path) -> Result<u64> {
         .and_then(|l| l.split_whitespace().nth(3))
         .and_then(|n| n.parse().ok())
         .ok_or(format!("{}: no total line", path.display()))
+}
+
+/// The arena binary to measure (`arena`, else this checkout's release
+/// build, built where cargo was told: CARGO_TARGET_DIR) and the folder
+/// runs go to (tmpfs when the machine has /dev/shm).
+pub(crate) fn binary_and_scratch(arena: Option<PathBuf>) -> Result<(PathBuf, PathBuf)> {
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let binary = match arena {
+        Some(path) => path,
+        None => build_arena(&root(), &target)?,
+    };
+    let shm = Path::new("/dev/shm");
+    let base = if shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    };
+    Ok((binary, base))
 }

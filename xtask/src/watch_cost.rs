@@ -18,7 +18,7 @@
 //!
 //! Outputs go to a tmpfs folder (/dev/shm) when there is one.
 
-use crate::{build_arena, root, scale, Result};
+use crate::{scale, Result};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -68,18 +68,7 @@ fn options(args: &[String]) -> Result<Options> {
 /// Runs the measurement; true when the figures matched.
 pub fn run(args: &[String]) -> Result<bool> {
     let o = options(args)?;
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
-    let binary = match &o.arena {
-        Some(path) => path.clone(),
-        None => build_arena(&root(), &target)?,
-    };
-    let shm = Path::new("/dev/shm");
-    let base = if shm.is_dir() {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
-    };
+    let (binary, base) = crate::scale::binary_and_scratch(o.arena.clone())?;
     let dir = base.join("arena-xtask-watch-cost");
     let played = dir.join(format!("run-{}", o.games));
     if scale::games_played(&played).ok() != Some(o.games) {
