@@ -456,20 +456,7 @@ fn a_run_of_workers_shows_each_worker_and_the_figures_arena_report_writes() {
     let w = Watcher::start(&dir.join("root"), &[]);
     let mut children: Vec<Child> = ["w1", "w2", "w3", "w4"]
         .iter()
-        .map(|id| {
-            Command::new(env!("CARGO_BIN_EXE_arena"))
-                .args([
-                    "run",
-                    config.to_str().unwrap(),
-                    "--out",
-                    out.to_str().unwrap(),
-                ])
-                .args(["--worker", id, "--quiet"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap()
-        })
+        .map(|id| crate::workers::worker(&config, &out, id, &[]))
         .collect();
     let start = Instant::now();
     for c in &mut children {

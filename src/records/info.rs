@@ -428,3 +428,41 @@ impl TournamentInfo {
         }
     }
 }
+
+/// Records made by hand for unit tests.
+#[cfg(test)]
+impl TournamentInfo {
+    /// A run named "t" (config hash "0") of `engines` playing `format` in
+    /// `total_pairs` pairs over a sequential book "b" of 10 openings, seed
+    /// 0, one machine, nothing else set.
+    pub(crate) fn example(engines: &[&str], format: Format, total_pairs: u64) -> TournamentInfo {
+        TournamentInfo {
+            config_hash: "0".into(),
+            name: "t".into(),
+            engines: engines.iter().map(|e| e.to_string()).collect(),
+            format,
+            total_pairs,
+            book: BookInfo {
+                file: "b".into(),
+                openings: 10,
+                order: Order::Sequential,
+                start: 0,
+            },
+            seed: 0,
+            fail_on_h0: false,
+            shard: "1/1".into(),
+            partial: None,
+            game: GameKind::Othello,
+            custom_schedule: false,
+            workers: false,
+            adjudicate: None,
+            build: None,
+            mixed_builds: None,
+            resumed_builds: None,
+            family: None,
+            time_control: None,
+            config: None,
+            speed: None,
+        }
+    }
+}

@@ -3,39 +3,14 @@
 //! (a shard) and a round-robin of three engines.
 
 use super::*;
-use crate::book::Order;
-use crate::records::{BookInfo, Format};
+use crate::records::Format;
 use crate::rng::SplitMix64;
 use crate::stats::Model;
 
 fn info(engines: &[&str], format: Format, pairs: u64, shard: &str) -> TournamentInfo {
     TournamentInfo {
-        config_hash: "0".into(),
-        name: "t".into(),
-        engines: engines.iter().map(|e| e.to_string()).collect(),
-        format,
-        total_pairs: pairs,
-        book: BookInfo {
-            file: "b".into(),
-            openings: 10,
-            order: Order::Sequential,
-            start: 0,
-        },
-        seed: 0,
-        fail_on_h0: false,
         shard: shard.into(),
-        partial: None,
-        game: crate::game::GameKind::Othello,
-        custom_schedule: false,
-        workers: false,
-        adjudicate: None,
-        build: None,
-        mixed_builds: None,
-        resumed_builds: None,
-        family: None,
-        time_control: None,
-        config: None,
-        speed: None,
+        ..TournamentInfo::example(engines, format, pairs)
     }
 }
 

@@ -199,32 +199,11 @@ mod tests {
 
     fn info() -> TournamentInfo {
         TournamentInfo {
-            config_hash: "0".into(),
-            name: "t".into(),
-            engines: vec!["a".into(), "b".into()],
-            format: Format::RoundRobin { rounds: 1 },
-            total_pairs: 1,
             book: BookInfo {
-                file: "b".into(),
                 openings: 1,
-                order: crate::book::Order::Sequential,
-                start: 0,
+                ..TournamentInfo::example(&[], Format::RoundRobin { rounds: 1 }, 1).book
             },
-            seed: 0,
-            fail_on_h0: false,
-            shard: "1/1".into(),
-            partial: None,
-            game: crate::game::GameKind::Othello,
-            custom_schedule: false,
-            workers: false,
-            adjudicate: None,
-            build: None,
-            mixed_builds: None,
-            resumed_builds: None,
-            family: None,
-            time_control: None,
-            config: None,
-            speed: None,
+            ..TournamentInfo::example(&["a", "b"], Format::RoundRobin { rounds: 1 }, 1)
         }
     }
 

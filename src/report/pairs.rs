@@ -141,45 +141,21 @@ impl PairCounter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::Order;
-    use crate::records::{BookInfo, Format};
+    use crate::records::Format;
     use crate::stats::Model;
 
     fn info(shard: &str) -> TournamentInfo {
+        let sprt = Format::Sprt {
+            elo0: 0.0,
+            elo1: 20.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: Model::Normalized,
+            max_pairs: 1000,
+        };
         TournamentInfo {
-            config_hash: "0".into(),
-            name: "t".into(),
-            engines: vec!["base".into(), "new".into()],
-            format: Format::Sprt {
-                elo0: 0.0,
-                elo1: 20.0,
-                alpha: 0.05,
-                beta: 0.05,
-                model: Model::Normalized,
-                max_pairs: 1000,
-            },
-            total_pairs: 1000,
-            book: BookInfo {
-                file: "b".into(),
-                openings: 10,
-                order: Order::Sequential,
-                start: 0,
-            },
-            seed: 0,
-            fail_on_h0: false,
             shard: shard.into(),
-            partial: None,
-            game: crate::game::GameKind::Othello,
-            custom_schedule: false,
-            workers: false,
-            adjudicate: None,
-            build: None,
-            mixed_builds: None,
-            resumed_builds: None,
-            family: None,
-            time_control: None,
-            config: None,
-            speed: None,
+            ..TournamentInfo::example(&["base", "new"], sprt, 1000)
         }
     }
 

@@ -12,30 +12,13 @@ fn info(engines: &[&str], format: Format, pairs: u64) -> TournamentInfo {
     TournamentInfo {
         config_hash: "0123456789abcdef".into(),
         name: "test run".into(),
-        engines: engines.iter().map(|e| e.to_string()).collect(),
-        format,
-        total_pairs: pairs,
         book: BookInfo {
             file: "openings/x.txt".into(),
             openings: 50,
             order: Order::Sequential,
             start: 0,
         },
-        seed: 0,
-        fail_on_h0: false,
-        shard: "1/1".into(),
-        partial: None,
-        game: GameKind::Othello,
-        custom_schedule: false,
-        workers: false,
-        adjudicate: None,
-        build: None,
-        mixed_builds: None,
-        resumed_builds: None,
-        family: None,
-        time_control: None,
-        config: None,
-        speed: None,
+        ..TournamentInfo::example(engines, format, pairs)
     }
 }
 
