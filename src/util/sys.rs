@@ -349,6 +349,29 @@ pub fn file_id(path: &Path) -> Option<(u64, u64)> {
     Some((m.dev(), m.ino()))
 }
 
+/// The identity of the name `path` itself, a link not followed (as
+/// [`file_id`]).
+pub fn file_id_here(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(path).ok()?;
+    Some((m.dev(), m.ino()))
+}
+
+/// [`file_links`] of the name `path` itself, a link not followed: `None`
+/// unless it is a regular file.
+pub fn file_links_here(path: &Path) -> Option<((u64, u64), u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(path).ok()?;
+    m.is_file().then(|| ((m.dev(), m.ino()), m.nlink()))
+}
+
+/// The inode number a folder's entry gives for its name, as the folder
+/// lists it (no call to the filesystem).
+pub fn entry_ino(entry: &std::fs::DirEntry) -> u64 {
+    use std::os::unix::fs::DirEntryExt;
+    entry.ino()
+}
+
 /// The identity of the file `path` names (as [`file_id`]) and how many
 /// names (hard links) it has.
 pub fn file_links(path: &Path) -> Option<((u64, u64), u64)> {

@@ -3,7 +3,7 @@
 //! scheduler.
 
 use super::driver::{Ending, Opened, Venue};
-use super::pool::QUEUED;
+use super::pool::{Queued, QUEUED};
 use crate::error::Result;
 use crate::records::{GameRecord, TournamentInfo};
 use crate::report::Results;
@@ -81,7 +81,7 @@ impl Venue for Alone {
             threads: threads
                 .min(usize::try_from(total).unwrap_or(usize::MAX))
                 .max(1),
-            queued: QUEUED,
+            queued: Queued::Games(QUEUED),
             logs: out.join("logs"),
             must_be_finished,
         })

@@ -51,7 +51,7 @@ pub(crate) struct Opened {
     /// Threads that play games.
     pub threads: usize,
     /// Games handed out ahead to each thread ([`Pool::queued`]).
-    pub queued: usize,
+    pub queued: super::pool::Queued,
     /// The folder of external engines' transcripts.
     pub logs: PathBuf,
     /// Whether any game left to play is an error (the folder held this

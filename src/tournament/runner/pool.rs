@@ -25,9 +25,22 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Games handed out ahead to each game thread of a run of one machine (see
-/// [`Pool::queued`]).
+/// Most games handed out ahead to each game thread (see [`Pool::queued`]).
 pub const QUEUED: usize = 16;
+
+/// How many games wait for each game thread beyond the one it plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Queued {
+    /// This many (a run of one machine: [`QUEUED`]).
+    Games(usize),
+    /// As many as take about this long to play at the pace of the games
+    /// so far, at most [`QUEUED`] (none before a game has ended): a worker
+    /// of a shared run holds the pairs waiting in its queue from the other
+    /// workers, so it holds them no longer than this, whether its games
+    /// last microseconds (random movers: a full queue, so its threads and
+    /// its main thread do not take turns game by game) or seconds (none).
+    Play(Duration),
+}
 
 /// How play ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,12 +59,12 @@ pub struct Pool<'a> {
     pub tournament: Arc<Tournament>,
     /// Most threads that play games.
     pub threads: usize,
-    /// Games handed out ahead to each game thread beyond the one it plays
-    /// ([`QUEUED`] for a run of one machine): a game thread that ends a game
-    /// finds the next one waiting instead of sleeping until the main thread
-    /// has taken its answer. Games waiting are not started: a stop, a
-    /// failure or an SPRT decision takes them back.
-    pub queued: usize,
+    /// Games handed out ahead to each game thread beyond the one it plays:
+    /// a game thread that ends a game finds the next one waiting instead
+    /// of sleeping until the main thread has taken its answer. Games
+    /// waiting are not started: a stop, a failure or an SPRT decision
+    /// takes them back.
+    pub queued: Queued,
     /// Stop requests, and the grace after a SIGTERM.
     pub stop: Option<Stops>,
     /// How players are built.
@@ -91,7 +104,7 @@ impl Pool<'_> {
         engines: &Engines,
     ) -> Result<Ended> {
         let resumed: HashSet<u64> = collector.games().iter().map(|g| g.game_id).collect();
-        let channels = Channels::new(self.ahead());
+        let channels = Channels::new(self.threads * (1 + QUEUED));
         let (jobs, messages) = (&channels.jobs.1, &channels.messages.1);
         // Dropped when this returns: the stop forwarder then ends.
         let (_running, done) = bounded::<()>(0);
@@ -125,6 +138,7 @@ impl Pool<'_> {
                     let spares = &channels.spares.0;
                     (ended, next) = take_answers(answer, messages, (jobs, spares), collector);
                     flight.in_flight -= ended;
+                    flight.answered += ended as u64;
                 }
                 Some(Message::Stop(_)) if flight.stopping => return Ok(abandon(jobs)),
                 Some(Message::Stop(request)) => flight.stop(request, grace, jobs, collector),
@@ -134,9 +148,15 @@ impl Pool<'_> {
     }
 
     /// Games handed out at once: one playing on each game thread, and
-    /// `queued` waiting for each.
-    fn ahead(&self) -> usize {
-        self.threads * (1 + self.queued)
+    /// `queued` waiting for each (for [`Queued::Play`], as many as the
+    /// pace of the games answered so far allows).
+    fn ahead(&self, flight: &Flight) -> usize {
+        // Wall time the game threads have had since the first game.
+        let busy = flight
+            .first_out
+            .map_or(0.0, |at| at.elapsed().as_secs_f64() * flight.spawned as f64);
+        let waiting = waiting(self.queued, busy, flight.answered);
+        self.threads * (1 + waiting)
     }
 
     /// Hands out the scheduler's games (past those `resumed` holds) until
@@ -157,7 +177,7 @@ impl Pool<'_> {
         resumed: &HashSet<u64>,
         engines: &Engines,
     ) -> Result<()> {
-        while flight.in_flight < self.ahead()
+        while flight.in_flight < self.ahead(flight)
             && !flight.done
             && !flight.stopping
             && !collector.failed()
@@ -173,6 +193,7 @@ impl Pool<'_> {
                     let jobs = &channels.jobs.0;
                     jobs.send(p).expect("game threads hold the job channel");
                     flight.in_flight += 1;
+                    flight.first_out.get_or_insert_with(Instant::now);
                 }
                 Next::Wait => break,
                 Next::Later(wait) => {
@@ -265,6 +286,10 @@ struct Flight {
     spawned: usize,
     /// Games handed out and neither answered nor taken back.
     in_flight: usize,
+    /// When the first game was handed out.
+    first_out: Option<Instant>,
+    /// Games answered or taken back since.
+    answered: u64,
     /// The scheduler is done.
     done: bool,
     /// A stop was requested: no game is handed out any more.
@@ -309,6 +334,19 @@ struct EndAll(Engines);
 impl Drop for EndAll {
     fn drop(&mut self) {
         self.0.end_all(QUIT_GRACE);
+    }
+}
+
+/// Games to queue for each game thread as `queued` says, after `answered`
+/// games took `busy` seconds of the game threads' time.
+fn waiting(queued: Queued, busy: f64, answered: u64) -> usize {
+    match queued {
+        Queued::Games(n) => n.min(QUEUED),
+        Queued::Play(_) if answered == 0 => 0,
+        Queued::Play(hold) => {
+            let each = busy / answered as f64;
+            ((hold.as_secs_f64() / each.max(1e-9)) as usize).min(QUEUED)
+        }
     }
 }
 
@@ -441,5 +479,24 @@ fn next_game(
             Next::Play(p) if resumed.contains(&p.game_id) => continue,
             other => return other,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_queues_as_many_games_as_its_hold_of_play_allows() {
+        let hold = Queued::Play(Duration::from_millis(50));
+        assert_eq!(waiting(Queued::Games(3), 0.0, 0), 3);
+        assert_eq!(waiting(Queued::Games(100), 0.0, 0), QUEUED);
+        // No pace yet: none.
+        assert_eq!(waiting(hold, 0.0, 0), 0);
+        // 10 ms a game: 5 fit in 50 ms; 1 ms: 50, at most QUEUED.
+        assert_eq!(waiting(hold, 1.0, 100), 5);
+        assert_eq!(waiting(hold, 1.0, 1000), QUEUED);
+        // Games of seconds: none.
+        assert_eq!(waiting(hold, 10.0, 2), 0);
     }
 }

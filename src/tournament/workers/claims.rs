@@ -18,7 +18,7 @@
 //! gone, lowest pair first.
 
 use super::heartbeat;
-pub use super::owners::{claim_owners, parse_claim_name, read_claim, Owner};
+pub use super::owners::{claim_owners, parse_claim_name, read_claim, scratch_name, Owner};
 use crate::error::{Error, Result};
 use crate::records::rounds::{Rounds, Slot};
 use crate::tournament::schedule::{Finished, Next, Schedule, Scheduler};
@@ -26,6 +26,11 @@ use crate::tournament::tune::Trajectory;
 use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// The error of a file that was there a moment ago.
+fn lost() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::NotFound, "gone as soon as written")
+}
 
 /// How often a worker with nothing to claim looks again.
 pub const POLL: Duration = Duration::from_secs(1);
@@ -36,6 +41,10 @@ fn takeover_every(stale_after: Duration) -> Duration {
     (stale_after / 4).clamp(Duration::from_secs(1), Duration::from_secs(10))
 }
 
+/// Claims made from one scratch file at most: each claim is one more
+/// name of it, and some filesystems cap a file's names (ext4 at 65,000).
+const NAMES_PER_SCRATCH: u64 = 10_000;
+
 /// The claims folder of a run, as one worker sees it.
 pub struct Claims {
     /// `DIR/claims`.
@@ -44,8 +53,22 @@ pub struct Claims {
     workers: PathBuf,
     /// This worker's ID.
     me: String,
-    /// Where this worker writes a claim before linking it into place.
-    scratch: PathBuf,
+    /// The file holding this worker's ID that its claims are made from,
+    /// once made (see [`Scratch`]).
+    scratch: Option<Scratch>,
+}
+
+/// A worker's claims are hard links of one file of its own holding its
+/// ID, `workers/ID/.claim.K`, kept for the run: a claim is then one
+/// `link(2)`, and every claim made from it is the same file, which
+/// `arena report` reads once ([`super::owners::claim_owners`]). After
+/// [`NAMES_PER_SCRATCH`] claims the next `K` is used.
+struct Scratch {
+    path: PathBuf,
+    /// The file's device and inode.
+    id: (u64, u64),
+    /// Its names so far (its own included).
+    names: u64,
 }
 
 /// The file name of generation `gen` of pair `pair`'s claim.
@@ -64,8 +87,49 @@ impl Claims {
             dir: dir.join("claims"),
             workers: dir.join("workers"),
             me: me.to_string(),
-            scratch: dir.join("workers").join(me).join(".claim"),
+            scratch: None,
         }
+    }
+
+    /// A scratch file to claim from: the one in use while it may take
+    /// another name; else the first `.claim.K` of this worker that holds
+    /// its ID and has names to spare, or a new one (written whole under
+    /// another name, then renamed, so a kill leaves none half-written).
+    fn scratch(&mut self) -> Result<&Scratch> {
+        if self
+            .scratch
+            .as_ref()
+            .is_some_and(|s| s.names < NAMES_PER_SCRATCH)
+        {
+            return Ok(self.scratch.as_ref().expect("checked"));
+        }
+        let own = self.workers.join(&self.me);
+        let line = format!("{}\n", self.me);
+        for k in 0.. {
+            let path = own.join(scratch_name(k));
+            if let Some((id, names)) = crate::util::sys::file_links(&path) {
+                let ours = std::fs::read(&path).is_ok_and(|b| b == line.as_bytes());
+                if ours && names < NAMES_PER_SCRATCH {
+                    self.scratch = Some(Scratch { path, id, names });
+                    break;
+                }
+                if !ours && names == 1 {
+                    // Written by hand, or cut short before any claim was
+                    // made from it: made again.
+                    std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+                } else {
+                    continue;
+                }
+            }
+            let new = own.join(format!("{}.new", scratch_name(k)));
+            std::fs::write(&new, &line).map_err(|e| Error::io(&new, e))?;
+            std::fs::rename(&new, &path).map_err(|e| Error::io(&path, e))?;
+            let (id, names) =
+                crate::util::sys::file_links(&path).ok_or_else(|| Error::io(&path, lost()))?;
+            self.scratch = Some(Scratch { path, id, names });
+            break;
+        }
+        Ok(self.scratch.as_ref().expect("set above"))
     }
 
     /// Claims generation `gen` of pair `pair`: true when this worker got
@@ -73,27 +137,21 @@ impl Claims {
     ///
     /// # Errors
     /// I/O (a read-only folder, a full disk).
-    pub fn claim(&self, pair: u64, gen: u32) -> Result<bool> {
+    pub fn claim(&mut self, pair: u64, gen: u32) -> Result<bool> {
         let path = self.dir.join(claim_name(pair, gen));
-        // A claim is never removed, so one seen is taken: one look instead
-        // of a scratch file's write, link and removal (workers that move
-        // together try every pair; the link below still decides a race).
-        if std::fs::symlink_metadata(&path).is_ok() {
-            return Ok(false);
-        }
-        std::fs::write(&self.scratch, format!("{}\n", self.me))
-            .map_err(|e| Error::io(&self.scratch, e))?;
-        let linked = std::fs::hard_link(&self.scratch, &path);
-        // Over NFS a retried link can report EEXIST for the link it made:
-        // the scratch file's link count tells.
-        let ours = match linked {
+        let scratch = self.scratch()?;
+        let ours = match std::fs::hard_link(&scratch.path, &path) {
             Ok(()) => true,
+            // Over NFS a retried link can report EEXIST for the link it
+            // made: the name is then this worker's scratch file.
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                crate::util::sys::link_count(&self.scratch).is_some_and(|n| n > 1)
+                crate::util::sys::file_id_here(&path) == Some(scratch.id)
             }
             Err(e) => return Err(Error::io(&path, e)),
         };
-        let _ = std::fs::remove_file(&self.scratch);
+        if ours {
+            self.scratch.as_mut().expect("made above").names += 1;
+        }
         Ok(ours)
     }
 

@@ -21,7 +21,7 @@ fn a_pair_is_claimed_once_and_taken_over_by_the_next_generation() {
     for d in ["claims", "workers/a", "workers/b"] {
         std::fs::create_dir_all(dir.join(d)).unwrap();
     }
-    let (a, b) = (Claims::new(&dir, "a"), Claims::new(&dir, "b"));
+    let (mut a, mut b) = (Claims::new(&dir, "a"), Claims::new(&dir, "b"));
     assert!(a.claim(3, 0).unwrap());
     assert!(!b.claim(3, 0).unwrap());
     let worker = |id: &str| Owner::Worker(id.to_string());
@@ -51,7 +51,7 @@ fn a_claim_that_names_no_worker_is_unreadable_and_taken_over() {
     std::fs::write(claims.join("3"), b"\xff\xfe\n").unwrap();
     std::fs::write(claims.join("4"), "a b\n").unwrap();
     std::fs::write(claims.join("5"), "b\n").unwrap();
-    let a = Claims::new(&dir, "a");
+    let mut a = Claims::new(&dir, "a");
     for (pair, says) in [
         (1, "claims/1 is a folder"),
         (2, "claims/2 is a link to nothing"),
@@ -71,5 +71,76 @@ fn a_claim_that_names_no_worker_is_unreadable_and_taken_over() {
     assert_eq!(a.owner(5), Some((0, Owner::Worker("b".into()))));
     let all = claim_owners(&dir).unwrap();
     assert!(matches!(all[&1][0], Owner::Unreadable(_)) && all[&1][1].is("a"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn claims_are_names_of_one_scratch_file_read_once_and_read_one_by_one_when_in_doubt() {
+    let dir = std::env::temp_dir().join(format!("arena-claims-scratch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in ["claims", "workers/a", "workers/b"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    let (mut a, mut b) = (Claims::new(&dir, "a"), Claims::new(&dir, "b"));
+    for pair in 0..3 {
+        assert!(a.claim(pair, 0).unwrap());
+    }
+    assert!(b.claim(3, 0).unwrap());
+    assert!(b.claim(0, 1).unwrap());
+    let scratch = dir.join("workers/a").join(scratch_name(0));
+    assert_eq!(std::fs::read_to_string(&scratch).unwrap(), "a\n");
+    let claimed = crate::util::sys::file_id(&dir.join("claims/2"));
+    assert_eq!(claimed, crate::util::sys::file_id(&scratch));
+    let worker = |id: &str| Owner::Worker(id.to_string());
+    let expected: std::collections::BTreeMap<u64, Vec<Owner>> = [
+        (0, vec![worker("a"), worker("b")]),
+        (1, vec![worker("a")]),
+        (2, vec![worker("a")]),
+        (3, vec![worker("b")]),
+    ]
+    .into();
+    assert_eq!(claim_owners(&dir).unwrap(), expected);
+    // A claim with a name outside the claims: its scratch's names are not
+    // its claims, which are then read one by one (the same owners).
+    std::fs::hard_link(dir.join("claims/1"), dir.join("elsewhere")).unwrap();
+    assert_eq!(claim_owners(&dir).unwrap(), expected);
+    std::fs::remove_file(dir.join("elsewhere")).unwrap();
+    // A scratch file replaced by one naming another worker: the claims
+    // made before still name `a` (they are the old file), and say so.
+    std::fs::write(dir.join("workers/a/new"), "b\n").unwrap();
+    std::fs::rename(dir.join("workers/a/new"), &scratch).unwrap();
+    assert_eq!(claim_owners(&dir).unwrap(), expected);
+    // A worker that starts again claims from a scratch file holding its
+    // ID: the replaced one, which names `b` and has no claim, is made
+    // again.
+    let mut again = Claims::new(&dir, "a");
+    assert!(again.claim(4, 0).unwrap());
+    assert_eq!(read_claim(&dir.join("claims"), "4"), Some(worker("a")));
+    assert_eq!(
+        crate::util::sys::file_id(&dir.join("claims/4")),
+        crate::util::sys::file_id(&dir.join("workers/a").join(scratch_name(0)))
+    );
+    assert_eq!(claim_owners(&dir).unwrap()[&4], [worker("a")]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_scratch_file_takes_a_bounded_number_of_names() {
+    let dir = std::env::temp_dir().join(format!("arena-claims-names-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in ["claims", "workers/a"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    let mut a = Claims::new(&dir, "a");
+    for pair in 0..NAMES_PER_SCRATCH {
+        assert!(a.claim(pair, 0).unwrap());
+    }
+    let names = |k| crate::util::sys::link_count(&dir.join("workers/a").join(scratch_name(k)));
+    // Its own name and NAMES_PER_SCRATCH - 1 claims; the rest from the next.
+    assert_eq!(names(0), Some(NAMES_PER_SCRATCH));
+    assert_eq!(names(1), Some(2));
+    let owners = claim_owners(&dir).unwrap();
+    assert_eq!(owners.len() as u64, NAMES_PER_SCRATCH);
+    assert!(owners.values().all(|o| o == &[Owner::Worker("a".into())]));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,7 +6,7 @@
 //! [`super::claims`].
 
 use crate::error::{Error, Result};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 /// Who a claim file names.
@@ -71,26 +71,54 @@ pub fn read_claim(dir: &Path, name: &str) -> Option<Owner> {
     }
 }
 
+/// The name of a worker's scratch file `k` in its folder, whose hard
+/// links its claims are (see [`super::claims`]).
+pub fn scratch_name(k: u32) -> String {
+    format!(".claim.{k}")
+}
+
 /// Every generation's owner of every claim in the run folder `dir`: pair
 /// to owners, oldest first.
+///
+/// A claim that is a hard link of a worker's scratch file has the
+/// scratch's owner, known from the inode its folder lists for it, without
+/// reading it; where the names a scratch has are not exactly its claims
+/// found so plus its own (a claim linked from elsewhere too), those claims
+/// are read one by one, as any other claim file is.
 ///
 /// # Errors
 /// The claims folder cannot be read.
 pub fn claim_owners(dir: &Path) -> Result<BTreeMap<u64, Vec<Owner>>> {
     let claims = dir.join("claims");
-    let mut by_pair: BTreeMap<u64, BTreeMap<u32, Owner>> = BTreeMap::new();
     let entries = match std::fs::read_dir(&claims) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
         Err(e) => return Err(Error::io(&claims, e)),
     };
+    let scratches = scratches(dir, &claims);
+    // Each claim, with the scratch inode its entry names (if any).
+    let mut named: Vec<(u64, u32, String, Option<u64>)> = Vec::new();
+    let mut found: HashMap<u64, u64> = HashMap::new();
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(&claims, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some((pair, gen)) = parse_claim_name(&name) else {
             continue;
         };
-        if let Some(owner) = read_claim(&claims, &name) {
+        let ino = crate::util::sys::entry_ino(&entry);
+        let by = scratches.contains_key(&ino).then_some(ino);
+        if let Some(ino) = by {
+            *found.entry(ino).or_default() += 1;
+        }
+        named.push((pair, gen, name, by));
+    }
+    let mut by_pair: BTreeMap<u64, BTreeMap<u32, Owner>> = BTreeMap::new();
+    for (pair, gen, name, by) in named {
+        let known = by.and_then(|ino| {
+            let (owner, names) = &scratches[&ino];
+            (found[&ino] + 1 == *names).then(|| owner.clone())
+        });
+        if let Some(owner) = known.or_else(|| read_claim(&claims, &name)) {
             by_pair.entry(pair).or_default().insert(gen, owner);
         }
     }
@@ -98,6 +126,34 @@ pub fn claim_owners(dir: &Path) -> Result<BTreeMap<u64, Vec<Owner>>> {
         .into_iter()
         .map(|(p, gens)| (p, gens.into_values().collect()))
         .collect())
+}
+
+/// The workers' scratch files on the claims folder's device: inode to
+/// owner (as its content says) and names.
+fn scratches(dir: &Path, claims: &Path) -> HashMap<u64, (Owner, u64)> {
+    let mut out = HashMap::new();
+    let Some((device, _)) = crate::util::sys::file_id(claims) else {
+        return out;
+    };
+    let Ok(workers) = std::fs::read_dir(dir.join("workers")) else {
+        return out;
+    };
+    for worker in workers.flatten() {
+        let own = worker.path();
+        for k in 0.. {
+            let name = scratch_name(k);
+            let Some(((dev, ino), names)) = crate::util::sys::file_links_here(&own.join(&name))
+            else {
+                break;
+            };
+            if dev == device {
+                if let Some(owner @ Owner::Worker(_)) = read_claim(&own, &name) {
+                    out.insert(ino, (owner, names));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The pair and generation a claim's file name stands for.

@@ -9,10 +9,17 @@ use crate::records::{GameRecord, Shard, TournamentInfo};
 use crate::report::{PairCounter, Results, Status};
 use crate::tournament::runner::driver::{drive, Ending, Opened, Venue};
 use crate::tournament::runner::observer::{RunObserver, WorkerSummary};
+use crate::tournament::runner::pool::Queued;
 use crate::tournament::schedule::Scheduler;
 use crate::tournament::{RunOptions, RunOutcome, Tournament};
 use std::path::Path;
 use std::time::Duration;
+
+/// Most play a worker holds queued for its game threads (pairs claimed and
+/// not started; see [`Queued::Play`]): random movers queue a full
+/// [`crate::tournament::runner::pool::QUEUED`], games of a second or more
+/// none.
+const HOLD: Duration = Duration::from_millis(50);
 
 /// The verdict and the pair it came at, when the SPRT of `info` has
 /// decided over `games`.
@@ -133,10 +140,9 @@ impl Venue for Seat<'_> {
             others: Some(Box::new(peers)),
             outputs: crate::tournament::runner::collector::Outputs::Journal,
             threads,
-            // A worker of a shared run claims only the pairs it plays:
-            // pairs waiting in its queue would be held from the other
-            // workers.
-            queued: 0,
+            // Pairs waiting in a worker's queue are held from the other
+            // workers: for a short while at most.
+            queued: Queued::Play(HOLD),
             logs: out.join("workers").join(&w.id).join("logs"),
             must_be_finished: false,
         })
