@@ -20,23 +20,7 @@ use crate::game::{Game, GameKind, MoveList};
 /// # Errors
 /// The first problem found.
 pub fn check_game(rec: &GameRecord, game: GameKind) -> Result<(), BadGame> {
-    if ![0.0, 0.5, 1.0].contains(&rec.result) {
-        return Err(bad(
-            "result",
-            format!("{} is not a game result (1, 0.5 or 0)", rec.result),
-        ));
-    }
-    if rec.game_id / 2 != rec.pair_id {
-        return Err(bad(
-            "pair_id",
-            format!(
-                "{} is not the pair of game {} (that is {})",
-                rec.pair_id,
-                rec.game_id,
-                rec.game_id / 2
-            ),
-        ));
-    }
+    check_counted(rec)?;
     // The moves first: the other fields are checked against them.
     match game {
         GameKind::Othello => {
@@ -59,6 +43,30 @@ pub fn check_game(rec: &GameRecord, game: GameKind) -> Result<(), BadGame> {
             check_result(rec, &end, 10)
         }
     }
+}
+
+/// The checks of [`check_game`] that do not need the moves: a result that
+/// is one, a game of its pair (a game read by
+/// [`GameRecord::counted_from_json`]).
+pub fn check_counted(rec: &GameRecord) -> Result<(), BadGame> {
+    if ![0.0, 0.5, 1.0].contains(&rec.result) {
+        return Err(bad(
+            "result",
+            format!("{} is not a game result (1, 0.5 or 0)", rec.result),
+        ));
+    }
+    if rec.game_id / 2 != rec.pair_id {
+        return Err(bad(
+            "pair_id",
+            format!(
+                "{} is not the pair of game {} (that is {})",
+                rec.pair_id,
+                rec.game_id,
+                rec.game_id / 2
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// An Othello game's moves replayed from its start: the end position and
@@ -423,6 +431,25 @@ pub fn check_in_run(
         check_adjudication_rule(rec, a.solve_at_empties)?;
         check_score_rules(rec, a)?;
     }
+    check_tune(rec, info)?;
+    match slot(rec.game_id) {
+        Some(want) => check_slot(rec, info, &want),
+        None => check_players(rec, info),
+    }
+}
+
+/// The checks of [`check_in_run`] that do not need the moves, for a game
+/// read by [`GameRecord::counted_from_json`]: its place in the schedule, a
+/// tune's values, its slot or players.
+///
+/// # Errors
+/// The field that is not the run's.
+pub fn check_counted_in_run(
+    rec: &GameRecord,
+    info: &TournamentInfo,
+    slot: impl Fn(u64) -> Option<Slot>,
+) -> Result<(), BadGame> {
+    check_place(rec, info)?;
     check_tune(rec, info)?;
     match slot(rec.game_id) {
         Some(want) => check_slot(rec, info, &want),

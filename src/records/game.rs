@@ -61,6 +61,68 @@ pub struct GameRecord {
     pub tune: Option<TunePlayed>,
 }
 
+/// A journal line read for what is counted of it: the fields of a
+/// [`GameRecord`] but the per-move ones, which must be there (as in a full
+/// read) but are passed over unread.
+#[derive(Deserialize)]
+struct CountedLine {
+    pair_id: u64,
+    game_id: u64,
+    round: u64,
+    opening_id: usize,
+    black: String,
+    white: String,
+    #[serde(default)]
+    start: Option<String>,
+    opening_plies: usize,
+    #[serde(rename = "moves")]
+    _moves: serde::de::IgnoredAny,
+    result: f64,
+    disc_diff: i32,
+    reason: String,
+    #[serde(rename = "nodes")]
+    _nodes: serde::de::IgnoredAny,
+    #[serde(rename = "times_ms")]
+    _times_ms: serde::de::IgnoredAny,
+    #[serde(rename = "depths")]
+    _depths: serde::de::IgnoredAny,
+    #[serde(default)]
+    tune: Option<TunePlayed>,
+}
+
+impl GameRecord {
+    /// The game of a journal line as it counts (who played whom, where in
+    /// the schedule, the result, why it ended, a tune's values), its moves
+    /// and per-move figures left empty: how a worker reads its peers'
+    /// games, which it counts but never shows move by move (`arena report`
+    /// reads them whole).
+    ///
+    /// # Errors
+    /// Not a game's JSON.
+    pub fn counted_from_json(line: &str) -> serde_json::Result<GameRecord> {
+        let c: CountedLine = serde_json::from_str(line)?;
+        Ok(GameRecord {
+            pair_id: c.pair_id,
+            game_id: c.game_id,
+            round: c.round,
+            opening_id: c.opening_id,
+            black: c.black,
+            white: c.white,
+            start: c.start,
+            opening_plies: c.opening_plies,
+            moves: String::new(),
+            result: c.result,
+            disc_diff: c.disc_diff,
+            reason: c.reason,
+            nodes: Vec::new(),
+            times_ms: Vec::new(),
+            depths: Vec::new(),
+            scores: Vec::new(),
+            tune: c.tune,
+        })
+    }
+}
+
 /// What a game of a tune played: its iteration and the values of each
 /// side, in the order of the tune's parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

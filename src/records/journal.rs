@@ -84,6 +84,10 @@ pub(super) struct Gathered {
     repeated: Vec<(u64, usize)>,
     lines: Vec<usize>,
     valid_len: u64,
+    /// Games are read for what is counted of them only
+    /// ([`GameRecord::counted_from_json`], checked by
+    /// [`super::check::check_counted`]).
+    pub(super) counted: bool,
 }
 
 /// Puts line `n`'s `bytes` into `line` as text (without an editor's byte
@@ -152,13 +156,23 @@ impl Gathered {
         line: &str,
         complete: bool,
     ) -> Result<Taken> {
-        match serde_json::from_str::<GameRecord>(line.trim_end()) {
+        let parsed = if self.counted {
+            GameRecord::counted_from_json(line.trim_end())
+        } else {
+            serde_json::from_str::<GameRecord>(line.trim_end())
+        };
+        match parsed {
             Ok(rec) => {
                 if !complete {
                     return Ok(Taken::Replay); // written in full but not terminated
                 }
                 let game = self.header.as_ref().map_or(GameKind::Othello, |h| h.game);
-                check_game(&rec, game).map_err(|b| bad_field(path, n, line, &b))?;
+                let checked = if self.counted {
+                    super::check::check_counted(&rec)
+                } else {
+                    check_game(&rec, game)
+                };
+                checked.map_err(|b| bad_field(path, n, line, &b))?;
                 let text = crate::util::fnv1a(line.trim_end().as_bytes());
                 match self.seen.insert(rec.game_id, text) {
                     None => {}

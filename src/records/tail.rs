@@ -6,7 +6,7 @@
 //! the next call. Of the games read only their ids (and a hash of each
 //! line, to tell a repeated line from a changed one) are kept.
 
-use super::check::{check_in_run, Slot};
+use super::check::{check_counted_in_run, check_in_run, Slot};
 use super::game::BadGame;
 use super::game::GameRecord;
 use super::info::TournamentInfo;
@@ -34,6 +34,16 @@ impl Tail {
             line_no: 0,
             got: Gathered::default(),
         }
+    }
+
+    /// Follows the journal at `path` reading its games for what is
+    /// counted of them: no moves, no per-move figures, the moves not
+    /// replayed ([`GameRecord::counted_from_json`]); how a worker follows
+    /// its peers, whose games it counts but never shows move by move.
+    pub fn counted(path: &Path) -> Tail {
+        let mut tail = Tail::new(path);
+        tail.got.counted = true;
+        tail
     }
 
     /// The journal's path.
@@ -93,8 +103,12 @@ impl Tail {
                 continue;
             }
             let rec = self.got.take_last().expect("a game was taken");
-            check_in_run(&rec, info, slot)
-                .map_err(|b: BadGame| super::journal::bad_field(&self.path, n, &line, &b))?;
+            let checked = if self.got.counted {
+                check_counted_in_run(&rec, info, slot)
+            } else {
+                check_in_run(&rec, info, slot)
+            };
+            checked.map_err(|b: BadGame| super::journal::bad_field(&self.path, n, &line, &b))?;
             games.push(rec);
         }
         Ok((games, at_end))
@@ -270,6 +284,58 @@ mod tests {
         assert_eq!(ids, (0..10).collect::<Vec<u64>>());
         let (games, at_end) = tail.more_upto(&info(), &none, 3 * line).unwrap();
         assert!(games.is_empty() && at_end);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_counted_tail_reads_what_counts_and_checks_it() {
+        let dir = std::env::temp_dir().join(format!("arena-tail-counted-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        let mut j = Journal::create(&path, &header()).unwrap();
+        let mut full = game(0);
+        full.nodes = vec![Some(7)];
+        full.times_ms = vec![1.5];
+        full.depths = vec![Some(3)];
+        j.append(&full).unwrap();
+        let none = |_: u64| None;
+        let got = Tail::counted(&path).more(&info(), &none).unwrap();
+        let counted = GameRecord {
+            moves: String::new(),
+            nodes: Vec::new(),
+            times_ms: Vec::new(),
+            depths: Vec::new(),
+            ..full.clone()
+        };
+        assert_eq!(got, [counted]);
+        // Read whole, the same line is the full record.
+        assert_eq!(Tail::new(&path).more(&info(), &none).unwrap(), [full]);
+        // A result that is none, or a line without its moves: refused,
+        // naming the line and the field.
+        let mut bad = game(1);
+        bad.result = 0.25;
+        j.append(&bad).unwrap();
+        let err = Tail::counted(&path)
+            .more(&info(), &none)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(":3:") && err.contains("result"), "{err}");
+        let other = dir.join("other.jsonl");
+        Journal::create(&other, &header()).unwrap();
+        let mut line = serde_json::to_value(game(1)).unwrap();
+        line.as_object_mut().unwrap().remove("moves");
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&other)
+            .unwrap();
+        use std::io::Write;
+        writeln!(f, "{line}").unwrap();
+        let err = Tail::counted(&other)
+            .more(&info(), &none)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(":2:") && err.contains("moves"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -183,7 +183,8 @@ impl Pool<'_> {
             && !collector.failed()
             && !collector.decided()
         {
-            match next_game(scheduler, collector, resumed) {
+            let ahead = flight.in_flight >= self.threads;
+            match next_game(scheduler, collector, resumed, ahead) {
                 Next::Play(p) => {
                     self.refuse_unfinished()?;
                     if flight.spawned < self.threads && flight.spawned <= flight.in_flight {
@@ -463,17 +464,20 @@ fn forward_stops(stop: Receiver<StopRequest>, to: Sender<Message>, done: Receive
     });
 }
 
-/// The scheduler's next answer, past the games a resumed journal holds.
+/// The scheduler's next answer, past the games a resumed journal holds
+/// (`ahead`: it would wait for a game thread).
 fn next_game(
     scheduler: &mut dyn Scheduler,
     collector: &Collector<'_>,
     resumed: &HashSet<u64>,
+    ahead: bool,
 ) -> Next {
     loop {
         let finished = Finished {
             games: collector.games(),
             writers: collector.writers(),
             sprt_decided: collector.decided(),
+            ahead,
         };
         match scheduler.next(&finished) {
             Next::Play(p) if resumed.contains(&p.game_id) => continue,

@@ -111,6 +111,11 @@ pub struct Finished<'a> {
     pub writers: &'a [std::sync::Arc<str>],
     /// True once the SPRT of an unsharded run has accepted a hypothesis.
     pub sprt_decided: bool,
+    /// The game asked for would wait in a queue (every game thread has
+    /// one): a scheduler may answer [`Next::Wait`] rather than take what
+    /// others could play now (a worker's new claim, while other workers
+    /// are live).
+    pub ahead: bool,
 }
 
 /// A tournament format's choice of games.
@@ -222,6 +227,7 @@ mod tests {
                 games: &[],
                 writers: &[],
                 sprt_decided: decided_after.is_some_and(|n| games.len() >= n),
+                ahead: false,
             };
             match s.next(&finished) {
                 Next::Play(p) => games.push(p),

@@ -250,6 +250,11 @@ pub struct ClaimScheduler {
     /// the iterations its θ needs are in the journals, and its games carry
     /// the values they play.
     tune: Option<Trajectory>,
+    /// The game asked for would wait in this worker's queue
+    /// ([`Finished::ahead`]).
+    ahead: bool,
+    /// Whether another worker was live, and when that was looked at.
+    others: Option<(bool, Instant)>,
     /// For a knockout or a Swiss, the replay of the run's games: a pair is
     /// claimed once the results that pair it are in the journals, and one
     /// not needed (a bye, a tie-break pair) is passed over.
@@ -295,6 +300,8 @@ impl ClaimScheduler {
             failure: None,
             unreadable: Vec::new(),
             tune,
+            ahead: false,
+            others: None,
             rounds: None,
         }
     }
@@ -487,9 +494,23 @@ impl ClaimScheduler {
         Some(Next::Play(p))
     }
 
+    /// True when another worker's heartbeat is live (looked at once a
+    /// second at most).
+    fn not_alone(&mut self) -> bool {
+        match self.others {
+            Some((others, at)) if at.elapsed() < Duration::from_secs(1) => others,
+            _ => {
+                let others = self.claims.live_workers() > 1;
+                self.others = Some((others, Instant::now()));
+                others
+            }
+        }
+    }
+
     /// The next game: queued, then own old claims, then stale claims (when
     /// due), then a new claim; `Later` while other workers still play; or
-    /// `Done`.
+    /// `Done`. A game that would wait for a game thread is not claimed
+    /// while another worker is live, which could play it now (`Wait`).
     fn pick(&mut self) -> Result<Next> {
         loop {
             if let Some(&g) = self.queue.front() {
@@ -501,6 +522,9 @@ impl ClaimScheduler {
             if let Some(pair) = self.mine.pop_first() {
                 self.queue_pair(pair);
                 continue;
+            }
+            if self.ahead && self.not_alone() {
+                return Ok(Next::Wait);
             }
             let due = self.last_takeover.elapsed() >= takeover_every(self.stale_after);
             if (due || self.cursor >= self.plan.total_pairs()) && self.take_over()? {
@@ -556,6 +580,7 @@ impl Scheduler for ClaimScheduler {
             }
         }
         self.seen = finished.games.len();
+        self.ahead = finished.ahead;
         if finished.sprt_decided || self.failure.is_some() {
             return Next::Done;
         }

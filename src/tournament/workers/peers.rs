@@ -1,6 +1,7 @@
 //! The other workers of a shared run, as one worker follows them: their
-//! journals read as they grow ([`Tail`]), each game checked against the
-//! run's schedule like a resumed journal's. Read-only: a worker writes
+//! journals read as they grow ([`Tail::counted`]), each game read for what
+//! is counted of it (not its moves, which `arena report` reads and checks)
+//! and checked against the run's schedule. Read-only: a worker writes
 //! nothing of theirs.
 
 use crate::error::{Error, Result};
@@ -95,7 +96,7 @@ impl Peers {
             }
             let journal = entry.path().join("journal.jsonl");
             let writer: Arc<str> = name.as_str().into();
-            self.tails.insert(name, (writer, Tail::new(&journal)));
+            self.tails.insert(name, (writer, Tail::counted(&journal)));
         }
         Ok(())
     }
