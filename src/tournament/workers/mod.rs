@@ -18,6 +18,7 @@
 
 pub mod claims;
 pub mod heartbeat;
+pub mod links;
 pub mod owners;
 pub mod peers;
 pub mod report;
