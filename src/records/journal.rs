@@ -74,13 +74,52 @@ pub(super) enum Taken {
     Replay,
 }
 
+/// Each game id read, with a hash of its line (to tell a line repeated
+/// byte for byte from the same game with other content). A follower of a
+/// growing journal ([`super::tail::Tail`]) that knows the run's games keeps
+/// the ids of its schedule in a table of 32-bit hashes, 4 bytes a game of
+/// the run whatever the games read; the others (and a journal read whole)
+/// in a map.
+#[derive(Default)]
+pub(super) struct LineHashes {
+    /// By id below `limit`: the hash's low 32 bits with the lowest set, 0
+    /// for none.
+    dense: Vec<u32>,
+    limit: u64,
+    others: std::collections::HashMap<u64, u64>,
+}
+
+impl LineHashes {
+    /// Ids below `limit` (the run's games) go to the table.
+    pub(super) fn dense_below(&mut self, limit: u64) {
+        if self.dense.is_empty() && self.others.is_empty() {
+            self.limit = limit;
+        }
+    }
+
+    /// Notes `id`'s line hash; the hash noted before, if any (as the same
+    /// comparison: equal when the lines were).
+    fn insert(&mut self, id: u64, hash: u64) -> Option<u64> {
+        if id >= self.limit {
+            return self.others.insert(id, hash);
+        }
+        let i = usize::try_from(id).expect("below the run's games");
+        if i >= self.dense.len() {
+            self.dense.resize(i + 1, 0);
+        }
+        let short = (hash as u32) | 1;
+        let before = std::mem::replace(&mut self.dense[i], short);
+        (before != 0).then(|| if before == short { hash } else { !hash })
+    }
+}
+
 /// What reading a journal has gathered so far.
 #[derive(Default)]
 pub(super) struct Gathered {
     pub(super) header: Option<Header>,
     pub(super) games: Vec<GameRecord>,
     /// Each game id read, with the hash of its line's text.
-    seen: std::collections::HashMap<u64, u64>,
+    pub(super) seen: LineHashes,
     repeated: Vec<(u64, usize)>,
     lines: Vec<usize>,
     valid_len: u64,

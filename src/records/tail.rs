@@ -4,7 +4,8 @@
 //! a bounded part of them, for a follower that catches up with a long
 //! journal in steps). A line not yet ended (being written) is left for
 //! the next call. Of the games read only their ids (and a hash of each
-//! line, to tell a repeated line from a changed one) are kept.
+//! line, to tell a repeated line from a changed one: 4 bytes a game of the
+//! run) are kept.
 
 use super::check::{check_counted_in_run, check_in_run, Slot};
 use super::game::BadGame;
@@ -81,6 +82,9 @@ impl Tail {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), true)),
             Err(e) => return Err(Error::io(&self.path, e)),
         };
+        self.got
+            .seen
+            .dense_below(info.total_pairs.saturating_mul(2));
         let mut games = Vec::new();
         let mut start = 0;
         let mut line = String::new();

@@ -210,11 +210,17 @@ impl Live {
                 d.game(&first);
                 d.game(&second);
                 if let Some(me) = d.side() {
-                    d.pair(p, self.tallies.pairs[me], counter.llrs().get(i).copied());
+                    d.pair(p, self.tallies.pairs[me], counter.llr_after(i));
                 }
             }
         }
         self.counted_pairs = counter.counted().len();
+        if self.drawing.is_some() {
+            // Drawn: a live page's counter keeps no LLR it has drawn.
+            if let Some(c) = self.counter.as_mut() {
+                c.forget_llrs(self.counted_pairs);
+            }
+        }
     }
 
     /// Draws pair `p`, just counted into the tallies, with the LLR after

@@ -51,9 +51,11 @@ pub struct PairCounter {
     waiting: HashMap<u64, Outcome>,
     tally: PairTally,
     state: Option<SprtState>,
-    /// The LLR after each counted pair, in counting order (the report
-    /// draws it).
+    /// The LLR after each counted pair from the `llrs_from`th on, in
+    /// counting order (the report draws it; a follower that draws them as
+    /// they come forgets them, [`PairCounter::forget_llrs`]).
     llrs: Vec<f64>,
+    llrs_from: usize,
 }
 
 impl PairCounter {
@@ -71,6 +73,7 @@ impl PairCounter {
             tally: PairTally::default(),
             state: None,
             llrs: Vec::new(),
+            llrs_from: 0,
         })
     }
 
@@ -127,9 +130,24 @@ impl PairCounter {
         self.state
     }
 
-    /// The LLR after each counted pair, one per pair of [`Self::counted`].
+    /// The LLR after each counted pair, one per pair of [`Self::counted`]
+    /// (fewer once some are forgotten).
     pub fn llrs(&self) -> &[f64] {
         &self.llrs
+    }
+
+    /// The LLR after the `i`th counted pair (`None` once forgotten).
+    pub fn llr_after(&self, i: usize) -> Option<f64> {
+        let k = i.checked_sub(self.llrs_from)?;
+        self.llrs.get(k).copied()
+    }
+
+    /// Forgets the LLRs after the first `pairs` counted pairs: what a
+    /// follower that has drawn them keeps is then bounded.
+    pub fn forget_llrs(&mut self, pairs: usize) {
+        let k = pairs.saturating_sub(self.llrs_from).min(self.llrs.len());
+        self.llrs.drain(..k);
+        self.llrs_from += k;
     }
 
     /// The SPRT itself.
@@ -209,5 +227,24 @@ mod tests {
         }
         assert_eq!(c.counted(), [1, 4]);
         assert_eq!(c.tally().dd, 2);
+    }
+
+    #[test]
+    fn a_follower_forgets_the_llrs_it_has_drawn_and_the_rest_stay() {
+        let mut kept = PairCounter::new(&info("1/1")).unwrap();
+        let mut forgetting = kept.clone();
+        for id in 0..20 {
+            let g = game(id, if id % 3 == 0 { 1.0 } else { 0.5 });
+            kept.add(&g);
+            forgetting.add(&g);
+            forgetting.forget_llrs(forgetting.counted().len().saturating_sub(1));
+        }
+        assert_eq!(kept.llrs().len(), 10);
+        // Only the last pair's LLR is held, and it is the same.
+        assert_eq!(forgetting.llrs().len(), 1);
+        assert_eq!(forgetting.llr_after(9), kept.llr_after(9));
+        assert_eq!(forgetting.llr_after(8), None);
+        assert_eq!(kept.llr_after(8), Some(kept.llrs()[8]));
+        assert_eq!(forgetting.state(), kept.state());
     }
 }

@@ -41,7 +41,7 @@ pub const LAST_GAMES: usize = 12;
 pub const FULL_EVERY: Duration = Duration::from_secs(3);
 
 /// Most bytes of journal read in one step (shared by a run's journals).
-pub const STEP: u64 = 8 << 20;
+pub const STEP: u64 = 1 << 20;
 
 /// Most time one refresh spends catching up with a run's long journals.
 pub const CATCH_UP: Duration = Duration::from_secs(1);

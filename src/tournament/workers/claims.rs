@@ -97,8 +97,8 @@ pub struct ClaimScheduler {
     /// The game asked for would wait in this worker's queue
     /// ([`Finished::ahead`]).
     ahead: bool,
-    /// Whether another worker was live, and when that was looked at.
-    others: Option<(bool, Instant)>,
+    /// The live workers, and when they were counted.
+    live: Option<(u64, Instant)>,
     /// For a knockout or a Swiss, the replay of the run's games: a pair is
     /// claimed once the results that pair it are in the journals, and one
     /// not needed (a bye, a tie-break pair) is passed over.
@@ -145,7 +145,7 @@ impl ClaimScheduler {
             unreadable: Vec::new(),
             tune,
             ahead: false,
-            others: None,
+            live: None,
             rounds: None,
         }
     }
@@ -347,17 +347,32 @@ impl ClaimScheduler {
         Some(Next::Play(p))
     }
 
-    /// True when another worker's heartbeat is live (looked at once a
-    /// second at most).
-    fn not_alone(&mut self) -> bool {
-        match self.others {
-            Some((others, at)) if at.elapsed() < Duration::from_secs(1) => others,
+    /// The workers whose heartbeat is live, this one included (looked at
+    /// once a second at most).
+    fn live(&mut self) -> u64 {
+        match self.live {
+            Some((live, at)) if at.elapsed() < Duration::from_secs(1) => live,
             _ => {
-                let others = self.claims.live_workers() > 1;
-                self.others = Some((others, Instant::now()));
-                others
+                let live = self.claims.live_workers();
+                self.live = Some((live, Instant::now()));
+                live
             }
         }
+    }
+
+    /// True when another worker's heartbeat is live.
+    fn not_alone(&mut self) -> bool {
+        self.live() > 1
+    }
+
+    /// How long a worker held back (at the window's edge, or a tune's
+    /// pair waiting for its θ) waits before it looks again: each look
+    /// reads every other worker's journal, so 20 ms for each 8 live
+    /// workers (the looks of all of them together then cost about the
+    /// same however many they are), at most [`POLL`].
+    fn held_wait(&mut self) -> Duration {
+        let eights = u32::try_from(self.live().div_ceil(8)).unwrap_or(u32::MAX);
+        (Duration::from_millis(20) * eights.max(1)).min(POLL)
     }
 
     /// The next game: queued, then own old claims, then stale claims (when
@@ -392,7 +407,7 @@ impl ClaimScheduler {
                 if self.tune.is_some() {
                     // A tune waits for the iterations its θ needs: their
                     // owners play them (a gone one's are taken over).
-                    return Ok(Next::Later(Duration::from_millis(20)));
+                    return Ok(Next::Later(self.held_wait()));
                 }
                 let since = *self.blocked_since.get_or_insert_with(Instant::now);
                 let pair_time =
@@ -401,7 +416,7 @@ impl ClaimScheduler {
                     self.blocked_since = None;
                     continue;
                 }
-                return Ok(Next::Later(Duration::from_millis(20)));
+                return Ok(Next::Later(self.held_wait()));
             }
             self.elsewhere
                 .retain(|&p| !(self.done.contains(&(2 * p)) && self.done.contains(&(2 * p + 1))));
