@@ -90,10 +90,11 @@ pub(super) struct LineHashes {
 }
 
 impl LineHashes {
-    /// Ids below `limit` (the run's games) go to the table.
+    /// Ids below `limit` (the run's games) go to the table, up to
+    /// [`DENSE_MOST`] of them.
     pub(super) fn dense_below(&mut self, limit: u64) {
         if self.dense.is_empty() && self.others.is_empty() {
-            self.limit = limit;
+            self.limit = limit.min(DENSE_MOST);
         }
     }
 
@@ -109,9 +110,13 @@ impl LineHashes {
         }
         let short = (hash as u32) | 1;
         let before = std::mem::replace(&mut self.dense[i], short);
-        (before != 0).then(|| if before == short { hash } else { !hash })
+        (before != 0).then_some(if before == short { hash } else { !hash })
     }
 }
+
+/// Most game ids kept in a [`LineHashes`] table (256 MB of it): the ids of
+/// a larger run past them go to its map.
+const DENSE_MOST: u64 = 1 << 26;
 
 /// What reading a journal has gathered so far.
 #[derive(Default)]

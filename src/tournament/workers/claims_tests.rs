@@ -144,3 +144,21 @@ fn a_scratch_file_takes_a_bounded_number_of_names() {
     assert!(owners.values().all(|o| o == &[Owner::Worker("a".into())]));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_worker_started_again_does_not_take_its_own_old_claim_for_a_new_one() {
+    let dir = std::env::temp_dir().join(format!("arena-claims-again-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in ["claims", "workers/a"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    assert!(Claims::new(&dir, "a").claim(0, 0).unwrap());
+    // Started again, it claims from the same scratch file; with a claim
+    // just made (no look first), its claim of pair 0 from before is the
+    // same file, and not a claim made now.
+    let mut again = Claims::new(&dir, "a");
+    assert!(again.claim(5, 0).unwrap());
+    assert!(!again.claim(0, 0).unwrap());
+    assert!(again.claim(6, 0).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -126,9 +126,12 @@ impl Claims {
         let ours = match std::fs::hard_link(&scratch.path, &path) {
             Ok(()) => true,
             // Over NFS a retried link can report EEXIST for the link it
-            // made: the name is then this worker's scratch file.
+            // made: the name is then this worker's scratch file, which has
+            // one name more than before (a claim of its own made before a
+            // restart is the same file, but adds no name).
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 crate::util::sys::file_id_here(&path) == Some(scratch.id)
+                    && crate::util::sys::link_count(&scratch.path) == Some(scratch.names + 1)
             }
             Err(e) => return Err(Error::io(&path, e)),
         };
