@@ -431,11 +431,7 @@ pub fn check_in_run(
         check_adjudication_rule(rec, a.solve_at_empties)?;
         check_score_rules(rec, a)?;
     }
-    check_tune(rec, info)?;
-    match slot(rec.game_id) {
-        Some(want) => check_slot(rec, info, &want),
-        None => check_players(rec, info),
-    }
+    check_scheduled(rec, info, slot)
 }
 
 /// The checks of [`check_in_run`] that do not need the moves, for a game
@@ -450,6 +446,16 @@ pub fn check_counted_in_run(
     slot: impl Fn(u64) -> Option<Slot>,
 ) -> Result<(), BadGame> {
     check_place(rec, info)?;
+    check_scheduled(rec, info, slot)
+}
+
+/// A tune's values as the run's, and the engines, round and opening as
+/// the schedule's `slot` (or, without one, two engines of the run).
+fn check_scheduled(
+    rec: &GameRecord,
+    info: &TournamentInfo,
+    slot: impl Fn(u64) -> Option<Slot>,
+) -> Result<(), BadGame> {
     check_tune(rec, info)?;
     match slot(rec.game_id) {
         Some(want) => check_slot(rec, info, &want),
