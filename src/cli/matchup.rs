@@ -250,10 +250,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
     }
     let mut observer = args.folder.observer(&t, &t.out)?;
     let options = tournament::RunOptions {
-        speed_factor: match args.speed_factor {
-            Some(f) => Some(f),
-            None => super::run::speed_factor_from_env()?,
-        },
+        speed_factor: super::run::speed_factor(args.speed_factor)?,
         ..args.folder.run_options(None)?
     };
     let outcome = reaping(|| tournament::run(&t, &options, &mut observer))?;

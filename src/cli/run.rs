@@ -227,10 +227,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         concurrency: args.concurrency,
         out: args.out.clone(),
         shard,
-        speed_factor: match args.speed_factor {
-            Some(f) => Some(f),
-            None => speed_factor_from_env()?,
-        },
+        speed_factor: speed_factor(args.speed_factor)?,
         ..args.folder.run_options(Some(args.worker.is_some()))?
     };
     let outcome = match &worker {
@@ -435,8 +432,17 @@ pub(super) fn parse_speed_factor(text: &str) -> std::result::Result<f64, String>
     }
 }
 
+/// The speed factor `--speed-factor` gives (`flag`), else
+/// ARENA_SPEED_FACTOR's.
+pub(super) fn speed_factor(flag: Option<f64>) -> std::result::Result<Option<f64>, Error> {
+    match flag {
+        Some(f) => Ok(Some(f)),
+        None => speed_factor_from_env(),
+    }
+}
+
 /// ARENA_SPEED_FACTOR, when set: as `--speed-factor`.
-pub(super) fn speed_factor_from_env() -> std::result::Result<Option<f64>, Error> {
+fn speed_factor_from_env() -> std::result::Result<Option<f64>, Error> {
     match std::env::var("ARENA_SPEED_FACTOR") {
         Ok(text) => parse_speed_factor(&text)
             .map(Some)

@@ -118,17 +118,6 @@ impl EngineSpec {
         }
     }
 
-    /// Makes the engine play by `limit` (the random mover has none: it is
-    /// left as it is).
-    pub fn set_limit(&mut self, limit: Limit) {
-        match self {
-            EngineSpec::Engine(e) => {
-                e.set_limit(limit);
-            }
-            EngineSpec::External(e) => e.set_limit(limit),
-        }
-    }
-
     /// A player of this engine (an external one's process starts with its
     /// first game).
     pub fn player(&self) -> Box<dyn Player<Board>> {

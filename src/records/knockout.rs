@@ -113,9 +113,10 @@ impl Knockout {
         }
     }
 
-    /// Pair numbers one match owns.
+    /// Pair numbers one match owns (at least one: a hand-edited record
+    /// cannot make it 0 or wrap).
     fn block(&self) -> u64 {
-        self.pairs + self.extra
+        self.pairs.saturating_add(self.extra).max(1)
     }
 
     /// Matches in all (the bracket's size less one).
@@ -202,7 +203,7 @@ impl Knockout {
     /// Match `m` of `a` (the higher seed) and `b`, once its pairs say who
     /// won; and the pairs played so far with their points when not.
     fn tally(&self, m: u64, a: usize, b: usize) -> (Option<Decided>, [f64; 2], u64) {
-        let base = m * self.block();
+        let base = m.saturating_mul(self.block());
         let (mut points, mut won, mut discs) = ([0.0f64; 2], [0u64; 2], 0i64);
         let mut k = 0;
         while k < self.block() {

@@ -152,7 +152,7 @@ impl Swiss {
 
     /// What pair `pair` is now.
     pub fn slot(&mut self, pair: u64) -> Slot {
-        let per_round = self.boards() * self.pairs;
+        let per_round = self.boards().saturating_mul(self.pairs);
         if per_round == 0 || pair >= self.reserved() {
             return Slot::Skip;
         }

@@ -20,7 +20,7 @@ impl Results {
 }
 
 /// A points figure as tables show it: `1.5`, `2`.
-fn short(x: f64) -> String {
+pub(crate) fn short(x: f64) -> String {
     if x.fract() == 0.0 {
         format!("{x:.0}")
     } else {

@@ -349,14 +349,6 @@ pub fn file_id(path: &Path) -> Option<(u64, u64)> {
     Some((m.dev(), m.ino()))
 }
 
-/// The identity of the name `path` itself, a link not followed (as
-/// [`file_id`]).
-pub fn file_id_here(path: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let m = std::fs::symlink_metadata(path).ok()?;
-    Some((m.dev(), m.ino()))
-}
-
 /// [`file_links`] of the name `path` itself, a link not followed: `None`
 /// unless it is a regular file.
 pub fn file_links_here(path: &Path) -> Option<((u64, u64), u64)> {

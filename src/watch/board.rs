@@ -113,8 +113,12 @@ impl Board {
             let was = e.run.state();
             e.run.refresh();
             let now = e.run.state();
-            if now == "playing" && e.run.caught_up() {
-                e.run.seen_playing = true;
+            if now == "playing" {
+                // Still reading a long journal: not yet seen playing, and
+                // not ended either.
+                if e.run.caught_up() {
+                    e.run.seen_playing = true;
+                }
             } else if was == "playing" && e.run.seen_playing {
                 e.run.seen_playing = false;
                 ended.push(name.clone());

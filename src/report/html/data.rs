@@ -58,13 +58,6 @@ pub struct Histogram {
     pub games: u64,
 }
 
-/// The histogram of `games`' results from the point of view of engine
-/// `side` (its disc difference, as black or white) or, with `None`, of
-/// black.
-pub fn histogram(game: GameKind, games: &[&GameRecord], side: Option<&str>) -> Histogram {
-    Drawn::of(game, games, side).histogram
-}
-
 impl Histogram {
     /// No games yet.
     pub fn new(game: GameKind) -> Histogram {
@@ -154,12 +147,6 @@ impl OpeningRow {
             None
         }
     }
-}
-
-/// The openings of `games`, in book order; `side` is a head-to-head's
-/// first side.
-pub fn openings(games: &[&GameRecord], side: Option<&str>) -> Vec<OpeningRow> {
-    Drawn::of(GameKind::Othello, games, side).openings()
 }
 
 /// Where a head-to-head's first side sat in a game (`Neither` when the
@@ -406,13 +393,13 @@ mod tests {
     fn the_histogram_takes_the_side_of_the_named_engine() {
         let a = game(0, 0, "a", "b", 1.0, 10);
         let b = game(1, 0, "b", "a", 1.0, 64);
-        let h = histogram(GameKind::Othello, &[&a, &b], Some("a"));
+        let h = Drawn::of(GameKind::Othello, &[&a, &b], Some("a")).histogram;
         assert_eq!(h.games, 2);
         assert_eq!(h.counts.iter().sum::<u64>(), 2);
         let bin = |d: i32| ((d - h.first + h.width / 2) / h.width) as usize;
         assert_eq!(h.counts[bin(10)], 1);
         assert_eq!(h.counts[bin(-64)], 1);
-        let black = histogram(GameKind::Othello, &[&a, &b], None);
+        let black = Drawn::of(GameKind::Othello, &[&a, &b], None).histogram;
         assert_eq!(black.counts[bin(64)], 1, "+64 has a bin of its own");
     }
 
@@ -427,7 +414,7 @@ mod tests {
             game(5, 5, "b", "a", 0.5, 0),
         ];
         let refs: Vec<&GameRecord> = games.iter().collect();
-        let mut rows = openings(&refs, Some("a"));
+        let mut rows = Drawn::of(GameKind::Othello, &refs, Some("a")).openings();
         by_colour(&mut rows);
         assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), [7, 5, 3]);
         assert_eq!(rows[0].one_colour_wins(), Some("black"));

@@ -21,8 +21,7 @@ mod sections;
 mod style;
 
 pub use data::{
-    by_colour, by_side, histogram, openings, pair_points, Drawn, DrawnGame, Histogram, OpeningRow,
-    PairPoint, Seat,
+    by_colour, by_side, pair_points, Drawn, DrawnGame, Histogram, OpeningRow, PairPoint, Seat,
 };
 
 use super::colour::Tone;

@@ -2,17 +2,9 @@
 //! the places) or a Swiss (its standings with their tie-breaks); maud
 //! escapes every name.
 
+use crate::report::rounds::short;
 use crate::report::Results;
 use maud::{html, Markup};
-
-/// A points figure as tables show it: `1.5`, `2`.
-fn short(x: f64) -> String {
-    if x.fract() == 0.0 {
-        format!("{x:.0}")
-    } else {
-        format!("{x}")
-    }
-}
 
 /// The bracket or the standings; nothing for the other formats.
 pub fn rounds(results: &Results) -> Markup {

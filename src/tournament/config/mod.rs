@@ -153,7 +153,7 @@ impl Tournament {
         let mut t = self.clone();
         for e in &mut t.engines {
             if let Some(l) = e.limit().filter(|l| l.is_timed()) {
-                e.set_limit(l.scaled(factor));
+                e.force_limit(l.scaled(factor));
             }
         }
         t

@@ -41,9 +41,11 @@ impl ByResults {
     fn absorb(&mut self, finished: &Finished<'_>) {
         let from = self.seen.min(finished.games.len());
         let first = self.seen == 0 && !finished.games.is_empty();
+        let more = from < finished.games.len();
         self.rounds.absorb(&finished.games[from..]);
         self.seen = finished.games.len();
-        if first || self.cursor >= self.rounds.reserved() {
+        // At the end, checked again only when games came.
+        if first || (more && self.cursor >= self.rounds.reserved()) {
             if let Some(why) = self.rounds.failure() {
                 self.failure.get_or_insert(Error::Run(Wording::text(format!(
                     "the journal is not of this run's games: {why}"

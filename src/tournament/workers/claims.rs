@@ -41,16 +41,6 @@ fn takeover_every(stale_after: Duration) -> Duration {
     (stale_after / 4).clamp(Duration::from_secs(1), Duration::from_secs(10))
 }
 
-/// How far past the lowest unfinished pair a worker may claim.
-struct Window {
-    /// This worker's concurrency.
-    concurrency: u64,
-    /// Pairs, as last worked out.
-    pairs: u64,
-    /// When it was.
-    at: Instant,
-}
-
 /// The scheduler of one worker: pairs handed out through [`Claims`].
 pub struct ClaimScheduler {
     plan: Schedule,
@@ -70,13 +60,14 @@ pub struct ClaimScheduler {
     done: HashSet<u64>,
     seen: usize,
     last_takeover: Instant,
-    /// For a run that may decide (an SPRT): no pair is claimed this many
-    /// pairs or more past the lowest unfinished one (live workers times
-    /// this worker's concurrency, plus one so that a worker a little ahead
-    /// of the others need not wait; renewed every second; alone, the pairs
-    /// its queue holds besides), so few pairs are started past a decision; a worker that reaches the limit plays the
-    /// lowest unfinished pair alongside its slow owner instead of waiting.
-    window: Option<Window>,
+    /// For a run that may decide (an SPRT), this worker's concurrency: no
+    /// pair is claimed this many pairs or more past the lowest unfinished
+    /// one: live workers times the concurrency, plus one so that a worker
+    /// a little ahead of the others need not wait (alone, plus the pairs
+    /// its queue holds), so few pairs are started past a decision; a
+    /// worker that reaches the limit plays the lowest unfinished pair
+    /// alongside its slow owner instead of waiting.
+    window: Option<u64>,
     /// The lowest pair not known finished.
     frontier: u64,
     /// Since when the window has kept this worker from claiming.
@@ -122,11 +113,7 @@ impl ClaimScheduler {
         tune: Option<Trajectory>,
     ) -> Self {
         ClaimScheduler {
-            window: window.map(|c| Window {
-                concurrency: c as u64,
-                pairs: 0,
-                at: Instant::now() - Duration::from_secs(60),
-            }),
+            window: window.map(|c| c as u64),
             frontier: 0,
             blocked_since: None,
             started: Instant::now(),
@@ -221,28 +208,20 @@ impl ClaimScheduler {
     /// The pairs past the frontier this worker may claim up to (none
     /// without a window).
     fn limit(&mut self) -> u64 {
-        if self.window.is_none() {
+        let Some(concurrency) = self.window else {
             return u64::MAX;
-        }
+        };
         while self.frontier < self.plan.total_pairs() && self.pair_done(self.frontier) {
             self.frontier += 1;
         }
-        let live = self
-            .window
-            .as_ref()
-            .is_some_and(|w| w.at.elapsed() >= Duration::from_secs(1))
-            .then(|| self.claims.live_workers());
-        let w = self.window.as_mut().expect("checked");
-        if let Some(live) = live {
-            w.pairs = live * w.concurrency + 1;
-            if live == 1 {
-                // Alone, the pairs of its queue too: waiting games are not
-                // started, and a decision takes them back.
-                w.pairs += w.concurrency * QUEUED_PAIRS;
-            }
-            w.at = Instant::now();
+        let live = self.live();
+        let mut pairs = live * concurrency + 1;
+        if live == 1 {
+            // Alone, the pairs of its queue too: waiting games are not
+            // started, and a decision takes them back.
+            pairs += concurrency * QUEUED_PAIRS;
         }
-        self.frontier.saturating_add(w.pairs)
+        self.frontier.saturating_add(pairs)
     }
 
     /// At the window's edge: plays the lowest unfinished pair another
@@ -435,11 +414,10 @@ impl Scheduler for ClaimScheduler {
     }
 
     fn next(&mut self, finished: &Finished<'_>) -> Next {
-        for g in &finished.games[self.seen.min(finished.games.len())..] {
-            self.done.insert(g.game_id);
-        }
+        let new = &finished.games[self.seen.min(finished.games.len())..];
+        self.done.extend(new.iter().map(|g| g.game_id));
         if let Some(r) = &mut self.rounds {
-            r.absorb(&finished.games[self.seen.min(finished.games.len())..]);
+            r.absorb(new);
         }
         if let Some(t) = &mut self.tune {
             t.absorb(finished.games, finished.writers);

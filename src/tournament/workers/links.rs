@@ -55,6 +55,33 @@ pub(super) fn claim_name(pair: u64, gen: u32) -> String {
     }
 }
 
+/// The first scratch file `.claim.K` in `own` (worker `me`'s folder) that
+/// holds its ID and has names to spare, or a new one (written whole under
+/// another name, then renamed, so a kill leaves none half-written). One
+/// that holds something else and no claim (written by hand, or cut short
+/// before any claim) is made again.
+fn open_scratch(own: &Path, me: &str) -> Result<Scratch> {
+    let line = format!("{me}\n");
+    for k in 0.. {
+        let path = own.join(scratch_name(k));
+        if let Some((id, names)) = crate::util::sys::file_links(&path) {
+            let holds_id = std::fs::read(&path).is_ok_and(|b| b == line.as_bytes());
+            match (holds_id, names) {
+                (true, n) if n < NAMES_PER_SCRATCH => return Ok(Scratch { path, id, names }),
+                (false, 1) => std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?,
+                _ => continue,
+            }
+        }
+        let new = own.join(format!("{}.new", scratch_name(k)));
+        std::fs::write(&new, &line).map_err(|e| Error::io(&new, e))?;
+        std::fs::rename(&new, &path).map_err(|e| Error::io(&path, e))?;
+        let (id, names) =
+            crate::util::sys::file_links(&path).ok_or_else(|| Error::io(&path, lost()))?;
+        return Ok(Scratch { path, id, names });
+    }
+    unreachable!("a worker has fewer than 2^32 scratch files")
+}
+
 impl Claims {
     /// The claims of the run in `dir`, for worker `me`.
     pub fn new(dir: &Path, me: &str) -> Claims {
@@ -72,38 +99,9 @@ impl Claims {
     /// its ID and has names to spare, or a new one (written whole under
     /// another name, then renamed, so a kill leaves none half-written).
     fn scratch(&mut self) -> Result<&Scratch> {
-        if self
-            .scratch
-            .as_ref()
-            .is_some_and(|s| s.names < NAMES_PER_SCRATCH)
-        {
-            return Ok(self.scratch.as_ref().expect("checked"));
-        }
-        let own = self.workers.join(&self.me);
-        let line = format!("{}\n", self.me);
-        for k in 0.. {
-            let path = own.join(scratch_name(k));
-            if let Some((id, names)) = crate::util::sys::file_links(&path) {
-                let ours = std::fs::read(&path).is_ok_and(|b| b == line.as_bytes());
-                if ours && names < NAMES_PER_SCRATCH {
-                    self.scratch = Some(Scratch { path, id, names });
-                    break;
-                }
-                if !ours && names == 1 {
-                    // Written by hand, or cut short before any claim was
-                    // made from it: made again.
-                    std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
-                } else {
-                    continue;
-                }
-            }
-            let new = own.join(format!("{}.new", scratch_name(k)));
-            std::fs::write(&new, &line).map_err(|e| Error::io(&new, e))?;
-            std::fs::rename(&new, &path).map_err(|e| Error::io(&path, e))?;
-            let (id, names) =
-                crate::util::sys::file_links(&path).ok_or_else(|| Error::io(&path, lost()))?;
-            self.scratch = Some(Scratch { path, id, names });
-            break;
+        let spare = |s: &Scratch| s.names < NAMES_PER_SCRATCH;
+        if !self.scratch.as_ref().is_some_and(spare) {
+            self.scratch = Some(open_scratch(&self.workers.join(&self.me), &self.me)?);
         }
         Ok(self.scratch.as_ref().expect("set above"))
     }
@@ -130,7 +128,7 @@ impl Claims {
             // one name more than before (a claim of its own made before a
             // restart is the same file, but adds no name).
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                crate::util::sys::file_id_here(&path) == Some(scratch.id)
+                crate::util::sys::file_links_here(&path).map(|(id, _)| id) == Some(scratch.id)
                     && crate::util::sys::link_count(&scratch.path) == Some(scratch.names + 1)
             }
             Err(e) => return Err(Error::io(&path, e)),

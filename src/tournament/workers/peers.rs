@@ -64,12 +64,14 @@ impl Peers {
         // A knockout's or Swiss's pairs depend on results: no fixed slot.
         let fixed = !self.info.format.by_results();
         let slot = |id: u64| {
-            let p = plan.pairing(id);
-            fixed.then_some(Slot {
-                black: p.black,
-                white: p.white,
-                round: p.round,
-                opening_id: p.opening_id,
+            fixed.then(|| {
+                let p = plan.pairing(id);
+                Slot {
+                    black: p.black,
+                    white: p.white,
+                    round: p.round,
+                    opening_id: p.opening_id,
+                }
             })
         };
         let mut games = Vec::new();
