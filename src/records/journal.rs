@@ -201,7 +201,8 @@ impl Gathered {
         complete: bool,
     ) -> Result<Taken> {
         let parsed = if self.counted {
-            GameRecord::counted_from_json(line.trim_end())
+            let line = line.trim_end();
+            super::counted::scan(line).map_or_else(|| GameRecord::counted_from_json(line), Ok)
         } else {
             serde_json::from_str::<GameRecord>(line.trim_end())
         };
@@ -217,7 +218,7 @@ impl Gathered {
                     check_game(&rec, game)
                 };
                 checked.map_err(|b| bad_field(path, n, line, &b))?;
-                let text = crate::util::fnv1a(line.trim_end().as_bytes());
+                let text = crate::util::line_hash(line.trim_end().as_bytes());
                 match self.seen.insert(rec.game_id, text) {
                     None => {}
                     Some(before) if before == text => {

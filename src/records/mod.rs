@@ -14,6 +14,7 @@ pub mod adjudge;
 pub mod build;
 pub mod changes;
 pub mod check;
+mod counted;
 pub mod game;
 pub mod ggf;
 pub mod info;

@@ -13,8 +13,10 @@ use super::game::GameRecord;
 use super::info::TournamentInfo;
 use super::journal::{Gathered, Taken};
 use crate::error::{Error, Result};
-use std::io::{BufRead, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+
+/// Most bytes a [`Tail`] keeps room for between reads.
+const READ_KEPT: usize = 1 << 16;
 
 /// A journal followed from where the last read stopped.
 pub struct Tail {
@@ -24,6 +26,9 @@ pub struct Tail {
     /// Lines read so far.
     line_no: usize,
     got: Gathered,
+    /// The bytes of the last read, kept for the next (no allocation, and
+    /// no fresh pages, a read).
+    buf: Vec<u8>,
 }
 
 impl Tail {
@@ -34,6 +39,7 @@ impl Tail {
             offset: 0,
             line_no: 0,
             got: Gathered::default(),
+            buf: Vec::new(),
         }
     }
 
@@ -77,14 +83,40 @@ impl Tail {
         slot: &dyn Fn(u64) -> Option<Slot>,
         most: u64,
     ) -> Result<(Vec<GameRecord>, bool)> {
-        let (bytes, at_end) = match self.read_new(most) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), true)),
-            Err(e) => return Err(Error::io(&self.path, e)),
+        let mut bytes = std::mem::take(&mut self.buf);
+        let read = self.read_new(most, &mut bytes);
+        let got = match read {
+            Ok(at_end) => self
+                .take_lines(info, slot, &bytes)
+                .map(|games| (games, at_end)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Vec::new(), true)),
+            Err(e) => Err(Error::io(&self.path, e)),
         };
-        self.got
-            .seen
-            .dense_below(info.total_pairs.saturating_mul(2));
+        // The room of a long read (catching up with a journal) is given
+        // back: a worker follows every other worker.
+        if bytes.capacity() > READ_KEPT {
+            bytes = Vec::new();
+        }
+        self.buf = bytes;
+        got
+    }
+
+    /// The games of the whole lines of `bytes` (read from past
+    /// `self.offset`), each checked.
+    fn take_lines(
+        &mut self,
+        info: &TournamentInfo,
+        slot: &dyn Fn(u64) -> Option<Slot>,
+        bytes: &[u8],
+    ) -> Result<Vec<GameRecord>> {
+        // A table over all the run's game ids for a journal that holds a
+        // share of them (a worker's peer) would cost each of many workers
+        // the run's ids times the workers: a peer's go to the map.
+        if !self.got.counted {
+            self.got
+                .seen
+                .dense_below(info.total_pairs.saturating_mul(2));
+        }
         let mut games = Vec::new();
         let mut start = 0;
         let mut line = String::new();
@@ -115,24 +147,39 @@ impl Tail {
             checked.map_err(|b: BadGame| super::journal::bad_field(&self.path, n, &line, &b))?;
             games.push(rec);
         }
-        Ok((games, at_end))
+        Ok(games)
     }
 
-    /// The bytes past what was read before, at most `most` of them unless
-    /// they hold no whole line (then up to the end of the first); true
-    /// when they reach the file's end.
-    fn read_new(&self, most: u64) -> std::io::Result<(Vec<u8>, bool)> {
-        let mut file = crate::util::text::open_file(&self.path)?;
-        file.seek(SeekFrom::Start(self.offset))?;
-        let mut bytes = Vec::new();
-        (&mut file).take(most).read_to_end(&mut bytes)?;
-        if (bytes.len() as u64) < most {
-            return Ok((bytes, true));
+    /// Puts into `bytes` the bytes past what was read before, at most
+    /// `most` of them unless they hold no whole line (then up to the end
+    /// of the first); true when they reach the file's end. Nothing is read
+    /// when the file has not grown: a look at its length, as it is opened.
+    fn read_new(&self, most: u64, bytes: &mut Vec<u8>) -> std::io::Result<bool> {
+        bytes.clear();
+        let (file, len) = crate::util::text::open_file_len(&self.path)?;
+        let left = len.saturating_sub(self.offset);
+        if left == 0 {
+            return Ok(true);
         }
-        if !bytes.contains(&b'\n') {
-            std::io::BufReader::new(file).read_until(b'\n', &mut bytes)?;
+        let want = usize::try_from(left.min(most)).unwrap_or(usize::MAX);
+        crate::util::text::read_range(&file, self.offset, want, bytes)?;
+        if left < most || bytes.len() < want {
+            return Ok(true);
         }
-        Ok((bytes, false))
+        // As much as asked for, and no whole line: on to the first's end.
+        let mut chunk = Vec::new();
+        while !bytes.contains(&b'\n') {
+            let at = self.offset + bytes.len() as u64;
+            crate::util::text::read_range(&file, at, READ_KEPT, &mut chunk)?;
+            if chunk.is_empty() {
+                break;
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        if let Some(end) = bytes.iter().position(|&b| b == b'\n') {
+            bytes.truncate(end + 1);
+        }
+        Ok(false)
     }
 
     /// The header must be of the run's config.

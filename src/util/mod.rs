@@ -23,7 +23,7 @@ pub mod text;
 
 pub use self::ron::{check_stages, parse_ron, stage_of, Source, Sourced};
 pub use fs::{same_file, write_atomic, write_atomic_bytes, write_durable, FolderLock, LockError};
-pub use hash::{fnv1a, Fnv1a};
+pub use hash::{fnv1a, line_hash, Fnv1a};
 pub use par::{parallel_map, parallel_map_with};
 
 /// Writes `text` and a newline on stderr. A closed or broken stderr

@@ -379,6 +379,12 @@ pub fn link_count(path: &Path) -> Option<u64> {
     file_links(path).map(|(_, n)| n)
 }
 
+/// Reads into `buf` from byte `offset` of `file` (`pread(2)`: the file's
+/// position does not move).
+pub fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
 /// True when the file `path` names may be run (a regular file with an
 /// execute bit).
 pub fn is_executable(path: &Path) -> bool {

@@ -99,6 +99,15 @@ pub fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
 /// # Errors
 /// The I/O error, or the [`TextProblem`] as an I/O error.
 pub fn open_file(path: &Path) -> std::io::Result<std::fs::File> {
+    open_file_len(path).map(|(file, _)| file)
+}
+
+/// [`open_file`], with the file's length when it was opened (from the
+/// same look that checks it is a regular file).
+///
+/// # Errors
+/// The I/O error, or the [`TextProblem`] as an I/O error.
+pub fn open_file_len(path: &Path) -> std::io::Result<(std::fs::File, u64)> {
     use std::io::{Error as IoError, ErrorKind};
     let refuse = |p| IoError::new(ErrorKind::InvalidInput, p);
     if let Some(p) = special(std::fs::metadata(path)?.file_type()) {
@@ -108,10 +117,42 @@ pub fn open_file(path: &Path) -> std::io::Result<std::fs::File> {
     options.read(true);
     super::sys::nonblocking(&mut options);
     let file = options.open(path)?;
-    if let Some(p) = special(file.metadata()?.file_type()) {
+    let meta = file.metadata()?;
+    if let Some(p) = special(meta.file_type()) {
         return Err(refuse(p));
     }
-    Ok(file)
+    Ok((file, meta.len()))
+}
+
+/// Reads `file` from byte `offset` into `buf` (made `want` bytes long
+/// first) until `want` bytes are in or the file ends, without moving the
+/// file's position; `buf` is cut to what was read. One call of `pread(2)`
+/// when the file holds them, where `read_to_end` after a seek makes three
+/// or more.
+///
+/// # Errors
+/// The I/O error.
+pub fn read_range(
+    file: &std::fs::File,
+    offset: u64,
+    want: usize,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    buf.resize(want, 0);
+    let mut got = 0;
+    while got < want {
+        match super::sys::read_at(file, &mut buf[got..], offset + got as u64) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.truncate(got);
+                return Err(e);
+            }
+        }
+    }
+    buf.truncate(got);
+    Ok(())
 }
 
 /// The text of a file's `bytes`, as [`read_text_file`] reads it.

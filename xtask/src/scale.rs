@@ -1,5 +1,5 @@
 //! `cargo xtask scale [--quick] [--games N,N] [--workers N,N] [--strace]
-//! [--long-only] [--arena PATH]`:
+//! [--long-only | --short-only] [--arena PATH]`:
 //! what a run costs per game as workers and games grow (issue 69). Runs
 //! configs/report-10k.ron (random movers, an SPRT that cannot decide, so
 //! what is measured is the bookkeeping) on this checkout's release build:
@@ -19,7 +19,7 @@
 //! directory reads, reads, writes, syncs); its times are not shown, as
 //! tracing slows the run. `--arena PATH` measures that binary (another
 //! commit's build) instead of this checkout's; `--long-only` runs only the
-//! rows of `--games`.
+//! rows of `--games`, `--short-only` only the 10,000-game rows.
 
 use crate::{build_arena, root, Result};
 use std::path::{Path, PathBuf};
@@ -104,6 +104,7 @@ fn options(args: &[String]) -> Result<Options> {
             "--games" => o.long = list(words.next(), "--games")?,
             "--strace" => o.strace = true,
             "--long-only" => o.short = false,
+            "--short-only" => o.long.clear(),
             "--arena" => {
                 let path = words.next().ok_or("--arena needs the path of a binary")?;
                 o.arena = Some(PathBuf::from(path));

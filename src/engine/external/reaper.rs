@@ -49,6 +49,12 @@ static ENGINE_PIDS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 /// Set by [`become_subreaper`]: orphans are then ours to end.
 static SUBREAPER: AtomicBool = AtomicBool::new(false);
 
+/// Set before the first engine process is started: until then this
+/// program has no child, so [`sweep_orphans`] has nothing to look for
+/// (its look reads every process's `/proc` entry, which a run of
+/// in-process engines on a node of many workers need not pay).
+static SPAWNED: AtomicBool = AtomicBool::new(false);
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -262,6 +268,7 @@ pub fn register<T>(
         return Err(std::io::Error::other("the run is ending"));
     }
     let mut pids = lock(&ENGINE_PIDS);
+    SPAWNED.store(true, Ordering::Release);
     let (shared, rest) = start()?;
     pids.push(shared.pid);
     if let Some(r) = run.as_mut() {
@@ -291,7 +298,7 @@ pub fn become_subreaper() {
 /// engines started and left behind, re-parented here. Nothing unless
 /// [`become_subreaper`] was called.
 pub fn sweep_orphans() {
-    if !SUBREAPER.load(Ordering::Acquire) {
+    if !SUBREAPER.load(Ordering::Acquire) || !SPAWNED.load(Ordering::Acquire) {
         return;
     }
     let pids = lock(&ENGINE_PIDS);

@@ -5,7 +5,7 @@
 use super::driver::{Ending, Opened, Venue};
 use super::pool::{Queued, QUEUED};
 use crate::error::Result;
-use crate::records::{GameRecord, TournamentInfo};
+use crate::records::TournamentInfo;
 use crate::report::Results;
 use crate::tournament::folder::{open_run, Existing, RunFolder};
 use crate::tournament::schedule::Scheduler;
@@ -99,7 +99,6 @@ impl Venue for Alone {
         &mut self,
         info: &TournamentInfo,
         results: &Results,
-        _games: &[GameRecord],
         _played: u64,
         _reading: Duration,
     ) -> Result<Ending> {

@@ -266,26 +266,31 @@ impl<'a> Collector<'a> {
     }
 
     /// The games as they count when some were journalled by two workers
-    /// (a claim taken over): each once, the record of the lowest worker ID,
-    /// as `arena report` combines the workers' journals; `None` when no
-    /// game is there twice (the games count as they are).
+    /// (a claim taken over, a pair played alongside a slow owner) with
+    /// other outcomes: each once, the record of the lowest worker ID, as
+    /// `arena report` combines the workers' journals. `None` when no game
+    /// is there twice with another outcome: the running statistics, which
+    /// took each game's first record, then counted what the kept one
+    /// would have (and each of many workers does not count the whole run
+    /// again at its end).
     fn counted_once(&self) -> Option<Vec<GameRecord>> {
         if self.writers.len() != self.games.len() {
             return None;
         }
+        let mut first: HashMap<u64, usize> = HashMap::new();
+        let differ = self.games.iter().enumerate().any(|(i, g)| {
+            let at = *first.entry(g.game_id).or_insert(i);
+            at != i && !same_count(&self.games[at], g)
+        });
+        if !differ {
+            return None;
+        }
         let mut best: HashMap<u64, usize> = HashMap::new();
-        let mut twice = false;
         for (i, g) in self.games.iter().enumerate() {
             let at = best.entry(g.game_id).or_insert(i);
-            if *at != i {
-                twice = true;
-                if self.writers[i] < self.writers[*at] {
-                    *at = i;
-                }
+            if *at != i && self.writers[i] < self.writers[*at] {
+                *at = i;
             }
-        }
-        if !twice {
-            return None;
         }
         let mut keep: Vec<usize> = best.into_values().collect();
         keep.sort_unstable();
@@ -476,4 +481,15 @@ impl<'a> Collector<'a> {
         }
         Ok((self.results, self.games))
     }
+}
+
+/// Whether two records of one game count alike: the same sides, outcome
+/// and values (their moves' times may differ).
+fn same_count(a: &GameRecord, b: &GameRecord) -> bool {
+    a.black == b.black
+        && a.white == b.white
+        && a.result == b.result
+        && a.disc_diff == b.disc_diff
+        && a.reason == b.reason
+        && a.tune == b.tune
 }

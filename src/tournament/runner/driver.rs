@@ -96,14 +96,13 @@ pub(crate) trait Venue {
         None
     }
 
-    /// After the games, their statistics `results` over `games`: how the
+    /// After the games, their statistics `results`: how the
     /// run ends. `played` games were journalled by this run; `reading` is
     /// its time reading other writers' journals.
     fn end(
         &mut self,
         info: &TournamentInfo,
         results: &Results,
-        games: &[GameRecord],
         played: u64,
         reading: Duration,
     ) -> Result<Ending>;
@@ -205,7 +204,7 @@ pub(crate) fn drive(
         return Err(e);
     }
     let (results, games) = collector.finish(ended != Ended::Done)?;
-    let ending = venue.end(&info, &results, &games, played, reading)?;
+    let ending = venue.end(&info, &results, played, reading)?;
     let tuned = tuned(t, outputs, &results, &out)?;
     // A record is about nine allocations: 10,000 games are freed on a
     // thread of their own rather than before the run's end is shown.

@@ -25,7 +25,14 @@ pub struct Peers {
     tails: BTreeMap<String, (Arc<str>, Tail)>,
     /// Time spent reading the other journals so far.
     spent: std::time::Duration,
+    /// When the workers folder was last listed.
+    listed: Option<std::time::Instant>,
 }
+
+/// Least time between two listings of the workers folder: a worker that
+/// joins is followed within it (each listing costs a look at every
+/// worker's entry, and a poll comes once per game or more).
+const LIST_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Peers {
     /// The other workers (than `me`) of the run `info` in `dir`.
@@ -37,6 +44,7 @@ impl Peers {
             plan,
             tails: BTreeMap::new(),
             spent: std::time::Duration::ZERO,
+            listed: None,
         }
     }
 
@@ -84,6 +92,10 @@ impl Peers {
 
     /// Follows the workers that have appeared since the last look.
     fn find_workers(&mut self) -> Result<()> {
+        if self.listed.is_some_and(|at| at.elapsed() < LIST_EVERY) {
+            return Ok(());
+        }
+        self.listed = Some(std::time::Instant::now());
         let entries = match std::fs::read_dir(&self.dir) {
             Ok(e) => e,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),

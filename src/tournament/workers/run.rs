@@ -5,8 +5,8 @@
 use super::claims::{ClaimScheduler, Claims};
 use super::{Peers, WorkerOptions};
 use crate::error::{Error, Result};
-use crate::records::{GameRecord, Shard, TournamentInfo};
-use crate::report::{PairCounter, Results, Status};
+use crate::records::{Shard, TournamentInfo};
+use crate::report::{Results, Status};
 use crate::tournament::runner::driver::{drive, Ending, Opened, Venue};
 use crate::tournament::runner::observer::{RunObserver, WorkerSummary};
 use crate::tournament::runner::pool::Queued;
@@ -21,18 +21,13 @@ use std::time::Duration;
 /// none.
 const HOLD: Duration = Duration::from_millis(50);
 
-/// The verdict and the pair it came at, when the SPRT of `info` has
-/// decided over `games`.
-fn decision(
-    info: &TournamentInfo,
-    games: &[crate::records::GameRecord],
-) -> Option<(&'static str, u64)> {
-    let mut c = PairCounter::new(info)?;
-    for g in games {
-        c.add(g);
-    }
-    let state = c.state()?;
-    (c.decided()).then(|| (state.verdict.name(), c.counted().len() as u64))
+/// The verdict and the pairs counted up to it, when the run's SPRT has
+/// decided: from the running counter's results (counting every game of
+/// the run again at a worker's end costs each of many workers an LLR a
+/// pair).
+fn decision(results: &Results) -> Option<(&'static str, u64)> {
+    let verdict = results.verdict.filter(|v| *v == "H0" || *v == "H1")?;
+    Some((verdict, results.head_to_head.as_ref()?.pairs?))
 }
 
 /// Plays as worker `w` of the run `t` in `opts.out` (the config's folder by
@@ -160,9 +155,8 @@ impl Venue for Seat<'_> {
 
     fn end(
         &mut self,
-        info: &TournamentInfo,
+        _info: &TournamentInfo,
         results: &Results,
-        games: &[GameRecord],
         played: u64,
         reading: Duration,
     ) -> Result<Ending> {
@@ -175,7 +169,7 @@ impl Venue for Seat<'_> {
             id: self.w.id.clone(),
             pairs: claimed,
             games: self.own + played,
-            decided: decision(info, games),
+            decided: decision(results),
             reading: (reading, self.began.elapsed()),
             unreadable,
         };
