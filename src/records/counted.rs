@@ -36,6 +36,7 @@ const SCORES: u32 = 1 << 15;
 /// for `serde_json` to read).
 pub(super) fn scan(line: &str) -> Option<GameRecord> {
     let mut s = Scan {
+        line,
         b: line.as_bytes(),
         at: 0,
     };
@@ -103,6 +104,7 @@ pub(super) fn scan(line: &str) -> Option<GameRecord> {
 
 /// A cursor over a line's bytes.
 struct Scan<'a> {
+    line: &'a str,
     b: &'a [u8],
     at: usize,
 }
@@ -130,7 +132,7 @@ impl<'a> Scan<'a> {
         }
         self.at = from + len + 1;
         // Cut at ASCII quotes of a line that is text: text still.
-        std::str::from_utf8(&self.b[from..from + len]).ok()
+        self.line.get(from..from + len)
     }
 
     /// The digits of a whole number without a sign (`0` or no leading
@@ -175,6 +177,14 @@ impl<'a> Scan<'a> {
     /// `None` for one out of range.
     fn number(&mut self) -> Option<f64> {
         let from = self.at;
+        self.number_text()?;
+        let text = self.line.get(from..self.at)?;
+        text.parse::<f64>().ok().filter(|x| x.is_finite())
+    }
+
+    /// Passes over a JSON number (as `serde_json` passes over one it
+    /// ignores: its form checked, its value not read).
+    fn number_text(&mut self) -> Option<()> {
         if self.b.get(self.at) == Some(&b'-') {
             self.at += 1;
         }
@@ -190,8 +200,7 @@ impl<'a> Scan<'a> {
             }
             self.fraction()?;
         }
-        let text = std::str::from_utf8(&self.b[from..self.at]).ok()?;
-        text.parse::<f64>().ok().filter(|x| x.is_finite())
+        Some(())
     }
 
     /// One or more digits (any of them zero).
@@ -215,7 +224,7 @@ impl<'a> Scan<'a> {
             if self.b[self.at..].starts_with(b"null") {
                 self.at += 4;
             } else {
-                self.number()?;
+                self.number_text()?;
             }
             match self.next()? {
                 b',' => {}

@@ -26,7 +26,7 @@ pub(crate) fn moments(values: &[f64], p: &[f64]) -> (f64, f64) {
 /// between the smallest and largest value. `None` otherwise.
 pub(crate) fn mle_expected(values: &[f64], phat: &[f64], s: f64) -> Option<Vec<f64>> {
     let phi: Vec<f64> = values.iter().map(|a| a - s).collect();
-    let x = secular(&phi, phat)?;
+    let x = secular(&phi, phat, 0.0)?;
     Some(
         phat.iter()
             .zip(&phi)
@@ -124,6 +124,8 @@ fn t_value_fixed_point(
 ) -> Option<Vec<f64>> {
     let mut p = start.to_vec();
     let mut change = f64::INFINITY;
+    // Each iteration's root starts from the last one's.
+    let mut x = 0.0;
     for _ in 0..T_VALUE_ITERATIONS {
         let (mu, var) = moments(values, &p);
         let sigma = var.sqrt();
@@ -135,7 +137,7 @@ fn t_value_fixed_point(
             .iter()
             .map(|a| a - reference - t * (var + (a - mu).powi(2)) / (2.0 * sigma))
             .collect();
-        let x = secular(&phi, phat)?;
+        x = secular(&phi, phat, x)?;
         change = 0.0;
         for ((pi, q), f) in p.iter_mut().zip(phat).zip(&phi) {
             let new = q / (1.0 + x * f);
