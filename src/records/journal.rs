@@ -77,9 +77,10 @@ pub(super) enum Taken {
 /// Each game id read, with a hash of its line (to tell a line repeated
 /// byte for byte from the same game with other content). A follower of a
 /// growing journal ([`super::tail::Tail`]) that knows the run's games keeps
-/// the ids of its schedule in a table of 32-bit hashes, 4 bytes a game of
-/// the run whatever the games read; the others (and a journal read whole)
-/// in a map.
+/// the ids of its schedule in a table of 31-bit hashes (the lowest bit
+/// marks a taken entry), 4 bytes a game of the run whatever the games
+/// read; the others (a worker's peers, which hold a share of the ids, and
+/// a journal read whole) in a map.
 #[derive(Default)]
 pub(super) struct LineHashes {
     /// By id below `limit`: the hash's low 32 bits with the lowest set, 0

@@ -5,7 +5,8 @@
 //! journal in steps). A line not yet ended (being written) is left for
 //! the next call. Of the games read only their ids (and a hash of each
 //! line, to tell a repeated line from a changed one: 4 bytes a game of the
-//! run) are kept.
+//! run, in a table over all the run's ids; a worker's peer, which holds a
+//! share of them, in a map) are kept.
 
 use super::check::{check_counted_in_run, check_in_run, Slot};
 use super::game::BadGame;
@@ -166,20 +167,23 @@ impl Tail {
         if left < most || bytes.len() < want {
             return Ok(true);
         }
+        if bytes.contains(&b'\n') {
+            return Ok(false);
+        }
         // As much as asked for, and no whole line: on to the first's end.
         let mut chunk = Vec::new();
-        while !bytes.contains(&b'\n') {
+        loop {
             let at = self.offset + bytes.len() as u64;
             crate::util::text::read_range(&file, at, READ_KEPT, &mut chunk)?;
-            if chunk.is_empty() {
-                break;
+            match chunk.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    bytes.extend_from_slice(&chunk[..=end]);
+                    return Ok(false);
+                }
+                None if chunk.is_empty() => return Ok(false),
+                None => bytes.extend_from_slice(&chunk),
             }
-            bytes.extend_from_slice(&chunk);
         }
-        if let Some(end) = bytes.iter().position(|&b| b == b'\n') {
-            bytes.truncate(end + 1);
-        }
-        Ok(false)
     }
 
     /// The header must be of the run's config.
@@ -335,6 +339,14 @@ mod tests {
         assert_eq!(ids, (0..10).collect::<Vec<u64>>());
         let (games, at_end) = tail.more_upto(&info(), &none, 3 * line).unwrap();
         assert!(games.is_empty() && at_end);
+        // A step of three lines' worth takes the whole lines in it.
+        let mut tail = Tail::new(&path);
+        let (games, at_end) = tail.more_upto(&info(), &none, 4 * line).unwrap();
+        assert!(
+            games.len() >= 2 && !at_end,
+            "{} games in a step",
+            games.len()
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

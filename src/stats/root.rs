@@ -173,15 +173,21 @@ const NEWTON_STEPS: usize = 60;
 /// Newton's method for the secular equation inside `(lo, hi)`; `None` if
 /// it has not settled within [`NEWTON_STEPS`] or met a non-finite value.
 fn newton(a: &[f64], p: &[f64], (mut lo, mut hi): (f64, f64), guess: f64, tol: f64) -> Option<f64> {
-    let mut x = if guess > lo && guess < hi { guess } else { 0.0 };
-    for _ in 0..NEWTON_STEPS {
-        let (mut f, mut slope) = (0.0, 0.0);
+    // The left side, its slope and the size of its terms at x.
+    let at = |x: f64| {
+        let (mut f, mut slope, mut size) = (0.0, 0.0, 0.0);
         for (&ai, &pi) in a.iter().zip(p) {
             let d = 1.0 / (1.0 + x * ai);
             let term = pi * ai * d;
             f += term;
+            size += term.abs();
             slope -= term * ai * d;
         }
+        (f, slope, size)
+    };
+    let mut x = if guess > lo && guess < hi { guess } else { 0.0 };
+    for _ in 0..NEWTON_STEPS {
+        let (f, slope, size) = at(x);
         if !f.is_finite() || !slope.is_finite() {
             return None;
         }
@@ -199,7 +205,26 @@ fn newton(a: &[f64], p: &[f64], (mut lo, mut hi): (f64, f64), guess: f64, tol: f
             next = 0.5 * (lo + hi);
         }
         if (next - x).abs() <= tol {
-            return Some(next);
+            // A step this small is the root's distance where the terms
+            // cancel; by a pole, where one term is all of f, it is the
+            // pole's, and the root is taken only where the sign changes
+            // within one more such step (the bracket's ends have known
+            // signs).
+            if f.abs() <= 1e-3 * size {
+                return Some(next);
+            }
+            let beyond = next + (next - x);
+            let sign = if beyond >= hi {
+                -1.0
+            } else if beyond <= lo {
+                1.0
+            } else {
+                at(beyond).0
+            };
+            if sign == 0.0 || sign.signum() != f.signum() {
+                return Some(next);
+            }
+            next = 0.5 * (lo + hi);
         }
         x = next;
     }
@@ -323,7 +348,11 @@ mod tests {
             let (lo, hi) = (-1.0 / max, -1.0 / min);
             let tol = 1e-15 * (hi - lo).max(1.0);
             let by_brent = bracketed(a, p, (lo, hi), tol).unwrap();
-            for guess in [0.0, lo, hi, 0.5 * (lo + hi), lo + 1e-9, hi - 1e-9, 1e9] {
+            let by_poles = [lo + tol * 0.25, hi - tol * 0.25, lo + 1e-300, hi - 1e-300];
+            for guess in [0.0, lo, hi, 0.5 * (lo + hi), lo + 1e-9, hi - 1e-9, 1e9]
+                .into_iter()
+                .chain(by_poles)
+            {
                 let x = secular(a, p, guess).unwrap();
                 assert!(
                     (x - by_brent).abs() < 1e-12 * by_brent.abs().max(1.0),

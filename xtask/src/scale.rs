@@ -103,7 +103,13 @@ fn options(args: &[String]) -> Result<Options> {
             }
             "--games" => o.long = list(words.next(), "--games")?,
             "--strace" => o.strace = true,
+            "--long-only" if o.long.is_empty() => {
+                return Err("--short-only and --long-only leave nothing to run".into())
+            }
             "--long-only" => o.short = false,
+            "--short-only" if !o.short => {
+                return Err("--short-only and --long-only leave nothing to run".into())
+            }
             "--short-only" => o.long.clear(),
             "--arena" => {
                 let path = words.next().ok_or("--arena needs the path of a binary")?;

@@ -271,8 +271,9 @@ impl<'a> Collector<'a> {
     /// `arena report` combines the workers' journals. `None` when no game
     /// is there twice with another outcome: the running statistics, which
     /// took each game's first record, then counted what the kept one
-    /// would have (and each of many workers does not count the whole run
-    /// again at its end).
+    /// would have, all but the engines' move figures (a worker's cover
+    /// its own games anyway), and each of many workers does not count the
+    /// whole run again at its end.
     fn counted_once(&self) -> Option<Vec<GameRecord>> {
         if self.writers.len() != self.games.len() {
             return None;
