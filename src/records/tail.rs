@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// Most bytes a [`Tail`] keeps room for between reads.
-const READ_KEPT: usize = 1 << 16;
+pub const READ_KEPT: usize = 1 << 16;
 
 /// A journal followed from where the last read stopped.
 pub struct Tail {

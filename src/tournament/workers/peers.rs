@@ -6,7 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::records::check::Slot;
-use crate::records::tail::Tail;
+use crate::records::tail::{Tail, READ_KEPT};
 use crate::records::{GameRecord, TournamentInfo};
 use crate::tournament::schedule::Schedule;
 use std::collections::BTreeMap;
@@ -33,6 +33,9 @@ pub struct Peers {
 /// joins is followed within it (each listing costs a look at every
 /// worker's entry, and a poll comes once per game or more).
 const LIST_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Most steps of [`READ_KEPT`] bytes one look reads of a journal (1 GiB).
+const STEPS_A_LOOK: usize = 1 << 14;
 
 impl Peers {
     /// The other workers (than `me`) of the run `info` in `dir`.
@@ -84,8 +87,16 @@ impl Peers {
         };
         let mut games = Vec::new();
         for (writer, tail) in self.tails.values_mut() {
-            let more = tail.more(&self.info, &slot)?;
-            games.extend(more.into_iter().map(|g| (Arc::clone(writer), g)));
+            // In steps of the room a tail keeps: a worker that joins a long
+            // run late holds one step of each journal's bytes at a time (a
+            // journal that grows without end is read on at the next look).
+            for _ in 0..STEPS_A_LOOK {
+                let (more, at_end) = tail.more_upto(&self.info, &slot, READ_KEPT as u64)?;
+                games.extend(more.into_iter().map(|g| (Arc::clone(writer), g)));
+                if at_end {
+                    break;
+                }
+            }
         }
         Ok(games)
     }
