@@ -99,11 +99,11 @@ impl LineHashes {
         }
     }
 
-    /// Notes `id`'s line hash; the hash noted before, if any (as the same
-    /// comparison: equal when the lines were).
-    fn insert(&mut self, id: u64, hash: u64) -> Option<u64> {
+    /// Notes `id`'s line hash; whether the line noted before, if any, was
+    /// the same.
+    fn insert(&mut self, id: u64, hash: u64) -> Option<bool> {
         if id >= self.limit {
-            return self.others.insert(id, hash);
+            return self.others.insert(id, hash).map(|before| before == hash);
         }
         let i = usize::try_from(id).expect("below the run's games");
         if i >= self.dense.len() {
@@ -111,7 +111,7 @@ impl LineHashes {
         }
         let short = (hash as u32) | 1;
         let before = std::mem::replace(&mut self.dense[i], short);
-        (before != 0).then_some(if before == short { hash } else { !hash })
+        (before != 0).then_some(before == short)
     }
 }
 
@@ -222,11 +222,11 @@ impl Gathered {
                 let text = crate::util::line_hash(line.trim_end().as_bytes());
                 match self.seen.insert(rec.game_id, text) {
                     None => {}
-                    Some(before) if before == text => {
+                    Some(true) => {
                         self.repeated.push((rec.game_id, n));
                         return Ok(Taken::Repeat);
                     }
-                    Some(_) => {
+                    Some(false) => {
                         let b = BadGame {
                             field: "game_id",
                             message: format!(

@@ -203,10 +203,11 @@ impl Knockout {
     /// Match `m` of `a` (the higher seed) and `b`, once its pairs say who
     /// won; and the pairs played so far with their points when not.
     fn tally(&self, m: u64, a: usize, b: usize) -> (Option<Decided>, [f64; 2], u64) {
-        let base = m.saturating_mul(self.block());
+        let block = self.block();
+        let base = m.saturating_mul(block);
         let (mut points, mut won, mut discs) = ([0.0f64; 2], [0u64; 2], 0i64);
         let mut k = 0;
-        while k < self.block() {
+        while k < block {
             if k >= self.pairs && points[0] != points[1] {
                 break;
             }

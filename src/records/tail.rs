@@ -110,14 +110,6 @@ impl Tail {
         slot: &dyn Fn(u64) -> Option<Slot>,
         bytes: &[u8],
     ) -> Result<Vec<GameRecord>> {
-        // A table over all the run's game ids for a journal that holds a
-        // share of them (a worker's peer) would cost each of many workers
-        // the run's ids times the workers: a peer's go to the map.
-        if !self.got.counted {
-            self.got
-                .seen
-                .dense_below(info.total_pairs.saturating_mul(2));
-        }
         let mut games = Vec::new();
         let mut start = 0;
         let mut line = String::new();
@@ -134,6 +126,15 @@ impl Tail {
             if self.got.header.is_none() {
                 self.got.take_header(&self.path, n, &line)?;
                 self.check_header(info)?;
+                // A table over all the run's game ids for a journal that
+                // holds a share of them (a worker's peer) would cost each
+                // of many workers the run's ids times the workers: a
+                // peer's go to the map.
+                if !self.got.counted {
+                    self.got
+                        .seen
+                        .dense_below(info.total_pairs.saturating_mul(2));
+                }
                 continue;
             }
             if self.got.take_game(&self.path, n, &line, true)? != Taken::Game {

@@ -215,11 +215,9 @@ impl Live {
             }
         }
         self.counted_pairs = counter.counted().len();
-        if self.drawing.is_some() {
-            // Drawn: a live page's counter keeps no LLR it has drawn.
-            if let Some(c) = self.counter.as_mut() {
-                c.forget_llrs(self.counted_pairs);
-            }
+        // Drawn: a live page's counter keeps no LLR it has drawn.
+        if let (Some(_), Some(c)) = (&self.drawing, self.counter.as_mut()) {
+            c.forget_llrs(self.counted_pairs);
         }
     }
 

@@ -85,8 +85,7 @@ pub fn file_problem(path: &Path) -> Option<TextProblem> {
 /// The I/O error, or the [`TextProblem`] as an I/O error.
 pub fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let mut file = open_file(path)?;
-    let len = file.metadata().map_or(0, |m| m.len());
+    let (mut file, len) = open_file_len(path)?;
     let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     file.read_to_end(&mut bytes)?;
     Ok(bytes)

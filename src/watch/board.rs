@@ -116,9 +116,7 @@ impl Board {
             if now == "playing" {
                 // Still reading a long journal: not yet seen playing, and
                 // not ended either.
-                if e.run.caught_up() {
-                    e.run.seen_playing = true;
-                }
+                e.run.seen_playing |= e.run.caught_up();
             } else if was == "playing" && e.run.seen_playing {
                 e.run.seen_playing = false;
                 ended.push(name.clone());

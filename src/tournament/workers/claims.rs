@@ -18,8 +18,6 @@
 //! gone, lowest pair first.
 
 pub use super::links::Claims;
-#[cfg(test)]
-use super::links::{claim_name, NAMES_PER_SCRATCH};
 pub use super::owners::{claim_owners, parse_claim_name, read_claim, scratch_name, Owner};
 use crate::error::{Error, Result};
 use crate::records::rounds::{Rounds, Slot};
@@ -274,9 +272,7 @@ impl ClaimScheduler {
                 self.queue_pair(pair);
                 return Ok(true);
             }
-            if !self.pair_done(pair) {
-                self.elsewhere.insert(pair);
-            }
+            self.elsewhere.insert(pair);
         }
         Ok(false)
     }
@@ -351,7 +347,7 @@ impl ClaimScheduler {
     /// same however many they are), at most [`POLL`].
     fn held_wait(&mut self) -> Duration {
         let eights = u32::try_from(self.live().div_ceil(8)).unwrap_or(u32::MAX);
-        (Duration::from_millis(20) * eights.max(1)).min(POLL)
+        (Duration::from_millis(20) * eights).min(POLL)
     }
 
     /// The next game: queued, then own old claims, then stale claims (when

@@ -1,6 +1,18 @@
 //! Claims: names, generations, takeovers, unreadable claim files.
 
+use super::super::links::{claim_name, NAMES_PER_SCRATCH};
 use super::*;
+
+/// A fresh run folder `name` (this process's own) under the temporary
+/// folder, with the sub-folders `folders`.
+fn run_folder(name: &str, folders: &[&str]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in folders {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    dir
+}
 
 #[test]
 fn claim_names_are_pairs_and_generations() {
@@ -16,11 +28,7 @@ fn claim_names_are_pairs_and_generations() {
 
 #[test]
 fn a_pair_is_claimed_once_and_taken_over_by_the_next_generation() {
-    let dir = std::env::temp_dir().join(format!("arena-claims-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for d in ["claims", "workers/a", "workers/b"] {
-        std::fs::create_dir_all(dir.join(d)).unwrap();
-    }
+    let dir = run_folder("claims", &["claims", "workers/a", "workers/b"]);
     let (mut a, mut b) = (Claims::new(&dir, "a"), Claims::new(&dir, "b"));
     assert!(a.claim(3, 0).unwrap());
     assert!(!b.claim(3, 0).unwrap());
@@ -41,11 +49,7 @@ fn a_pair_is_claimed_once_and_taken_over_by_the_next_generation() {
 
 #[test]
 fn a_claim_that_names_no_worker_is_unreadable_and_taken_over() {
-    let dir = std::env::temp_dir().join(format!("arena-claims-odd-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for d in ["claims/1", "workers/a"] {
-        std::fs::create_dir_all(dir.join(d)).unwrap();
-    }
+    let dir = run_folder("claims-odd", &["claims/1", "workers/a"]);
     let claims = dir.join("claims");
     crate::util::sys::symlink(&dir.join("nowhere"), &claims.join("2")).unwrap();
     std::fs::write(claims.join("3"), b"\xff\xfe\n").unwrap();
@@ -76,11 +80,7 @@ fn a_claim_that_names_no_worker_is_unreadable_and_taken_over() {
 
 #[test]
 fn claims_are_names_of_one_scratch_file_read_once_and_read_one_by_one_when_in_doubt() {
-    let dir = std::env::temp_dir().join(format!("arena-claims-scratch-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for d in ["claims", "workers/a", "workers/b"] {
-        std::fs::create_dir_all(dir.join(d)).unwrap();
-    }
+    let dir = run_folder("claims-scratch", &["claims", "workers/a", "workers/b"]);
     let (mut a, mut b) = (Claims::new(&dir, "a"), Claims::new(&dir, "b"));
     for pair in 0..3 {
         assert!(a.claim(pair, 0).unwrap());
@@ -126,11 +126,7 @@ fn claims_are_names_of_one_scratch_file_read_once_and_read_one_by_one_when_in_do
 
 #[test]
 fn a_scratch_file_takes_a_bounded_number_of_names() {
-    let dir = std::env::temp_dir().join(format!("arena-claims-names-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for d in ["claims", "workers/a"] {
-        std::fs::create_dir_all(dir.join(d)).unwrap();
-    }
+    let dir = run_folder("claims-names", &["claims", "workers/a"]);
     let mut a = Claims::new(&dir, "a");
     for pair in 0..NAMES_PER_SCRATCH {
         assert!(a.claim(pair, 0).unwrap());
@@ -147,11 +143,7 @@ fn a_scratch_file_takes_a_bounded_number_of_names() {
 
 #[test]
 fn a_worker_started_again_does_not_take_its_own_old_claim_for_a_new_one() {
-    let dir = std::env::temp_dir().join(format!("arena-claims-again-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for d in ["claims", "workers/a"] {
-        std::fs::create_dir_all(dir.join(d)).unwrap();
-    }
+    let dir = run_folder("claims-again", &["claims", "workers/a"]);
     assert!(Claims::new(&dir, "a").claim(0, 0).unwrap());
     // Started again, it claims from the same scratch file; with a claim
     // just made (no look first), its claim of pair 0 from before is the

@@ -95,9 +95,7 @@ impl Claims {
     }
 
     /// A scratch file to claim from: the one in use while it may take
-    /// another name; else the first `.claim.K` of this worker that holds
-    /// its ID and has names to spare, or a new one (written whole under
-    /// another name, then renamed, so a kill leaves none half-written).
+    /// another name, else [`open_scratch`]'s.
     fn scratch(&mut self) -> Result<&Scratch> {
         let spare = |s: &Scratch| s.names < NAMES_PER_SCRATCH;
         if !self.scratch.as_ref().is_some_and(spare) {
@@ -128,8 +126,7 @@ impl Claims {
             // one name more than before (a claim of its own made before a
             // restart is the same file, but adds no name).
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                crate::util::sys::file_links_here(&path).map(|(id, _)| id) == Some(scratch.id)
-                    && crate::util::sys::link_count(&scratch.path) == Some(scratch.names + 1)
+                crate::util::sys::file_links_here(&path) == Some((scratch.id, scratch.names + 1))
             }
             Err(e) => return Err(Error::io(&path, e)),
         };
