@@ -53,5 +53,6 @@ mod unknown;
 mod watch;
 mod watch_browser;
 mod watch_live;
+mod worker_lead;
 mod worker_probe;
 mod worker_processes;

@@ -179,6 +179,10 @@ impl RunObserver for Quiet {
     fn started(&mut self, start: &Start<'_>) {
         warn(start);
     }
+
+    fn shows_run(&self) -> bool {
+        false
+    }
 }
 
 /// The run's warnings about its engines, on stderr (`warning: NAME: ...`).

@@ -30,6 +30,8 @@ pub struct Live {
     seen: Ids,
     /// Pairs with both games taken.
     complete: u64,
+    /// Every pair below this one has both games taken.
+    finished: u64,
     /// Games of the run taken.
     played: u64,
     /// Games that count.
@@ -105,6 +107,7 @@ impl Live {
                 .collect(),
             seen: Ids::new(info),
             complete: 0,
+            finished: 0,
             played: 0,
             counted: 0,
             held: HashMap::new(),
@@ -143,6 +146,10 @@ impl Live {
         self.played += 1;
         if self.seen.contains(g.game_id ^ 1) {
             self.complete += 1;
+            while self.seen.contains(2 * self.finished) && self.seen.contains(2 * self.finished + 1)
+            {
+                self.finished += 1;
+            }
         }
         if let Some(d) = self.drawing.as_mut() {
             d.name_opening(g);
@@ -254,6 +261,12 @@ impl Live {
     /// Pairs with both their games taken (counted or not).
     pub fn complete_pairs(&self) -> u64 {
         self.complete
+    }
+
+    /// The pairs from the first on with both games taken: every pair
+    /// below this one.
+    pub fn finished_pairs(&self) -> u64 {
+        self.finished
     }
 
     /// The counted games' histogram and openings, when kept

@@ -203,3 +203,23 @@ fn a_long_head_to_head_s_pairs_are_thinned_to_a_bounded_trace() {
     let all = live.results().engines[0].pairs;
     assert_eq!(trace.tallies[n - 1], all);
 }
+
+/// The finished pairs are the longest run of pairs from the first with
+/// both games in, whatever order the games come in and with games twice.
+#[test]
+fn the_finished_pairs_are_the_first_pairs_with_both_games_in() {
+    let mut rng = SplitMix64::new(12);
+    let run = info(&["base", "new"], sprt(60), 60, "1/1");
+    let games = shuffled(&head_to_head(60, &mut rng), &mut rng);
+    let mut live = Live::new(&run, run.decides());
+    let mut seen = std::collections::HashSet::new();
+    for g in &games {
+        live.add(g);
+        seen.insert(g.game_id);
+        let finished = (0..)
+            .find(|p| !(seen.contains(&(2 * p)) && seen.contains(&(2 * p + 1))))
+            .unwrap();
+        assert_eq!(live.finished_pairs(), finished, "after game {}", g.game_id);
+    }
+    assert_eq!(live.finished_pairs(), 60);
+}

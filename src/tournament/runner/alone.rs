@@ -51,7 +51,7 @@ impl Venue for Alone {
         &mut self,
         out: &Path,
         info: &TournamentInfo,
-        threads: usize,
+        (threads, _): (usize, bool),
         ready: &mut dyn FnMut() -> Result<()>,
     ) -> Result<Opened> {
         let RunFolder {
@@ -100,7 +100,7 @@ impl Venue for Alone {
         info: &TournamentInfo,
         results: &Results,
         _played: u64,
-        _reading: Duration,
+        _others: (Duration, Option<super::tally::Tally>),
     ) -> Result<Ending> {
         drop(self.lock.take());
         Ok(Ending {

@@ -10,6 +10,7 @@
 use super::blocks::Blocks;
 use super::observer::{Cadence, RunObserver};
 use super::starts::Starts;
+use super::tally::Tally;
 use crate::engine::EngineSpec;
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
@@ -114,6 +115,17 @@ pub trait Others {
 
     /// The time spent reading them so far.
     fn spent(&self) -> Duration;
+
+    /// Hands them what the writer following them has counted of the run
+    /// (its own games with theirs), after each look: the run's lead
+    /// publishes it, any other keeps it to itself.
+    fn publish(&mut self, _counted: &Tally) {}
+
+    /// The lead's tally, when the writer follows it instead of reading
+    /// their journals (`None` while it reads them).
+    fn followed(&self) -> Option<Tally> {
+        None
+    }
 }
 
 impl<'a> Collector<'a> {
@@ -191,6 +203,29 @@ impl<'a> Collector<'a> {
                 self.failure.get_or_insert(e);
             }
         }
+        let counted = self.tally();
+        if let Some(others) = self.others.as_mut() {
+            others.publish(&counted);
+        }
+    }
+
+    /// What this run has counted: its finished pairs and the SPRT's
+    /// decision.
+    fn tally(&self) -> Tally {
+        let decision = self.live.counter().and_then(|c| {
+            let state = c.state().filter(|_| c.decided())?;
+            Some((state.verdict, c.counted().len() as u64))
+        });
+        Tally {
+            finished: self.live.finished_pairs(),
+            decision,
+        }
+    }
+
+    /// The tally of the run's lead, when this worker follows it instead
+    /// of reading the other workers' journals.
+    pub fn followed(&self) -> Option<Tally> {
+        self.others.as_ref()?.followed()
     }
 
     /// Learns the run's external engines and how they are started: one
@@ -298,9 +333,10 @@ impl<'a> Collector<'a> {
         Some(keep.into_iter().map(|i| self.games[i].clone()).collect())
     }
 
-    /// True once the SPRT has decided.
+    /// True once the SPRT has decided (as the lead's tally says, for a
+    /// worker that follows it).
     pub fn decided(&self) -> bool {
-        self.live.decided()
+        self.live.decided() || self.followed().is_some_and(|t| t.decision.is_some())
     }
 
     /// True once something failed (an engine that fails its first games
@@ -439,6 +475,10 @@ impl<'a> Collector<'a> {
     /// written.
     pub fn finish(mut self, stopped: bool) -> Result<(Results, Vec<GameRecord>)> {
         self.sync();
+        let counted = self.tally();
+        if let Some(others) = self.others.as_mut() {
+            others.publish(&counted);
+        }
         // games.ggf is made and written on a thread of its own while the
         // statistics are computed and the other outputs written.
         let writes = self.failure.is_none() && self.outputs == Outputs::Folder;

@@ -10,6 +10,7 @@
 use super::collector::{Collector, Others, Outputs};
 use super::observer::{End, RunObserver, Start, WorkerSummary};
 use super::pool::{Ended, Pool};
+use super::tally::Tally;
 use crate::error::{Error, Result};
 use crate::records::journal::Journal;
 use crate::records::{GameRecord, TournamentInfo};
@@ -78,12 +79,14 @@ pub(crate) trait Venue {
     /// every check, calling `ready` (the observer's events file) once no
     /// refusal can come: for one machine before anything is written; for a
     /// worker once its seat, claims folder and journal are set up (a
-    /// refused worker writes nothing of the run's).
+    /// refused worker writes nothing of the run's). `shows_run`: whether
+    /// the run's observer shows anything of the whole run
+    /// ([`RunObserver::shows_run`]).
     fn open(
         &mut self,
         out: &Path,
         info: &TournamentInfo,
-        threads: usize,
+        threads_shows_run: (usize, bool),
         ready: &mut dyn FnMut() -> Result<()>,
     ) -> Result<Opened>;
 
@@ -98,13 +101,14 @@ pub(crate) trait Venue {
 
     /// After the games, their statistics `results`: how the
     /// run ends. `played` games were journalled by this run; `reading` is
-    /// its time reading other writers' journals.
+    /// its time reading other writers' journals, `followed` the last tally
+    /// of the run's lead it followed instead (a worker's).
     fn end(
         &mut self,
         info: &TournamentInfo,
         results: &Results,
         played: u64,
-        reading: Duration,
+        reading_followed: (Duration, Option<Tally>),
     ) -> Result<Ending>;
 }
 
@@ -163,7 +167,10 @@ pub(crate) fn drive(
         Some(s) => t.scaled(s.factor),
         None => t.clone(),
     };
-    let opened = venue.open(&out, &info, concurrency, &mut || observer.open())?;
+    let shows_run = observer.shows_run();
+    let opened = venue.open(&out, &info, (concurrency, shows_run), &mut || {
+        observer.open()
+    })?;
     let info = opened.info.clone();
     let outputs = opened.outputs;
     let done = opened.games.len() as u64;
@@ -198,7 +205,7 @@ pub(crate) fn drive(
     };
     let ended = pool.play(venue.scheduler(), &mut collector);
     let played = collector.played();
-    let reading = collector.others_time();
+    let reading = (collector.others_time(), collector.followed());
     let ended = ended?;
     if let Some(e) = venue.failure() {
         return Err(e);

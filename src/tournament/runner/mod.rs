@@ -17,3 +17,4 @@ pub mod pool;
 pub mod prepare;
 mod starts;
 pub mod stops;
+pub mod tally;

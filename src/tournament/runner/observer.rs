@@ -136,6 +136,14 @@ pub trait RunObserver {
         Ok(())
     }
 
+    /// Whether it shows anything of the whole run (statistics, the final
+    /// block; a worker's own games aside): a worker whose observer shows
+    /// nothing of it may follow the run's lead rather than read every
+    /// other worker's journal.
+    fn shows_run(&self) -> bool {
+        true
+    }
+
     /// Before the first game.
     fn started(&mut self, _start: &Start<'_>) {}
 
@@ -180,6 +188,10 @@ impl<A: RunObserver, B: RunObserver> RunObserver for Tee<A, B> {
         self.1.open()
     }
 
+    fn shows_run(&self) -> bool {
+        self.0.shows_run() || self.1.shows_run()
+    }
+
     fn started(&mut self, start: &Start<'_>) {
         self.0.started(start);
         self.1.started(start);
@@ -218,6 +230,10 @@ impl<T: RunObserver + ?Sized> RunObserver for Box<T> {
 
     fn open(&mut self) -> crate::error::Result<()> {
         (**self).open()
+    }
+
+    fn shows_run(&self) -> bool {
+        (**self).shows_run()
     }
 
     fn started(&mut self, start: &Start<'_>) {

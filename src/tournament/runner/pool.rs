@@ -477,6 +477,7 @@ fn next_game(
             games: collector.games(),
             writers: collector.writers(),
             sprt_decided: collector.decided(),
+            finished_pairs: collector.followed().map_or(0, |t| t.finished),
             ahead,
         };
         match scheduler.next(&finished) {

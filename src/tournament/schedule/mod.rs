@@ -111,6 +111,11 @@ pub struct Finished<'a> {
     pub writers: &'a [std::sync::Arc<str>],
     /// True once the SPRT of an unsharded run has accepted a hypothesis.
     pub sprt_decided: bool,
+    /// For a worker of a shared run that follows the run's lead rather
+    /// than read the other workers' journals, the pairs the lead has seen
+    /// finished from the first on (0 otherwise): every pair below this
+    /// one is finished, whoever played it.
+    pub finished_pairs: u64,
     /// The game asked for would wait in a queue (every game thread has
     /// one): a scheduler may answer [`Next::Wait`] rather than take what
     /// others could play now (a worker's new claim, while other workers
@@ -227,6 +232,7 @@ mod tests {
                 games: &[],
                 writers: &[],
                 sprt_decided: decided_after.is_some_and(|n| games.len() >= n),
+                finished_pairs: 0,
                 ahead: false,
             };
             match s.next(&finished) {

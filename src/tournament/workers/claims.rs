@@ -57,6 +57,9 @@ pub struct ClaimScheduler {
     /// finished games have been read into it.
     done: HashSet<u64>,
     seen: usize,
+    /// Every pair below this one is finished, as the run's lead counted
+    /// (for a worker that follows it and reads no other journal).
+    finished: u64,
     last_takeover: Instant,
     /// For a run that may decide (an SPRT), this worker's concurrency: no
     /// pair is claimed this many pairs or more past the lowest unfinished
@@ -124,6 +127,7 @@ impl ClaimScheduler {
             elsewhere: BTreeSet::new(),
             done: HashSet::new(),
             seen: 0,
+            finished: 0,
             last_takeover: Instant::now(),
             claimed: 0,
             failure: None,
@@ -165,14 +169,20 @@ impl ClaimScheduler {
     /// Queues the games of `pair` not finished yet.
     fn queue_pair(&mut self, pair: u64) {
         for g in [2 * pair, 2 * pair + 1] {
-            if !self.done.contains(&g) {
+            if !self.game_done(g) {
                 self.queue.push_back(g);
             }
         }
     }
 
+    /// Whether game `g` is known finished (read, or below the lead's
+    /// finished pairs).
+    fn game_done(&self, g: u64) -> bool {
+        g / 2 < self.finished || self.done.contains(&g)
+    }
+
     fn pair_done(&self, pair: u64) -> bool {
-        self.done.contains(&(2 * pair)) && self.done.contains(&(2 * pair + 1))
+        self.game_done(2 * pair) && self.game_done(2 * pair + 1)
     }
 
     /// Takes over the lowest stale claim below the cursor, if any.
@@ -209,6 +219,7 @@ impl ClaimScheduler {
         let Some(concurrency) = self.window else {
             return u64::MAX;
         };
+        self.frontier = self.frontier.max(self.finished);
         while self.frontier < self.plan.total_pairs() && self.pair_done(self.frontier) {
             self.frontier += 1;
         }
@@ -282,7 +293,7 @@ impl ClaimScheduler {
     /// needs is not read yet; `None` when it is not to be played (finished,
     /// or its pair not needed), taken off the queue.
     fn queued(&mut self, g: u64) -> Option<Next> {
-        if self.done.contains(&g) {
+        if self.game_done(g) {
             self.queue.pop_front();
             return None;
         }
@@ -393,8 +404,10 @@ impl ClaimScheduler {
                 }
                 return Ok(Next::Later(self.held_wait()));
             }
-            self.elsewhere
-                .retain(|&p| !(self.done.contains(&(2 * p)) && self.done.contains(&(2 * p + 1))));
+            let (finished, done) = (self.finished, &self.done);
+            self.elsewhere.retain(|&p| {
+                !(p < finished || (done.contains(&(2 * p)) && done.contains(&(2 * p + 1))))
+            });
             return Ok(if self.elsewhere.is_empty() {
                 Next::Done
             } else {
@@ -422,6 +435,7 @@ impl Scheduler for ClaimScheduler {
             }
         }
         self.seen = finished.games.len();
+        self.finished = self.finished.max(finished.finished_pairs);
         self.ahead = finished.ahead;
         if finished.sprt_decided || self.failure.is_some() {
             return Next::Done;

@@ -158,10 +158,7 @@ impl Claims {
         };
         let live = entries
             .filter_map(|e| e.ok())
-            .filter(|e| {
-                heartbeat::Beat::read(&e.path().join("heartbeat"))
-                    .is_some_and(|(b, t)| b.count.is_some() && heartbeat::age(t) <= heartbeat::LIVE)
-            })
+            .filter(|e| heartbeat::is_live(&e.path().join("heartbeat")))
             .count() as u64;
         live.max(1)
     }

@@ -3,11 +3,20 @@
 //! is counted of it (not its moves, which `arena report` reads and checks)
 //! and checked against the run's schedule. Read-only: a worker writes
 //! nothing of theirs.
+//!
+//! Where a run's pairs do not depend on results (not a knockout, a Swiss
+//! or a tune), the live worker of the lowest ID is the run's lead: it
+//! publishes what it counted ([`Tally`], its `workers/ID/tally`) after
+//! each look. A worker that shows nothing of the run (`--quiet`) follows
+//! the lead's tally instead of reading every journal, so that of many
+//! workers one reads the run; it reads the journals itself while the lead
+//! has no tally, and takes the lead's place when it is the lowest live ID.
 
 use crate::error::{Error, Result};
 use crate::records::check::Slot;
 use crate::records::tail::{Tail, READ_KEPT};
 use crate::records::{GameRecord, TournamentInfo};
+use crate::tournament::runner::tally::Tally;
 use crate::tournament::schedule::Schedule;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,6 +36,17 @@ pub struct Peers {
     spent: std::time::Duration,
     /// When the workers folder was last listed.
     listed: Option<std::time::Instant>,
+    /// Whether the run has a lead: its pairs do not depend on results.
+    led: bool,
+    /// Whether this worker may follow the lead rather than read the
+    /// journals (it shows nothing of the run).
+    follows: bool,
+    /// The live worker of the lowest ID, when it is not this one.
+    lead: Option<String>,
+    /// The last tally read of a lead.
+    followed: Option<Tally>,
+    /// The last tally this worker published as the lead.
+    published: Option<Tally>,
 }
 
 /// Least time between two listings of the workers folder: a worker that
@@ -38,9 +58,23 @@ const LIST_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 const STEPS_A_LOOK: usize = 1 << 14;
 
 impl Peers {
-    /// The other workers (than `me`) of the run `info` in `dir`.
-    pub fn new(dir: &Path, me: &str, info: &TournamentInfo, plan: Schedule) -> Peers {
+    /// The other workers (than `me`) of the run `info` in `dir`; `follows`
+    /// when `me` may follow the run's lead rather than read every journal
+    /// (it shows nothing of the run).
+    pub fn new(
+        dir: &Path,
+        me: &str,
+        info: &TournamentInfo,
+        plan: Schedule,
+        follows: bool,
+    ) -> Peers {
+        let led = !info.format.by_results() && info.format.tune_schedule().is_none();
         Peers {
+            led,
+            follows: follows && led,
+            lead: None,
+            followed: None,
+            published: None,
             dir: dir.join("workers"),
             me: me.to_string(),
             info: info.clone(),
@@ -70,7 +104,14 @@ impl Peers {
     }
 
     fn read(&mut self) -> Result<Vec<(Arc<str>, GameRecord)>> {
+        let over = self.followed.is_some_and(|t| t.over(self.info.total_pairs));
+        if self.follows && over {
+            return Ok(Vec::new());
+        }
         self.find_workers()?;
+        if self.follows && self.follow() {
+            return Ok(Vec::new());
+        }
         let plan = &self.plan;
         // A knockout's or Swiss's pairs depend on results: no fixed slot.
         let fixed = !self.info.format.by_results();
@@ -101,7 +142,59 @@ impl Peers {
         Ok(games)
     }
 
-    /// Follows the workers that have appeared since the last look.
+    /// Reads the lead's tally, when there is a lead other than this worker
+    /// and it has one; false when this worker is to read the journals.
+    fn follow(&mut self) -> bool {
+        let Some(lead) = &self.lead else {
+            return false;
+        };
+        let path = self.dir.join(lead).join("tally");
+        let Some(tally) = read_tally(&path, self.info.total_pairs) else {
+            return false;
+        };
+        self.followed = Some(match self.followed {
+            Some(old) => Tally {
+                finished: old.finished.max(tally.finished),
+                decision: old.decision.or(tally.decision),
+            },
+            None => tally,
+        });
+        true
+    }
+
+    /// What the lead of the run has counted, as last read (`None` before
+    /// a tally of a lead was read).
+    pub fn followed(&self) -> Option<Tally> {
+        self.followed
+    }
+
+    /// Publishes `counted` as this worker's tally when it is the run's
+    /// lead and the tally changed.
+    ///
+    /// # Errors
+    /// A tally that cannot be written (the worker's own folder).
+    pub fn publish(&mut self, counted: &Tally) -> Result<()> {
+        if !self.led || self.lead.is_some() || self.published == Some(*counted) {
+            return Ok(());
+        }
+        let path = self.dir.join(&self.me).join("tally");
+        crate::util::write_atomic(&path, &counted.line())?;
+        self.published = Some(*counted);
+        Ok(())
+    }
+
+    /// The live worker of the lowest ID, when it is not this one.
+    fn find_lead(&self) -> Option<String> {
+        let me = self.me.as_str();
+        self.tails
+            .keys()
+            .take_while(|id| id.as_str() < me)
+            .find(|id| super::heartbeat::is_live(&self.dir.join(id).join("heartbeat")))
+            .cloned()
+    }
+
+    /// Follows the workers that have appeared since the last look, and
+    /// finds the run's lead.
     fn find_workers(&mut self) -> Result<()> {
         if self.listed.is_some_and(|at| at.elapsed() < LIST_EVERY) {
             return Ok(());
@@ -123,9 +216,25 @@ impl Peers {
             let writer: Arc<str> = name.as_str().into();
             self.tails.insert(name, (writer, Tail::counted(&journal)));
         }
+        if self.led {
+            self.lead = self.find_lead();
+        }
         Ok(())
     }
 }
+/// The tally at `path` of a run of `total_pairs` pairs: `None` when there
+/// is none, or it is no tally (a file too long for one is not read).
+fn read_tally(path: &Path, total_pairs: u64) -> Option<Tally> {
+    const MOST: u64 = 256;
+    let (file, len) = crate::util::text::open_file_len(path).ok()?;
+    if len > MOST {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    crate::util::text::read_range(&file, 0, MOST as usize, &mut bytes).ok()?;
+    Tally::parse(std::str::from_utf8(&bytes).ok()?, total_pairs)
+}
+
 impl crate::tournament::runner::collector::Others for Peers {
     fn poll(&mut self) -> Result<Vec<(Arc<str>, GameRecord)>> {
         Peers::poll(self)
@@ -137,5 +246,16 @@ impl crate::tournament::runner::collector::Others for Peers {
 
     fn spent(&self) -> std::time::Duration {
         Peers::spent(self)
+    }
+
+    fn publish(&mut self, counted: &Tally) {
+        // A tally that cannot be written leaves the followers reading an
+        // older one, which is still true; the worker's journal, in the
+        // same folder, reports the failure.
+        let _ = Peers::publish(self, counted);
+    }
+
+    fn followed(&self) -> Option<Tally> {
+        Peers::followed(self)
     }
 }

@@ -10,6 +10,7 @@ use crate::report::{Results, Status};
 use crate::tournament::runner::driver::{drive, Ending, Opened, Venue};
 use crate::tournament::runner::observer::{RunObserver, WorkerSummary};
 use crate::tournament::runner::pool::Queued;
+use crate::tournament::runner::tally::Tally;
 use crate::tournament::schedule::Scheduler;
 use crate::tournament::{RunOptions, RunOutcome, Tournament};
 use std::path::Path;
@@ -24,10 +25,13 @@ const HOLD: Duration = Duration::from_millis(50);
 /// The verdict and the pairs counted up to it, when the run's SPRT has
 /// decided: from the running counter's results (counting every game of
 /// the run again at a worker's end costs each of many workers an LLR a
-/// pair).
-fn decision(results: &Results) -> Option<(&'static str, u64)> {
-    let verdict = results.verdict.filter(|v| *v == "H0" || *v == "H1")?;
-    Some((verdict, results.head_to_head.as_ref()?.pairs?))
+/// pair), or for a worker that followed the run's lead, from its tally.
+fn decision(results: &Results, followed: Option<Tally>) -> Option<(&'static str, u64)> {
+    let counted = || {
+        let verdict = results.verdict.filter(|v| *v == "H0" || *v == "H1")?;
+        Some((verdict, results.head_to_head.as_ref()?.pairs?))
+    };
+    counted().or_else(|| followed?.decision.map(|(v, pairs)| (v.name(), pairs)))
 }
 
 /// Plays as worker `w` of the run `t` in `opts.out` (the config's folder by
@@ -93,7 +97,7 @@ impl Venue for Seat<'_> {
         &mut self,
         out: &Path,
         info: &TournamentInfo,
-        threads: usize,
+        (threads, shows_run): (usize, bool),
         ready: &mut dyn FnMut() -> Result<()>,
     ) -> Result<Opened> {
         let w = self.w;
@@ -115,7 +119,7 @@ impl Venue for Seat<'_> {
         );
         self.heartbeat = Some(folder.heartbeat);
         self.own = folder.games.len() as u64;
-        let mut peers = Peers::new(out, &w.id, info, plan);
+        let mut peers = Peers::new(out, &w.id, info, plan, !shows_run);
         let mut games = folder.games;
         let me: std::sync::Arc<str> = w.id.as_str().into();
         let mut writers = vec![me; games.len()];
@@ -155,10 +159,10 @@ impl Venue for Seat<'_> {
 
     fn end(
         &mut self,
-        _info: &TournamentInfo,
+        info: &TournamentInfo,
         results: &Results,
         played: u64,
-        reading: Duration,
+        (reading, followed): (Duration, Option<Tally>),
     ) -> Result<Ending> {
         drop(self.heartbeat.take());
         let (claimed, unreadable) = match self.scheduler.as_mut() {
@@ -169,12 +173,13 @@ impl Venue for Seat<'_> {
             id: self.w.id.clone(),
             pairs: claimed,
             games: self.own + played,
-            decided: decision(results),
+            decided: decision(results, followed),
             reading: (reading, self.began.elapsed()),
             unreadable,
         };
         let stopped = results.status == Status::Stopped;
-        if !stopped && !results.complete {
+        let over = results.complete || followed.is_some_and(|t| t.over(info.total_pairs));
+        if !stopped && !over {
             return Err(Error::Internal("a worker ended before its run did".into()));
         }
         let worker = (!stopped).then(|| summary.clone());
