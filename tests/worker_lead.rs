@@ -39,12 +39,16 @@ fn games_of(out: &Path, id: &str) -> usize {
         .map_or(0, |t| t.lines().count().saturating_sub(1))
 }
 
-/// A quiet worker takes the lead's word: a live lead whose tally says the
-/// run decided after one pair makes it play nothing. A worker that shows
-/// the run reads the journals, plays the run to its true decision, and
-/// `arena report` gives the one-machine result.
+/// A worker that shows nothing of the run (`--quiet`, or plain lines
+/// without result blocks, a worker's default) takes the lead's word: a
+/// live lead whose tally says the run decided after one pair makes it play
+/// nothing, and its last line says so without the run's block. A worker
+/// that shows the run (`--ratinginterval 10`) reads the journals, plays
+/// the run to its true decision, and `arena report` gives the one-machine
+/// result.
 #[test]
-fn a_quiet_worker_follows_the_leads_tally_and_one_that_shows_the_run_reads_the_journals() {
+fn a_worker_that_shows_nothing_of_the_run_follows_the_leads_tally_and_one_that_shows_it_reads_the_journals(
+) {
     let dir = crate::util::fresh("worker_lead", "follows");
     let config = sprt_config(&dir, 4);
     let one = one_machine(&config, &dir);
@@ -77,14 +81,22 @@ fn a_quiet_worker_follows_the_leads_tally_and_one_that_shows_the_run_reads_the_j
         !out.join("workers/b/tally").exists(),
         "only the lead publishes"
     );
+    let d = run_bounded(&config, &out, "d", &[]);
+    assert_eq!(d.status.code(), Some(0), "{}", stderr(&d));
+    let shown = stdout(&d);
+    assert!(
+        shown.contains("\nrun decided H1 after 1 pairs; this worker (d) played 0 pairs (0 games")
+            && !shown.contains("LLR"),
+        "{shown}"
+    );
 
-    let c = run_bounded(&config, &out, "c", &[]);
+    let c = run_bounded(&config, &out, "c", &["--ratinginterval", "10"]);
     assert_eq!(c.status.code(), Some(0), "{}", stderr(&c));
     let pairs = one["games"].as_u64().unwrap() / 2;
+    let shown = stdout(&c);
     assert!(
-        stdout(&c).contains(&format!("run decided H0 after {pairs} pairs")),
-        "{}",
-        stdout(&c)
+        shown.contains(&format!("run decided H0 after {pairs} pairs")) && shown.contains("LLR"),
+        "{shown}"
     );
     std::fs::remove_dir_all(out.join("workers/a")).unwrap();
     let r = arena(&["report", out.to_str().unwrap()]);

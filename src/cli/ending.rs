@@ -99,6 +99,7 @@ mod tests {
             decided: Some(("H1", 57)),
             reading: (Duration::from_millis(250), Duration::from_millis(12_340)),
             unreadable: Vec::new(),
+            followed: false,
         };
         assert_eq!(
             worker_line(&s),

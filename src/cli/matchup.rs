@@ -248,7 +248,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(note) = note {
         eprintln!("{note}");
     }
-    let mut observer = args.folder.observer(&t, &t.out)?;
+    let mut observer = args.folder.observer(&t, &t.out, false)?;
     let options = tournament::RunOptions {
         speed_factor: super::run::speed_factor(args.speed_factor)?,
         ..args.folder.run_options(None)?

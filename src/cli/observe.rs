@@ -134,6 +134,11 @@ impl Lines {
 }
 
 impl RunObserver for Lines {
+    fn shows_run(&self) -> bool {
+        // Its final block shows the run only for a worker that read it.
+        self.every_pairs > 0
+    }
+
     fn cadence(&self) -> Cadence {
         Cadence {
             pairs: (self.every_pairs > 0).then_some(self.every_pairs),
@@ -265,7 +270,10 @@ fn final_block(end: &End<'_>) {
             end.out.display()
         ));
     }
-    say(&end.results.final_text(super::paint()));
+    // A worker that followed the run's lead counted only its own games.
+    if !end.worker.is_some_and(|w| w.followed) {
+        say(&end.results.final_text(super::paint()));
+    }
     match end.worker {
         Some(line) => {
             say(&super::ending::worker_line(line));

@@ -69,9 +69,11 @@ pub struct FolderArgs {
     /// Print nothing but errors (no per-game lines, no result blocks)
     #[arg(long)]
     pub quiet: bool,
-    /// In a pipe, the result block every N pairs (0: only the final one)
-    #[arg(long, value_name = "N", default_value_t = observe::EVERY_PAIRS)]
-    pub ratinginterval: u64,
+    /// In a pipe, the result block every N pairs (0: only the final one;
+    /// default 10, and 0 for a worker, which then reads the run's lead's
+    /// tally rather than every worker's journal)
+    #[arg(long, value_name = "N")]
+    pub ratinginterval: Option<u64>,
     /// Also write the run as JSON lines to FILE (replaced if it exists),
     /// flushed line by line: one object per finished game, per update of
     /// the statistics, and one at the end ("finished" or "stopped")
@@ -119,15 +121,21 @@ impl FolderArgs {
         })
     }
 
-    /// What the run of `t` into `out` shows (`--quiet`, a terminal or not)
-    /// and writes (`--events`, opened once the run's folder is locked and
+    /// What the run of `t` into `out` shows (`--quiet`, a terminal or not;
+    /// as a `worker`, no result block unless `--ratinginterval` asks) and
+    /// writes (`--events`, opened once the run's folder is locked and
     /// checked).
     ///
     /// # Errors
     /// [`Error::Usage`] naming `--events` when it is a file of the run
     /// itself: its config, a file an engine reads, its book, anything in
     /// its output folder (nothing is touched).
-    pub fn observer(&self, t: &Tournament, out: &Path) -> crate::Result<Box<dyn RunObserver>> {
+    pub fn observer(
+        &self,
+        t: &Tournament,
+        out: &Path,
+        worker: bool,
+    ) -> crate::Result<Box<dyn RunObserver>> {
         if let Some(events) = &self.events {
             if let Some(what) = t.owns(events, out) {
                 return Err(Error::usage(
@@ -140,7 +148,12 @@ impl FolderArgs {
             }
         }
         let events = self.events.as_deref();
-        Ok(observe::observer(self.quiet, self.ratinginterval, events))
+        let every = match self.ratinginterval {
+            Some(n) => n,
+            None if worker => 0,
+            None => observe::EVERY_PAIRS,
+        };
+        Ok(observe::observer(self.quiet, every, events))
     }
 }
 
@@ -222,7 +235,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         return Ok(code(tournament::EXIT_STOPPED));
     };
     let out = args.out.as_deref().unwrap_or(&t.out);
-    let mut observer = args.folder.observer(&t, out)?;
+    let mut observer = args.folder.observer(&t, out, worker.is_some())?;
     let options = RunOptions {
         concurrency: args.concurrency,
         out: args.out.clone(),

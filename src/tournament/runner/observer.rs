@@ -110,6 +110,9 @@ pub struct WorkerSummary {
     pub reading: (std::time::Duration, std::time::Duration),
     /// The claims naming no worker that it took over (each file and why).
     pub unreadable: Vec<String>,
+    /// It ended following the run's lead's tally: its statistics are of
+    /// its own games, not the run's.
+    pub followed: bool,
 }
 
 /// What a run tells whoever watches it. Every method does nothing by

@@ -45,6 +45,8 @@ pub struct Peers {
     lead: Option<String>,
     /// The last tally read of a lead.
     followed: Option<Tally>,
+    /// Whether the last look read the lead's tally (not the journals).
+    following: bool,
     /// The last tally this worker published as the lead.
     published: Option<Tally>,
 }
@@ -74,6 +76,7 @@ impl Peers {
             follows: follows && led,
             lead: None,
             followed: None,
+            following: false,
             published: None,
             dir: dir.join("workers"),
             me: me.to_string(),
@@ -109,7 +112,8 @@ impl Peers {
             return Ok(Vec::new());
         }
         self.find_workers()?;
-        if self.follows && self.follow() {
+        self.following = self.follows && self.follow();
+        if self.following {
             return Ok(Vec::new());
         }
         let plan = &self.plan;
@@ -162,10 +166,11 @@ impl Peers {
         true
     }
 
-    /// What the lead of the run has counted, as last read (`None` before
-    /// a tally of a lead was read).
+    /// What the lead of the run has counted, as last read, while this
+    /// worker follows it (`None` while it reads the journals: then it
+    /// counts the run itself).
     pub fn followed(&self) -> Option<Tally> {
-        self.followed
+        self.followed.filter(|_| self.following)
     }
 
     /// Publishes `counted` as this worker's tally when it is the run's

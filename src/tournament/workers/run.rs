@@ -176,6 +176,7 @@ impl Venue for Seat<'_> {
             decided: decision(results, followed),
             reading: (reading, self.began.elapsed()),
             unreadable,
+            followed: followed.is_some(),
         };
         let stopped = results.status == Status::Stopped;
         let over = results.complete || followed.is_some_and(|t| t.over(info.total_pairs));
