@@ -66,7 +66,7 @@ fn a_worker_that_shows_nothing_of_the_run_follows_the_leads_tally_and_one_that_s
     std::fs::write(out.join("workers/a/heartbeat"), "elsewhere 1 1\n").unwrap();
     std::fs::write(
         out.join("workers/a/tally"),
-        "{\"finished\":1,\"verdict\":\"H1\",\"pairs\":1}\n",
+        "{\"finished\":1,\"live\":2,\"verdict\":\"H1\",\"pairs\":1}\n",
     )
     .unwrap();
 

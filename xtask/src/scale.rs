@@ -1,12 +1,15 @@
-//! `cargo xtask scale [--quick] [--games N,N] [--workers N,N] [--strace]
-//! [--long-only | --short-only] [--arena PATH]`:
+//! `cargo xtask scale [--quick] [--games N,N] [--workers N,N]
+//! [--plain-workers N,N] [--strace] [--long-only | --short-only]
+//! [--arena PATH]`:
 //! what a run costs per game as workers and games grow (issue 69). Runs
 //! configs/report-10k.ron (random movers, an SPRT that cannot decide, so
 //! what is measured is the bookkeeping) on this checkout's release build:
 //! one machine with `--quiet` and with plain lines (stdout to a file, as a
 //! CI job gets it), then 1, 4, 16, 64 and 256 workers (`arena run CONFIG
 //! --out DIR --worker ID --concurrency 1 --quiet`, all started at once on
-//! one folder) followed by `arena report DIR`; then one machine and 4
+//! one folder) followed by `arena report DIR`, and 64 workers in plain
+//! lines (`--plain-workers`: without `--quiet`, stdout to files, as a
+//! Slurm array's workers run); then one machine and 4
 //! workers at 100,000 and 1,000,000 games (the config's `max_pairs`
 //! changed in a generated copy). Outputs go to a tmpfs folder (/dev/shm).
 //!
@@ -44,6 +47,8 @@ enum Kind {
     Quiet,
     Lines,
     Workers(usize),
+    /// Workers without `--quiet`, their plain lines to files.
+    WorkersLines(usize),
 }
 
 impl Kind {
@@ -53,6 +58,7 @@ impl Kind {
             Kind::Lines => "one machine, plain lines".into(),
             Kind::Workers(1) => "1 worker".into(),
             Kind::Workers(n) => format!("{n} workers"),
+            Kind::WorkersLines(n) => format!("{n} workers, plain lines"),
         }
     }
 }
@@ -60,6 +66,8 @@ impl Kind {
 /// The options of the task.
 struct Options {
     workers: Vec<usize>,
+    /// Worker counts run in plain lines too.
+    plain: Vec<usize>,
     long: Vec<u64>,
     strace: bool,
     /// Whether the 10,000-game rows are run (`--long-only`: not).
@@ -71,6 +79,7 @@ struct Options {
 fn options(args: &[String]) -> Result<Options> {
     let mut o = Options {
         workers: vec![1, 4, 16, 64, 256],
+        plain: vec![64],
         long: vec![100_000, 1_000_000],
         strace: false,
         arena: None,
@@ -93,10 +102,17 @@ fn options(args: &[String]) -> Result<Options> {
         match w.as_str() {
             "--quick" => {
                 o.workers = vec![1, 4];
+                o.plain = vec![4];
                 o.long = vec![100_000];
             }
             "--workers" => {
                 o.workers = list(words.next(), "--workers")?
+                    .into_iter()
+                    .map(|n| n as usize)
+                    .collect();
+            }
+            "--plain-workers" => {
+                o.plain = list(words.next(), "--plain-workers")?
                     .into_iter()
                     .map(|n| n as usize)
                     .collect();
@@ -133,6 +149,7 @@ pub fn run(args: &[String]) -> Result<bool> {
     if o.short {
         rows.extend([(10_000, Kind::Quiet), (10_000, Kind::Lines)]);
         rows.extend(o.workers.iter().map(|&n| (10_000, Kind::Workers(n))));
+        rows.extend(o.plain.iter().map(|&n| (10_000, Kind::WorkersLines(n))));
     }
     for &g in &o.long {
         rows.extend([(g, Kind::Quiet), (g, Kind::Workers(4))]);
@@ -150,7 +167,7 @@ pub fn run(args: &[String]) -> Result<bool> {
         }
         let _ = std::fs::remove_dir_all(&out);
         let traced = match kind {
-            Kind::Workers(w) if o.strace => {
+            Kind::Workers(w) | Kind::WorkersLines(w) if o.strace => {
                 let c = measure(&binary, &config, &out, kind, true)?;
                 let _ = std::fs::remove_dir_all(&out);
                 Some(c.worker_calls as f64 / games as f64 / w as f64)
@@ -166,7 +183,7 @@ pub fn run(args: &[String]) -> Result<bool> {
 /// One line of the table.
 fn print_row(games: u64, kind: Kind, c: &Cost, traced: Option<f64>) {
     let workers = match kind {
-        Kind::Workers(w) => w,
+        Kind::Workers(w) | Kind::WorkersLines(w) => w,
         Kind::Quiet | Kind::Lines => 1,
     };
     let per_second = c.worker_calls as f64 / workers as f64 / c.wall.as_secs_f64().max(1e-3);
@@ -247,11 +264,11 @@ fn measure(binary: &Path, config: &Path, out: &Path, kind: Kind, traced: bool) -
             }
             children.push(spawn(binary, &args, out, "run", traced)?);
         }
-        Kind::Workers(n) => {
+        Kind::Workers(n) | Kind::WorkersLines(n) => {
             std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
             for w in 0..n {
                 let id = format!("w{w:03}");
-                let args = [
+                let mut args = vec![
                     "run",
                     &cfg,
                     "--out",
@@ -260,8 +277,10 @@ fn measure(binary: &Path, config: &Path, out: &Path, kind: Kind, traced: bool) -
                     &id,
                     "--concurrency",
                     "1",
-                    "--quiet",
                 ];
+                if matches!(kind, Kind::Workers(_)) {
+                    args.push("--quiet");
+                }
                 children.push(spawn(binary, &args, out, &id, traced)?);
             }
         }
@@ -271,7 +290,7 @@ fn measure(binary: &Path, config: &Path, out: &Path, kind: Kind, traced: bool) -
         cost.worker_cpu += cpu;
         cost.worker_calls += calls;
     }
-    if matches!(kind, Kind::Workers(_)) {
+    if matches!(kind, Kind::Workers(_) | Kind::WorkersLines(_)) {
         let (child, trace) = spawn(binary, &["report", &out_s], out, "report", false)?;
         let (cpu, calls) = reap(child, None)?;
         drop(trace);

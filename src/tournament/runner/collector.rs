@@ -126,6 +126,12 @@ pub trait Others {
     fn followed(&self) -> Option<Tally> {
         None
     }
+
+    /// The run's live workers, when the lead counted them (for a worker
+    /// that leads or follows; `None`: its scheduler counts them).
+    fn live_workers(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl<'a> Collector<'a> {
@@ -226,6 +232,12 @@ impl<'a> Collector<'a> {
     /// of reading the other workers' journals.
     pub fn followed(&self) -> Option<Tally> {
         self.others.as_ref()?.followed()
+    }
+
+    /// The run's live workers as its lead counted them (`None` when this
+    /// worker neither leads nor follows the lead).
+    pub fn live_workers(&self) -> Option<u64> {
+        self.others.as_ref()?.live_workers()
     }
 
     /// Learns the run's external engines and how they are started: one

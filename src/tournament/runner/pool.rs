@@ -478,6 +478,7 @@ fn next_game(
             writers: collector.writers(),
             sprt_decided: collector.decided(),
             finished_pairs: collector.followed().map_or(0, |t| t.finished),
+            live_workers: collector.live_workers(),
             ahead,
         };
         match scheduler.next(&finished) {

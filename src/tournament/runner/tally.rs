@@ -20,11 +20,22 @@ pub struct Tally {
     pub decision: Option<(Verdict, u64)>,
 }
 
-/// The tally's file: one JSON line.
+/// What a lead publishes: its tally, and the workers it found live (for
+/// its followers' SPRT window, so that they read no heartbeat).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lead {
+    /// What it counted.
+    pub tally: Tally,
+    /// The workers whose heartbeat it found live, itself included.
+    pub live: u64,
+}
+
+/// The lead's file: one JSON line.
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Line {
     finished: u64,
+    live: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     verdict: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -37,22 +48,26 @@ impl Tally {
     pub fn over(&self, total_pairs: u64) -> bool {
         self.decision.is_some() || self.finished >= total_pairs
     }
+}
 
-    /// The tally's line in its file.
+impl Lead {
+    /// Its line in the lead's file.
     pub fn line(&self) -> String {
+        let t = &self.tally;
         let line = Line {
-            finished: self.finished,
-            verdict: self.decision.map(|(v, _)| v.name().to_string()),
-            pairs: self.decision.map(|(_, p)| p),
+            finished: t.finished,
+            live: self.live,
+            verdict: t.decision.map(|(v, _)| v.name().to_string()),
+            pairs: t.decision.map(|(_, p)| p),
         };
         serde_json::to_string(&line).expect("a tally serializes") + "\n"
     }
 
-    /// Reads a tally's line of a run of `total_pairs` pairs: `None` for
+    /// Reads a lead's line for a run of `total_pairs` pairs: `None` for
     /// anything else (a file half written by another program, a verdict
-    /// of "continue", figures past the run's pairs), which a reader takes
-    /// as no tally at all.
-    pub fn parse(text: &str, total_pairs: u64) -> Option<Tally> {
+    /// of "continue", figures past the run's pairs, no live worker),
+    /// which a reader takes as no tally at all.
+    pub fn parse(text: &str, total_pairs: u64) -> Option<Lead> {
         let line: Line = serde_json::from_str(text.strip_suffix('\n')?).ok()?;
         let decision = match (line.verdict.as_deref(), line.pairs) {
             (None, None) => None,
@@ -66,9 +81,13 @@ impl Tally {
             )),
             _ => return None,
         };
-        (line.finished <= total_pairs).then_some(Tally {
+        let tally = Tally {
             finished: line.finished,
             decision,
+        };
+        (line.finished <= total_pairs && line.live >= 1).then_some(Lead {
+            tally,
+            live: line.live,
         })
     }
 }
@@ -77,62 +96,51 @@ impl Tally {
 mod tests {
     use super::*;
 
+    fn lead(finished: u64, decision: Option<(Verdict, u64)>, live: u64) -> Lead {
+        Lead {
+            tally: Tally { finished, decision },
+            live,
+        }
+    }
+
     #[test]
-    fn a_tally_reads_back_as_written() {
-        for t in [
-            Tally {
-                finished: 0,
-                decision: None,
-            },
-            Tally {
-                finished: 70,
-                decision: Some((Verdict::H1, 57)),
-            },
-            Tally {
-                finished: 100,
-                decision: Some((Verdict::H0, 100)),
-            },
+    fn a_leads_line_reads_back_as_written() {
+        for l in [
+            lead(0, None, 1),
+            lead(70, Some((Verdict::H1, 57)), 64),
+            lead(100, Some((Verdict::H0, 100)), 3),
         ] {
-            assert_eq!(Tally::parse(&t.line(), 100), Some(t), "{}", t.line());
+            assert_eq!(Lead::parse(&l.line(), 100), Some(l), "{}", l.line());
         }
         assert_eq!(
-            Tally {
-                finished: 3,
-                decision: Some((Verdict::H0, 2))
-            }
-            .line(),
-            "{\"finished\":3,\"verdict\":\"H0\",\"pairs\":2}\n"
+            lead(3, Some((Verdict::H0, 2)), 5).line(),
+            "{\"finished\":3,\"live\":5,\"verdict\":\"H0\",\"pairs\":2}\n"
         );
     }
 
-    /// A tally that cannot be the run's is no tally: a reader reads the
+    /// A line that cannot be the run's lead's is none: a reader reads the
     /// journals instead of trusting it.
     #[test]
-    fn a_tally_that_cannot_be_the_runs_is_none() {
+    fn a_line_that_cannot_be_the_runs_is_none() {
         for bad in [
             "",
-            "{\"finished\":3}",
-            "{\"finished\":101}\n",
-            "{\"finished\":3,\"verdict\":\"H1\"}\n",
-            "{\"finished\":3,\"pairs\":2}\n",
-            "{\"finished\":3,\"verdict\":\"continue\",\"pairs\":2}\n",
-            "{\"finished\":3,\"verdict\":\"H1\",\"pairs\":4}\n",
-            "{\"finished\":3,\"verdict\":\"H1\",\"pairs\":0}\n",
-            "{\"finished\":3,\"more\":1}\n",
-            "{\"finished\":-1}\n",
-            "{\"finished\":3}\n{\"finished\":4}\n",
+            "{\"finished\":3,\"live\":1}",
+            "{\"finished\":3}\n",
+            "{\"finished\":3,\"live\":0}\n",
+            "{\"finished\":101,\"live\":1}\n",
+            "{\"finished\":3,\"live\":1,\"verdict\":\"H1\"}\n",
+            "{\"finished\":3,\"live\":1,\"pairs\":2}\n",
+            "{\"finished\":3,\"live\":1,\"verdict\":\"continue\",\"pairs\":2}\n",
+            "{\"finished\":3,\"live\":1,\"verdict\":\"H1\",\"pairs\":4}\n",
+            "{\"finished\":3,\"live\":1,\"verdict\":\"H1\",\"pairs\":0}\n",
+            "{\"finished\":3,\"live\":1,\"more\":1}\n",
+            "{\"finished\":-1,\"live\":1}\n",
+            "{\"finished\":3,\"live\":1}\n{\"finished\":4,\"live\":1}\n",
         ] {
-            assert_eq!(Tally::parse(bad, 100), None, "{bad:?}");
+            assert_eq!(Lead::parse(bad, 100), None, "{bad:?}");
         }
-        assert!(Tally {
-            finished: 100,
-            decision: None
-        }
-        .over(100));
-        assert!(!Tally {
-            finished: 99,
-            decision: None
-        }
-        .over(100));
+        assert!(lead(100, None, 1).tally.over(100));
+        assert!(lead(5, Some((Verdict::H0, 5)), 1).tally.over(100));
+        assert!(!lead(99, None, 1).tally.over(100));
     }
 }

@@ -116,6 +116,9 @@ pub struct Finished<'a> {
     /// finished from the first on (0 otherwise): every pair below this
     /// one is finished, whoever played it.
     pub finished_pairs: u64,
+    /// The run's live workers as its lead counted them, for a worker that
+    /// leads or follows (`None`: the worker counts them itself).
+    pub live_workers: Option<u64>,
     /// The game asked for would wait in a queue (every game thread has
     /// one): a scheduler may answer [`Next::Wait`] rather than take what
     /// others could play now (a worker's new claim, while other workers
@@ -233,6 +236,7 @@ mod tests {
                 writers: &[],
                 sprt_decided: decided_after.is_some_and(|n| games.len() >= n),
                 finished_pairs: 0,
+                live_workers: None,
                 ahead: false,
             };
             match s.next(&finished) {

@@ -91,6 +91,9 @@ pub struct ClaimScheduler {
     ahead: bool,
     /// The live workers, and when they were counted.
     live: Option<(u64, Instant)>,
+    /// The live workers as the run's lead counted them, when this worker
+    /// leads or follows it: then it reads no heartbeat for them.
+    told_live: Option<u64>,
     /// For a knockout or a Swiss, the replay of the run's games: a pair is
     /// claimed once the results that pair it are in the journals, and one
     /// not needed (a bye, a tie-break pair) is passed over.
@@ -135,6 +138,7 @@ impl ClaimScheduler {
             tune,
             ahead: false,
             live: None,
+            told_live: None,
             rounds: None,
         }
     }
@@ -333,9 +337,12 @@ impl ClaimScheduler {
         Some(Next::Play(p))
     }
 
-    /// The workers whose heartbeat is live, this one included (looked at
-    /// once a second at most).
+    /// The workers whose heartbeat is live, this one included: as the
+    /// run's lead counted them, or looked at once a second at most.
     fn live(&mut self) -> u64 {
+        if let Some(told) = self.told_live {
+            return told;
+        }
         match self.live {
             Some((live, at)) if at.elapsed() < Duration::from_secs(1) => live,
             _ => {
@@ -436,6 +443,7 @@ impl Scheduler for ClaimScheduler {
         }
         self.seen = finished.games.len();
         self.finished = self.finished.max(finished.finished_pairs);
+        self.told_live = finished.live_workers;
         self.ahead = finished.ahead;
         if finished.sprt_decided || self.failure.is_some() {
             return Next::Done;

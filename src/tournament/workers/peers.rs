@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::records::check::Slot;
 use crate::records::tail::{Tail, READ_KEPT};
 use crate::records::{GameRecord, TournamentInfo};
-use crate::tournament::runner::tally::Tally;
+use crate::tournament::runner::tally::{Lead, Tally};
 use crate::tournament::schedule::Schedule;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -43,18 +43,29 @@ pub struct Peers {
     follows: bool,
     /// The live worker of the lowest ID, when it is not this one.
     lead: Option<String>,
-    /// The last tally read of a lead.
-    followed: Option<Tally>,
+    /// The last word read of a lead, and whose it was.
+    followed: Option<Lead>,
+    source: Option<String>,
+    /// When the lead last changed.
+    lead_since: std::time::Instant,
     /// Whether the last look read the lead's tally (not the journals).
     following: bool,
-    /// The last tally this worker published as the lead.
-    published: Option<Tally>,
+    /// What this worker last published as the lead.
+    published: Option<Lead>,
+    /// The live workers, this one included, as counted at the last
+    /// listing when this worker leads.
+    live: Option<u64>,
 }
 
 /// Least time between two listings of the workers folder: a worker that
 /// joins is followed within it (each listing costs a look at every
 /// worker's entry, and a poll comes once per game or more).
 const LIST_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How long a new lead may go without a tally (catching up with the
+/// journals) before the workers that follow it read the journals
+/// themselves: an arena build that publishes none never leads them.
+const NEW_LEAD_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Most steps of [`READ_KEPT`] bytes one look reads of a journal (1 GiB).
 const STEPS_A_LOOK: usize = 1 << 14;
@@ -76,8 +87,11 @@ impl Peers {
             follows: follows && led,
             lead: None,
             followed: None,
+            source: None,
+            lead_since: std::time::Instant::now(),
             following: false,
             published: None,
+            live: None,
             dir: dir.join("workers"),
             me: me.to_string(),
             info: info.clone(),
@@ -107,7 +121,9 @@ impl Peers {
     }
 
     fn read(&mut self) -> Result<Vec<(Arc<str>, GameRecord)>> {
-        let over = self.followed.is_some_and(|t| t.over(self.info.total_pairs));
+        let over = self
+            .followed
+            .is_some_and(|l| l.tally.over(self.info.total_pairs));
         if self.follows && over {
             return Ok(Vec::new());
         }
@@ -146,22 +162,40 @@ impl Peers {
         Ok(games)
     }
 
-    /// Reads the lead's tally, when there is a lead other than this worker
-    /// and it has one; false when this worker is to read the journals.
+    /// Reads the lead's tally, when there is a lead other than this
+    /// worker; false when this worker is to read the journals. A new lead
+    /// that has no tally yet (catching up with the journals) is given
+    /// [`NEW_LEAD_GRACE`], while the last lead's word, which is still true
+    /// (its last tally, written before it ended), is followed.
     fn follow(&mut self) -> bool {
-        let Some(lead) = &self.lead else {
+        let Some(lead) = self.lead.clone() else {
             return false;
         };
-        let path = self.dir.join(lead).join("tally");
-        let Some(tally) = read_tally(&path, self.info.total_pairs) else {
+        if self.take_word(&lead) {
+            return true;
+        }
+        if let Some(last) = self.source.clone() {
+            self.take_word(&last);
+        }
+        self.followed.is_some() && self.lead_since.elapsed() < NEW_LEAD_GRACE
+    }
+
+    /// Takes worker `id`'s tally, when it has one: false when not.
+    fn take_word(&mut self, id: &str) -> bool {
+        let path = self.dir.join(id).join("tally");
+        let Some(read) = read_lead(&path, self.info.total_pairs) else {
             return false;
         };
+        self.source = Some(id.to_string());
         self.followed = Some(match self.followed {
-            Some(old) => Tally {
-                finished: old.finished.max(tally.finished),
-                decision: old.decision.or(tally.decision),
+            Some(old) => Lead {
+                tally: Tally {
+                    finished: old.tally.finished.max(read.tally.finished),
+                    decision: old.tally.decision.or(read.tally.decision),
+                },
+                live: read.live,
             },
-            None => tally,
+            None => read,
         });
         true
     }
@@ -170,7 +204,20 @@ impl Peers {
     /// worker follows it (`None` while it reads the journals: then it
     /// counts the run itself).
     pub fn followed(&self) -> Option<Tally> {
-        self.followed.filter(|_| self.following)
+        self.followed.filter(|_| self.following).map(|l| l.tally)
+    }
+
+    /// The live workers, this one included: as the lead counted them
+    /// while this worker follows it, as this worker counted them while it
+    /// leads (`None` otherwise: the worker counts them itself).
+    pub fn live_workers(&self) -> Option<u64> {
+        match (self.following, self.lead.is_none()) {
+            // The lead and this worker are live, whatever the lead last
+            // counted.
+            (true, _) => self.followed.map(|l| l.live.max(2)),
+            (false, true) => self.live,
+            (false, false) => None,
+        }
     }
 
     /// Publishes `counted` as this worker's tally when it is the run's
@@ -179,12 +226,19 @@ impl Peers {
     /// # Errors
     /// A tally that cannot be written (the worker's own folder).
     pub fn publish(&mut self, counted: &Tally) -> Result<()> {
-        if !self.led || self.lead.is_some() || self.published == Some(*counted) {
+        let Some(live) = self.live.filter(|_| self.led && self.lead.is_none()) else {
+            return Ok(());
+        };
+        let word = Lead {
+            tally: *counted,
+            live,
+        };
+        if self.published == Some(word) {
             return Ok(());
         }
         let path = self.dir.join(&self.me).join("tally");
-        crate::util::write_atomic(&path, &counted.line())?;
-        self.published = Some(*counted);
+        crate::util::write_atomic(&path, &word.line())?;
+        self.published = Some(word);
         Ok(())
     }
 
@@ -222,14 +276,28 @@ impl Peers {
             self.tails.insert(name, (writer, Tail::counted(&journal)));
         }
         if self.led {
-            self.lead = self.find_lead();
+            let lead = self.find_lead();
+            if lead != self.lead {
+                self.lead = lead;
+                self.lead_since = std::time::Instant::now();
+            }
+            // The lead counts the live workers for those that follow it.
+            self.live = self.lead.is_none().then(|| {
+                let dir = &self.dir;
+                let others = self
+                    .tails
+                    .keys()
+                    .filter(|id| super::heartbeat::is_live(&dir.join(id).join("heartbeat")));
+                1 + others.count() as u64
+            });
         }
         Ok(())
     }
 }
-/// The tally at `path` of a run of `total_pairs` pairs: `None` when there
-/// is none, or it is no tally (a file too long for one is not read).
-fn read_tally(path: &Path, total_pairs: u64) -> Option<Tally> {
+/// The lead's word at `path` for a run of `total_pairs` pairs: `None` when
+/// there is none, or it is no such word (a file too long for one is not
+/// read).
+fn read_lead(path: &Path, total_pairs: u64) -> Option<Lead> {
     const MOST: u64 = 256;
     let (file, len) = crate::util::text::open_file_len(path).ok()?;
     if len > MOST {
@@ -237,7 +305,7 @@ fn read_tally(path: &Path, total_pairs: u64) -> Option<Tally> {
     }
     let mut bytes = Vec::new();
     crate::util::text::read_range(&file, 0, MOST as usize, &mut bytes).ok()?;
-    Tally::parse(std::str::from_utf8(&bytes).ok()?, total_pairs)
+    Lead::parse(std::str::from_utf8(&bytes).ok()?, total_pairs)
 }
 
 impl crate::tournament::runner::collector::Others for Peers {
@@ -262,5 +330,90 @@ impl crate::tournament::runner::collector::Others for Peers {
 
     fn followed(&self) -> Option<Tally> {
         Peers::followed(self)
+    }
+
+    fn live_workers(&self) -> Option<u64> {
+        Peers::live_workers(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::Format;
+    use crate::stats::sprt::Verdict;
+
+    /// Worker `id`'s heartbeat in `dir`: live, or ended.
+    fn beat(dir: &Path, id: &str, live: bool) {
+        let line = if live { "h 1 7\n" } else { "h 1 ended\n" };
+        std::fs::create_dir_all(dir.join("workers").join(id)).unwrap();
+        std::fs::write(dir.join("workers").join(id).join("heartbeat"), line).unwrap();
+    }
+
+    fn word(dir: &Path, id: &str, finished: u64) {
+        let lead = Lead {
+            tally: Tally {
+                finished,
+                decision: None,
+            },
+            live: 3,
+        };
+        std::fs::write(dir.join("workers").join(id).join("tally"), lead.line()).unwrap();
+    }
+
+    /// A quiet worker follows the live worker of the lowest ID; when that
+    /// one ends and the next has no tally yet, it keeps to the last one's
+    /// word (still true) for a while, then reads the journals; alone, it
+    /// leads and publishes.
+    #[test]
+    fn a_follower_keeps_the_last_leads_word_until_the_new_lead_has_one() {
+        let dir = std::env::temp_dir().join(format!("arena-peers-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let info = TournamentInfo::example(&["x", "y"], Format::RoundRobin { rounds: 10 }, 10);
+        let plan = crate::tournament::folder::plan(&info, &dir).unwrap();
+        beat(&dir, "a", true);
+        word(&dir, "a", 3);
+        beat(&dir, "c", true);
+        let mut c = Peers::new(&dir, "c", &info, plan, true);
+        let look = |c: &mut Peers| {
+            c.listed = None;
+            c.poll().unwrap().len()
+        };
+        assert_eq!(look(&mut c), 0);
+        assert_eq!(c.followed().map(|t| t.finished), Some(3));
+        assert_eq!(c.live_workers(), Some(3));
+        // "a" ends with its last word; "b" leads, with no tally yet.
+        word(&dir, "a", 5);
+        beat(&dir, "a", false);
+        beat(&dir, "b", true);
+        assert_eq!(look(&mut c), 0);
+        assert_eq!(c.lead.as_deref(), Some("b"));
+        assert_eq!(c.followed().map(|t| t.finished), Some(5));
+        // Past the grace, it reads the journals and counts the run itself.
+        c.lead_since = std::time::Instant::now() - NEW_LEAD_GRACE;
+        assert_eq!(look(&mut c), 0);
+        assert_eq!((c.followed(), c.live_workers()), (None, None));
+        // The new lead's word is followed as soon as it has one.
+        word(&dir, "b", 7);
+        assert_eq!(look(&mut c), 0);
+        assert_eq!(c.followed().map(|t| t.finished), Some(7));
+        // Alone, it leads: it counts the live workers and publishes.
+        beat(&dir, "b", false);
+        assert_eq!(look(&mut c), 0);
+        assert_eq!((c.followed(), c.live_workers()), (None, Some(1)));
+        let counted = Tally {
+            finished: 8,
+            decision: Some((Verdict::H1, 8)),
+        };
+        c.publish(&counted).unwrap();
+        let mine = std::fs::read_to_string(dir.join("workers/c/tally")).unwrap();
+        assert_eq!(
+            Lead::parse(&mine, 10),
+            Some(Lead {
+                tally: counted,
+                live: 1
+            })
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
