@@ -1,6 +1,6 @@
 //! `cargo xtask scale [--quick] [--games N,N] [--workers N,N]
-//! [--plain-workers N,N] [--strace] [--long-only | --short-only]
-//! [--arena PATH]`:
+//! [--plain-workers N,N] [--long-workers N,N] [--strace]
+//! [--long-only | --short-only] [--arena PATH]`:
 //! what a run costs per game as workers and games grow (issue 69). Runs
 //! configs/report-10k.ron (random movers, an SPRT that cannot decide, so
 //! what is measured is the bookkeeping) on this checkout's release build:
@@ -9,7 +9,7 @@
 //! --out DIR --worker ID --concurrency 1 --quiet`, all started at once on
 //! one folder) followed by `arena report DIR`, and 64 workers in plain
 //! lines (`--plain-workers`: without `--quiet`, stdout to files, as a
-//! Slurm array's workers run); then one machine and 4
+//! Slurm array's workers run); then one machine and 4 (`--long-workers`)
 //! workers at 100,000 and 1,000,000 games (the config's `max_pairs`
 //! changed in a generated copy). Outputs go to a tmpfs folder (/dev/shm).
 //!
@@ -68,6 +68,8 @@ struct Options {
     workers: Vec<usize>,
     /// Worker counts run in plain lines too.
     plain: Vec<usize>,
+    /// Worker counts of the rows of `long`.
+    long_workers: Vec<usize>,
     long: Vec<u64>,
     strace: bool,
     /// Whether the 10,000-game rows are run (`--long-only`: not).
@@ -80,6 +82,7 @@ fn options(args: &[String]) -> Result<Options> {
     let mut o = Options {
         workers: vec![1, 4, 16, 64, 256],
         plain: vec![64],
+        long_workers: vec![4],
         long: vec![100_000, 1_000_000],
         strace: false,
         arena: None,
@@ -113,6 +116,12 @@ fn options(args: &[String]) -> Result<Options> {
             }
             "--plain-workers" => {
                 o.plain = list(words.next(), "--plain-workers")?
+                    .into_iter()
+                    .map(|n| n as usize)
+                    .collect();
+            }
+            "--long-workers" => {
+                o.long_workers = list(words.next(), "--long-workers")?
                     .into_iter()
                     .map(|n| n as usize)
                     .collect();
@@ -152,7 +161,8 @@ pub fn run(args: &[String]) -> Result<bool> {
         rows.extend(o.plain.iter().map(|&n| (10_000, Kind::WorkersLines(n))));
     }
     for &g in &o.long {
-        rows.extend([(g, Kind::Quiet), (g, Kind::Workers(4))]);
+        rows.push((g, Kind::Quiet));
+        rows.extend(o.long_workers.iter().map(|&n| (g, Kind::Workers(n))));
     }
     for (n, (games, kind)) in rows.into_iter().enumerate() {
         let config = write_config(&dir, games)?;
