@@ -147,3 +147,39 @@ fn the_lead_killed_for_good_is_replaced_and_the_run_decides_as_one_machine() {
     );
     assert!(tally["finished"].as_u64().unwrap() >= pairs, "{tally}");
 }
+
+/// A follower that plays the last pair of a round robin ends the run
+/// complete (exit 0, `run complete`), though its lead's tally does not
+/// know that pair yet: every other pair is below the tally's finished
+/// ones, and the last is its own.
+#[test]
+fn a_follower_that_plays_the_last_pair_ends_the_run_complete() {
+    let dir = crate::util::fresh("worker_lead", "last");
+    let text = std::fs::read_to_string(sprt_config(&dir, 2))
+        .unwrap()
+        .replace(
+        "Sprt(elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05, model: Normalized, max_pairs: 5000)",
+        "RoundRobin(rounds: 6)",
+    );
+    let config = dir.join("rr.ron");
+    std::fs::write(&config, text).unwrap();
+    let (code, err) = finish(worker(&config, &dir.join("first"), "z", &[]), LIMIT);
+    assert_eq!(code, 0, "{err}");
+    let out = dir.join("shared");
+    std::fs::create_dir_all(out.join("workers/a")).unwrap();
+    std::fs::copy(
+        dir.join("first/tournament.json"),
+        out.join("tournament.json"),
+    )
+    .unwrap();
+    std::fs::write(out.join("workers/a/heartbeat"), "elsewhere 1 1\n").unwrap();
+    std::fs::write(out.join("workers/a/tally"), "{\"finished\":5,\"live\":2}\n").unwrap();
+    let b = run_bounded(&config, &out, "b", &[]);
+    assert_eq!(b.status.code(), Some(0), "{}", stderr(&b));
+    assert!(
+        stdout(&b).contains("run complete; this worker (b) played 1 pairs (2 games"),
+        "{}",
+        stdout(&b)
+    );
+    assert_eq!(games_of(&out, "b"), 2);
+}

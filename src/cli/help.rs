@@ -16,8 +16,8 @@ pub const RUN: &str = concat!(
      tournament.json, and at the end results.json, summary.md, games.ggf and report.html; with --worker, \
      workers/ID/ and claims/ instead (arena report writes the results).\n\
      Prints a line per finished game, a result block every --ratinginterval pairs, the final block and \
-     where report.html is; a worker in a pipe, its games and its last line (the run's blocks with \
-     --ratinginterval N).\n\n\
+     where report.html is; a worker of a round-robin, a gauntlet or an SPRT in a pipe, its games and \
+     its last line (the run's blocks with --ratinginterval N).\n\n\
      Exit codes:\n  \
      0 done (an SPRT: H1 accepted or undecided; a worker: the run decided or complete)\n  \
      3 the SPRT accepted H0 and the config says fail_on_h0\n  \

@@ -70,8 +70,8 @@ pub struct FolderArgs {
     #[arg(long)]
     pub quiet: bool,
     /// In a pipe, the result block every N pairs (0: only the final one;
-    /// default 10, and 0 for a worker, which then reads the run's lead's
-    /// tally rather than every worker's journal)
+    /// default 10; 0 for a worker of a round-robin, a gauntlet or an SPRT,
+    /// which then follows the run's lead rather than read every journal)
     #[arg(long, value_name = "N")]
     pub ratinginterval: Option<u64>,
     /// Also write the run as JSON lines to FILE (replaced if it exists),
@@ -122,7 +122,8 @@ impl FolderArgs {
     }
 
     /// What the run of `t` into `out` shows (`--quiet`, a terminal or not;
-    /// as a `worker`, no result block unless `--ratinginterval` asks) and
+    /// as a `worker` of a run whose pairs need no result, no result block
+    /// unless `--ratinginterval` asks) and
     /// writes (`--events`, opened once the run's folder is locked and
     /// checked).
     ///
@@ -150,7 +151,8 @@ impl FolderArgs {
         let events = self.events.as_deref();
         let every = match self.ratinginterval {
             Some(n) => n,
-            None if worker => 0,
+            // A worker that shows nothing of the run follows its lead.
+            None if worker && t.plan.format().results_free() => 0,
             None => observe::EVERY_PAIRS,
         };
         Ok(observe::observer(self.quiet, every, events))

@@ -121,6 +121,13 @@ impl Format {
         matches!(self, Format::Knockout { .. } | Format::Swiss { .. })
     }
 
+    /// True when who plays each pair, and with what, is known before any
+    /// result (not a knockout, a Swiss or a tune): the workers of such a
+    /// run need no result to schedule, and may follow a lead's tally.
+    pub fn results_free(&self) -> bool {
+        !self.by_results() && self.tune_schedule().is_none()
+    }
+
     /// A tune's schedule (`None` for the other formats).
     pub fn tune_schedule(&self) -> Option<crate::stats::spsa::Schedule> {
         match *self {

@@ -167,10 +167,8 @@ pub(crate) fn drive(
         Some(s) => t.scaled(s.factor),
         None => t.clone(),
     };
-    let shows_run = observer.shows_run();
-    let opened = venue.open(&out, &info, (concurrency, shows_run), &mut || {
-        observer.open()
-    })?;
+    let threads = (concurrency, observer.shows_run());
+    let opened = venue.open(&out, &info, threads, &mut || observer.open())?;
     let info = opened.info.clone();
     let outputs = opened.outputs;
     let done = opened.games.len() as u64;

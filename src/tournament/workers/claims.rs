@@ -217,16 +217,29 @@ impl ClaimScheduler {
         Ok(false)
     }
 
+    /// Moves the frontier past the pairs known finished.
+    fn advance_frontier(&mut self) {
+        self.frontier = self.frontier.max(self.finished);
+        while self.frontier < self.plan.total_pairs() && self.pair_done(self.frontier) {
+            self.frontier += 1;
+        }
+    }
+
+    /// True when every pair of the run is known finished (by any worker):
+    /// the run is complete, though this worker, following the run's lead,
+    /// counted only its own games.
+    pub fn all_finished(&mut self) -> bool {
+        self.advance_frontier();
+        self.frontier >= self.plan.total_pairs()
+    }
+
     /// The pairs past the frontier this worker may claim up to (none
     /// without a window).
     fn limit(&mut self) -> u64 {
         let Some(concurrency) = self.window else {
             return u64::MAX;
         };
-        self.frontier = self.frontier.max(self.finished);
-        while self.frontier < self.plan.total_pairs() && self.pair_done(self.frontier) {
-            self.frontier += 1;
-        }
+        self.advance_frontier();
         let live = self.live();
         let mut pairs = live * concurrency + 1;
         if live == 1 {
@@ -411,10 +424,11 @@ impl ClaimScheduler {
                 }
                 return Ok(Next::Later(self.held_wait()));
             }
-            let (finished, done) = (self.finished, &self.done);
-            self.elsewhere.retain(|&p| {
-                !(p < finished || (done.contains(&(2 * p)) && done.contains(&(2 * p + 1))))
-            });
+            let elsewhere = std::mem::take(&mut self.elsewhere);
+            self.elsewhere = elsewhere
+                .into_iter()
+                .filter(|&p| !self.pair_done(p))
+                .collect();
             return Ok(if self.elsewhere.is_empty() {
                 Next::Done
             } else {

@@ -84,6 +84,15 @@ pub fn is_live(path: &Path) -> bool {
     Beat::read(path).is_some_and(|(b, t)| b.count.is_some() && age(t) <= LIVE)
 }
 
+/// How many of the workers `ids` in the workers folder `workers` are live
+/// (see [`is_live`]).
+pub fn live_among<I: AsRef<Path>>(workers: &Path, ids: impl IntoIterator<Item = I>) -> u64 {
+    let live = ids
+        .into_iter()
+        .filter(|id| is_live(&workers.join(id).join("heartbeat")));
+    live.count() as u64
+}
+
 /// True when the worker whose heartbeat is at `path` may be gone for good:
 /// its heartbeat says it ended, or is older than `stale_after`, or there is
 /// none.

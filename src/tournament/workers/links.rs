@@ -156,11 +156,8 @@ impl Claims {
         let Ok(entries) = std::fs::read_dir(&self.workers) else {
             return 1;
         };
-        let live = entries
-            .filter_map(|e| e.ok())
-            .filter(|e| heartbeat::is_live(&e.path().join("heartbeat")))
-            .count() as u64;
-        live.max(1)
+        let ids = entries.filter_map(|e| Some(e.ok()?.file_name()));
+        heartbeat::live_among(&self.workers, ids).max(1)
     }
 
     /// True when the owner `owner` of a claim is gone for good (a claim

@@ -81,7 +81,7 @@ impl Peers {
         plan: Schedule,
         follows: bool,
     ) -> Peers {
-        let led = !info.format.by_results() && info.format.tune_schedule().is_none();
+        let led = info.format.results_free();
         Peers {
             led,
             follows: follows && led,
@@ -122,9 +122,9 @@ impl Peers {
 
     fn read(&mut self) -> Result<Vec<(Arc<str>, GameRecord)>> {
         let over = self
-            .followed
-            .is_some_and(|l| l.tally.over(self.info.total_pairs));
-        if self.follows && over {
+            .followed()
+            .is_some_and(|t| t.over(self.info.total_pairs));
+        if over {
             return Ok(Vec::new());
         }
         self.find_workers()?;
@@ -174,10 +174,13 @@ impl Peers {
         if self.take_word(&lead) {
             return true;
         }
+        if self.lead_since.elapsed() >= NEW_LEAD_GRACE {
+            return false;
+        }
         if let Some(last) = self.source.clone() {
             self.take_word(&last);
         }
-        self.followed.is_some() && self.lead_since.elapsed() < NEW_LEAD_GRACE
+        self.followed.is_some()
     }
 
     /// Takes worker `id`'s tally, when it has one: false when not.
@@ -282,14 +285,10 @@ impl Peers {
                 self.lead_since = std::time::Instant::now();
             }
             // The lead counts the live workers for those that follow it.
-            self.live = self.lead.is_none().then(|| {
-                let dir = &self.dir;
-                let others = self
-                    .tails
-                    .keys()
-                    .filter(|id| super::heartbeat::is_live(&dir.join(id).join("heartbeat")));
-                1 + others.count() as u64
-            });
+            self.live = self
+                .lead
+                .is_none()
+                .then(|| 1 + super::heartbeat::live_among(&self.dir, self.tails.keys()));
         }
         Ok(())
     }

@@ -165,9 +165,13 @@ impl Venue for Seat<'_> {
         (reading, followed): (Duration, Option<Tally>),
     ) -> Result<Ending> {
         drop(self.heartbeat.take());
-        let (claimed, unreadable) = match self.scheduler.as_mut() {
-            Some(s) => (s.claimed, std::mem::take(&mut s.unreadable)),
-            None => (0, Vec::new()),
+        let (claimed, unreadable, all_finished) = match self.scheduler.as_mut() {
+            Some(s) => (
+                s.claimed,
+                std::mem::take(&mut s.unreadable),
+                s.all_finished(),
+            ),
+            None => (0, Vec::new(), false),
         };
         let summary = WorkerSummary {
             id: self.w.id.clone(),
@@ -179,7 +183,8 @@ impl Venue for Seat<'_> {
             followed: followed.is_some(),
         };
         let stopped = results.status == Status::Stopped;
-        let over = results.complete || followed.is_some_and(|t| t.over(info.total_pairs));
+        let over =
+            results.complete || all_finished || followed.is_some_and(|t| t.over(info.total_pairs));
         if !stopped && !over {
             return Err(Error::Internal("a worker ended before its run did".into()));
         }
