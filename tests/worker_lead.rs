@@ -5,7 +5,9 @@
 //! is gone for good, the next ID takes its place.
 
 use crate::util::{arena, stderr, stdout};
-use crate::workers::{decision, finish, one_machine, results, sprt_config, worker};
+use crate::workers::{
+    decision, finish, one_machine, results, round_robin_config, sprt_config, worker,
+};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -155,14 +157,7 @@ fn the_lead_killed_for_good_is_replaced_and_the_run_decides_as_one_machine() {
 #[test]
 fn a_follower_that_plays_the_last_pair_ends_the_run_complete() {
     let dir = crate::util::fresh("worker_lead", "last");
-    let text = std::fs::read_to_string(sprt_config(&dir, 2))
-        .unwrap()
-        .replace(
-        "Sprt(elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05, model: Normalized, max_pairs: 5000)",
-        "RoundRobin(rounds: 6)",
-    );
-    let config = dir.join("rr.ron");
-    std::fs::write(&config, text).unwrap();
+    let config = round_robin_config(&dir, 2, 6);
     let (code, err) = finish(worker(&config, &dir.join("first"), "z", &[]), LIMIT);
     assert_eq!(code, 0, "{err}");
     let out = dir.join("shared");

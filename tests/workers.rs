@@ -28,6 +28,20 @@ pub fn sprt_config(dir: &Path, depth: u32) -> PathBuf {
     path
 }
 
+/// The SPRT config of [`sprt_config`] as a round robin of `rounds`
+/// rounds, written into `dir`.
+pub fn round_robin_config(dir: &Path, depth: u32, rounds: u32) -> PathBuf {
+    let text = std::fs::read_to_string(sprt_config(dir, depth))
+        .unwrap()
+        .replace(
+        "Sprt(elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05, model: Normalized, max_pairs: 5000)",
+        &format!("RoundRobin(rounds: {rounds})"),
+    );
+    let config = dir.join("rr.ron");
+    std::fs::write(&config, text).unwrap();
+    config
+}
+
 /// A worker of the run `config` in `out`, started in the background.
 pub fn worker(config: &Path, out: &Path, id: &str, more: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -212,14 +226,7 @@ fn a_worker_started_late_joins_and_one_started_after_the_end_plays_nothing() {
 #[test]
 fn a_round_robin_is_complete_when_every_pair_is_played_even_with_a_worker_gone() {
     let dir = tmp("rr");
-    let text = std::fs::read_to_string(sprt_config(&dir, 3))
-        .unwrap()
-        .replace(
-        "Sprt(elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05, model: Normalized, max_pairs: 5000)",
-        "RoundRobin(rounds: 150)",
-    );
-    let config = dir.join("rr.ron");
-    std::fs::write(&config, text).unwrap();
+    let config = round_robin_config(&dir, 3, 150);
     let one = one_machine(&config, &dir);
     let out = dir.join("shared");
     let stale = ["--stale-after", "2s"];
