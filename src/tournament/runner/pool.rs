@@ -477,7 +477,7 @@ fn next_game(
             games: collector.games(),
             writers: collector.writers(),
             sprt_decided: collector.decided(),
-            finished_pairs: collector.followed().map_or(0, |t| t.finished),
+            finished_pairs: collector.followed().map(|t| t.finished),
             live_workers: collector.live_workers(),
             ahead,
         };

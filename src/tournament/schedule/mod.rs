@@ -113,9 +113,9 @@ pub struct Finished<'a> {
     pub sprt_decided: bool,
     /// For a worker of a shared run that follows the run's lead rather
     /// than read the other workers' journals, the pairs the lead has seen
-    /// finished from the first on (0 otherwise): every pair below this
-    /// one is finished, whoever played it.
-    pub finished_pairs: u64,
+    /// finished from the first on (`None` for any other): every pair
+    /// below this one is finished, whoever played it.
+    pub finished_pairs: Option<u64>,
     /// The run's live workers as its lead counted them, for a worker that
     /// leads or follows (`None`: the worker counts them itself).
     pub live_workers: Option<u64>,
@@ -235,7 +235,7 @@ mod tests {
                 games: &[],
                 writers: &[],
                 sprt_decided: decided_after.is_some_and(|n| games.len() >= n),
-                finished_pairs: 0,
+                finished_pairs: None,
                 live_workers: None,
                 ahead: false,
             };

@@ -60,6 +60,10 @@ pub struct ClaimScheduler {
     /// Every pair below this one is finished, as the run's lead counted
     /// (for a worker that follows it and reads no other journal).
     finished: u64,
+    /// Whether this worker follows the run's lead: it then takes over no
+    /// claim, as it cannot tell a gone worker's finished pairs from its
+    /// unfinished ones (the lead, which reads them, takes them over).
+    following: bool,
     last_takeover: Instant,
     /// For a run that may decide (an SPRT), this worker's concurrency: no
     /// pair is claimed this many pairs or more past the lowest unfinished
@@ -131,6 +135,7 @@ impl ClaimScheduler {
             done: HashSet::new(),
             seen: 0,
             finished: 0,
+            following: false,
             last_takeover: Instant::now(),
             claimed: 0,
             failure: None,
@@ -401,7 +406,8 @@ impl ClaimScheduler {
                 return Ok(Next::Wait);
             }
             let due = self.last_takeover.elapsed() >= takeover_every(self.stale_after);
-            if (due || self.cursor >= self.plan.total_pairs()) && self.take_over()? {
+            let due = due || self.cursor >= self.plan.total_pairs();
+            if due && !self.following && self.take_over()? {
                 continue;
             }
             if self.claim_next()? {
@@ -456,7 +462,8 @@ impl Scheduler for ClaimScheduler {
             }
         }
         self.seen = finished.games.len();
-        self.finished = self.finished.max(finished.finished_pairs);
+        self.following = finished.finished_pairs.is_some();
+        self.finished = self.finished.max(finished.finished_pairs.unwrap_or(0));
         self.told_live = finished.live_workers;
         self.ahead = finished.ahead;
         if finished.sprt_decided || self.failure.is_some() {

@@ -99,20 +99,23 @@ pub fn read_workers(dir: &Path, info: &TournamentInfo) -> Result<(Vec<WorkerGame
 
 /// The run's games, each once (the first worker's by ID when two played
 /// it), and the notes on games played twice.
-pub fn combine(workers: &[WorkerGames]) -> (Vec<GameRecord>, Vec<String>) {
-    let mut by_id: BTreeMap<u64, (&str, &GameRecord)> = BTreeMap::new();
+/// The games are moved, not copied: a report of a long run holds each
+/// once.
+pub fn combine(workers: Vec<WorkerGames>) -> (Vec<GameRecord>, Vec<String>) {
+    let ids: Vec<String> = workers.iter().map(|w| w.id.clone()).collect();
+    let mut by_id: BTreeMap<u64, (usize, GameRecord)> = BTreeMap::new();
     let mut twice: Vec<String> = Vec::new();
-    for w in workers {
-        for g in &w.games {
+    for (w, worker) in workers.into_iter().enumerate() {
+        for g in worker.games {
             match by_id.get(&g.game_id) {
-                Some((first, _)) => twice.push(twice_entry(g.game_id, first, &w.id)),
+                Some(&(first, _)) => twice.push(twice_entry(g.game_id, &ids[first], &ids[w])),
                 None => {
-                    by_id.insert(g.game_id, (&w.id, g));
+                    by_id.insert(g.game_id, (w, g));
                 }
             }
         }
     }
-    let games = by_id.into_values().map(|(_, g)| g.clone()).collect();
+    let games = by_id.into_values().map(|(_, g)| g).collect();
     (games, twice_note(&twice).into_iter().collect())
 }
 
@@ -317,7 +320,11 @@ pub fn report(dir: &Path) -> Result<WorkerReport> {
     let _lock = FolderLock::take(dir).map_err(lock_error)?;
     let mut info = read_info(dir)?;
     let (workers, read_notes) = read_workers(dir, &info)?;
-    let (games, twice) = combine(&workers);
+    let counts: Vec<(String, usize)> = workers
+        .iter()
+        .map(|w| (w.id.clone(), w.games.len()))
+        .collect();
+    let (games, twice) = combine(workers);
     let mut results = analyse(&info, &games);
     let mut lacking = None;
     if !results.complete {
@@ -327,10 +334,7 @@ pub fn report(dir: &Path) -> Result<WorkerReport> {
         lacking = Some(what);
     }
     results.notes.extend(read_notes);
-    let journalled: Vec<(&str, usize)> = workers
-        .iter()
-        .map(|w| (w.id.as_str(), w.games.len()))
-        .collect();
+    let journalled: Vec<(&str, usize)> = counts.iter().map(|(id, n)| (id.as_str(), *n)).collect();
     results
         .notes
         .extend(workers_notes(dir, &info, &journalled, twice)?);

@@ -72,7 +72,7 @@ pub fn status(dir: &Path) -> Result<Status> {
         rows.push((id.clone(), games.len() as u64, last_write, heartbeat));
         workers.push(WorkerGames { id, games });
     }
-    let (games, _) = combine(&workers);
+    let (games, _) = combine(workers);
     let done: BTreeSet<u64> = games.iter().map(|g| g.game_id).collect();
     let pair_done = |p: u64| done.contains(&(2 * p)) && done.contains(&(2 * p + 1));
     let per = claims_per_worker(&owners, pair_done);
