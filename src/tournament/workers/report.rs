@@ -98,9 +98,8 @@ pub fn read_workers(dir: &Path, info: &TournamentInfo) -> Result<(Vec<WorkerGame
 }
 
 /// The run's games, each once (the first worker's by ID when two played
-/// it), and the notes on games played twice.
-/// The games are moved, not copied: a report of a long run holds each
-/// once.
+/// it), and the notes on games played twice. The games are moved, not
+/// copied: a report of a long run holds each once.
 pub fn combine(workers: Vec<WorkerGames>) -> (Vec<GameRecord>, Vec<String>) {
     let ids: Vec<String> = workers.iter().map(|w| w.id.clone()).collect();
     let mut by_id: BTreeMap<u64, (usize, GameRecord)> = BTreeMap::new();
