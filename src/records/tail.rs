@@ -1,8 +1,7 @@
 //! A journal read as it grows: another process appends to it (a worker of
-//! the same run), and each [`Tail::more`] returns the games written since
-//! the last call, checked like a resumed journal's ([`Tail::more_upto`]:
-//! a bounded part of them, for a follower that catches up with a long
-//! journal in steps). A line not yet ended (being written) is left for
+//! the same run), and each [`Tail::more_upto`] returns the games written
+//! since the last call, checked like a resumed journal's, up to a bound
+//! (a follower catches up with a long journal in steps). A line not yet ended (being written) is left for
 //! the next call. Of the games read only their ids (and a hash of each
 //! line, to tell a repeated line from a changed one: 4 bytes a game of the
 //! run, in a table over all the run's ids; a worker's peer, which holds a
@@ -59,12 +58,9 @@ impl Tail {
         &self.path
     }
 
-    /// The games appended since the last call, each checked as a game of
-    /// the run `info` (its config hash, the schedule's `slot` for its id).
-    /// A journal not created yet has none.
-    ///
-    /// # Errors
-    /// I/O, or the file, line and field of a bad line.
+    /// As [`Tail::more_upto`] with no bound: every game appended since
+    /// the last call (the tests' reader).
+    #[cfg(test)]
     pub fn more(
         &mut self,
         info: &TournamentInfo,
@@ -73,8 +69,11 @@ impl Tail {
         self.more_upto(info, slot, u64::MAX).map(|(games, _)| games)
     }
 
-    /// As [`Tail::more`], reading at most about `most` bytes (a line
-    /// longer than that whole); true when it read to the file's end.
+    /// The games appended since the last call, each checked as a game of
+    /// the run `info` (its config hash, the schedule's `slot` for its id),
+    /// reading at most about `most` bytes (a line longer than that whole);
+    /// true when it read to the file's end. A journal not created yet has
+    /// none.
     ///
     /// # Errors
     /// I/O, or the file, line and field of a bad line.

@@ -284,11 +284,14 @@ impl Peers {
                 self.lead = lead;
                 self.lead_since = std::time::Instant::now();
             }
-            // The lead counts the live workers for those that follow it.
-            self.live = self
-                .lead
-                .is_none()
-                .then(|| 1 + super::heartbeat::live_among(&self.dir, self.tails.keys()));
+            // The lead counts the live workers for those that follow it:
+            // those of lower IDs were just found gone.
+            let me = self.me.as_str();
+            let above = || {
+                let ids = self.tails.keys().skip_while(|id| id.as_str() < me);
+                1 + super::heartbeat::live_among(&self.dir, ids)
+            };
+            self.live = self.lead.is_none().then(above);
         }
         Ok(())
     }
